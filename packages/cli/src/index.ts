@@ -1,0 +1,1 @@
+export function main(argv: string[]): void { console.log("stub", argv); }

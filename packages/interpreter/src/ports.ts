@@ -1,0 +1,123 @@
+/**
+ * The interpreter's ports: the only ways a running program reaches the outside world.
+ *
+ * - `Agent` answers think/ask blocks. It is synchronous: the evaluator is a plain
+ *   recursive tree-walker and blocks until the agent has answered. Asynchronous agents
+ *   (ACP, anything network-bound) are adapted by `@patchwork/agent`, which runs the
+ *   evaluator on a worker thread and blocks it on a channel.
+ * - `Host` does files, shell, output and receives the event stream.
+ *
+ * The interpreter knows nothing of ACP, MCP or threads.
+ */
+import type { Span } from "@patchwork/parser";
+
+/** JSON-shaped data crossing a port (structured-clone safe). */
+export type JsonValue =
+  | null
+  | boolean
+  | number
+  | string
+  | JsonValue[]
+  | { [key: string]: JsonValue };
+
+// ─────────────────────────────────── Agent ───────────────────────────────────
+
+export interface ThinkRequest {
+  kind: "think" | "ask";
+  /** The rendered prompt, exactly as the agent should receive it. */
+  prompt: string;
+  /** The declared type of the result as source text (`"string"`, `"{name: string}"`…), or null. */
+  typeText: string | null;
+  /** JSON schema of the expected result for typed thinks, else null. */
+  schema: JsonValue | null;
+  /** Number of `do` children the agent may run (valid numbers: 0 … childCount-1). */
+  childCount: number;
+  /** Where the think is written. */
+  fileName: string;
+  span: Span;
+}
+
+/** What running one `do` child produced: its text, or why it failed. */
+export type ChildResult = { ok: true; text: string } | { ok: false; error: string };
+
+/**
+ * Evaluates child `index` of the current think, re-entrantly, on the caller's stack.
+ * Never throws for user-level failures (bad index, runtime error in the child): those
+ * come back as `{ok: false}` so the agent can tell the model.
+ */
+export type RunChild = (index: number) => ChildResult;
+
+/**
+ * The answer to a think.
+ * - `text`: the agent's reply; the interpreter extracts and converts it by the declared type.
+ *   `followUp`, when present, continues the same conversation (used once to repair a reply
+ *   that does not match the type).
+ * - `value`: a ready value used as is (the no-agent agent returns `{__think_prompt}`).
+ */
+export type ThinkReply =
+  | {
+      kind: "text";
+      text: string;
+      followUp?: (message: string, runChild: RunChild) => ThinkReply;
+    }
+  | { kind: "value"; value: JsonValue };
+
+export interface Agent {
+  think(request: ThinkRequest, runChild: RunChild): ThinkReply;
+}
+
+/**
+ * An agent failure (crash, refusal, protocol error…). The interpreter turns it into a runtime
+ * error positioned at the think. `code` is a PW4xxx code.
+ */
+export class AgentError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = "AgentError";
+    this.code = code;
+  }
+}
+
+// ──────────────────────────────────── Host ───────────────────────────────────
+
+export interface ShellOptions {
+  cwd: string;
+  /** Extra environment for the child. */
+  env?: Record<string, string>;
+}
+
+export interface ShellResult {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Side effects leave the evaluator as one ordered stream of events. */
+export type PwEvent =
+  | { type: "print"; text: string }
+  | { type: "log"; text: string }
+  | { type: "shell"; command: string; status: number; span: Span }
+  | { type: "think-start"; id: number; kind: "think" | "ask"; prompt: string; fileName: string; span: Span }
+  | { type: "think-end"; id: number; ok: boolean }
+  | { type: "do-start"; thinkId: number; index: number }
+  | { type: "do-end"; thinkId: number; index: number; ok: boolean }
+  | { type: "loop"; iteration: number; span: Span };
+
+export interface Host {
+  /** Program output (stdout). */
+  write(text: string): void;
+  /** Diagnostics and `log(...)` (stderr). */
+  log(text: string): void;
+  readFile(path: string): string;
+  /** Atomic: write a temporary file, then rename it into place. */
+  writeFile(path: string, text: string): void;
+  exists(path: string): boolean;
+  env(name: string): string | undefined;
+  /** Run `command` through `/bin/sh -c`, capturing stdout and stderr. */
+  shell(command: string, options: ShellOptions): ShellResult;
+  /** Optional: read a line from the user (for `--ask-user`). Null at end of input. */
+  readLine?(prompt: string): string | null;
+  /** Optional event sink. */
+  event?(event: PwEvent): void;
+}

@@ -1,0 +1,42 @@
+import type { Span } from "./ast.js";
+import { SourceFile } from "./source.js";
+
+export type Severity = "error" | "warning";
+
+/**
+ * A problem found in a program. `code` is stable (PW1xxx lexer, PW2xxx parser and loader,
+ * PW3xxx runtime, PW4xxx agent; listed in docs/errors.md); `message` says what was expected
+ * and what was found.
+ */
+export interface Diagnostic {
+  code: string;
+  severity: Severity;
+  message: string;
+  span: Span;
+  /** The file the span refers to, when known. */
+  fileName?: string;
+}
+
+/**
+ * Render a diagnostic as `FILE:LINE:COL: error[CODE]: message`, then the source line and
+ * a caret line under the span (only the part of the span on its first line).
+ */
+export function formatDiagnostic(diagnostic: Diagnostic, source?: SourceFile): string {
+  const file = diagnostic.fileName ?? source?.fileName ?? "<input>";
+  const { line, column } = diagnostic.span.start;
+  const head = `${file}:${line}:${column}: ${diagnostic.severity}[${diagnostic.code}]: ${diagnostic.message}`;
+  if (!source || line < 1 || line > source.lineCount) return head;
+  const text = source.lineText(line);
+  const endColumn =
+    diagnostic.span.end.line === line ? diagnostic.span.end.column : text.length + 1;
+  const width = Math.max(1, endColumn - column);
+  const gutter = String(line);
+  const pad = " ".repeat(gutter.length);
+  // Keep tabs in the padding so the caret lines up under tab-indented source.
+  const lead = text.slice(0, column - 1).replace(/[^\t]/g, " ");
+  return `${head}\n${gutter} | ${text}\n${pad} | ${lead}${"^".repeat(width)}`;
+}
+
+export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((d) => d.severity === "error");
+}

@@ -1,0 +1,4 @@
+export type * from "./ast.js";
+export { SourceFile } from "./source.js";
+export { formatDiagnostic, hasErrors } from "./diagnostics.js";
+export type { Diagnostic, Severity } from "./diagnostics.js";

@@ -1,0 +1,54 @@
+import type { Position, Span } from "./ast.js";
+
+/**
+ * A source text with its line table: the one place that turns offsets into
+ * 1-based lines and columns (Acorn's `getLineInfo`, done once per file).
+ */
+export class SourceFile {
+  readonly fileName: string;
+  readonly text: string;
+  private readonly lineStarts: number[];
+
+  constructor(text: string, fileName = "<input>") {
+    this.text = text;
+    this.fileName = fileName;
+    const starts = [0];
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10 /* \n */) starts.push(i + 1);
+      else if (c === 13 /* \r */ && text.charCodeAt(i + 1) !== 10) starts.push(i + 1);
+    }
+    this.lineStarts = starts;
+  }
+
+  /** Position of a 0-based offset (clamped to the text). */
+  positionAt(offset: number): Position {
+    const o = Math.max(0, Math.min(offset, this.text.length));
+    let lo = 0;
+    let hi = this.lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.lineStarts[mid]! <= o) lo = mid;
+      else hi = mid - 1;
+    }
+    return { offset: o, line: lo + 1, column: o - this.lineStarts[lo]! + 1 };
+  }
+
+  span(startOffset: number, endOffset: number): Span {
+    return { start: this.positionAt(startOffset), end: this.positionAt(endOffset) };
+  }
+
+  get lineCount(): number {
+    return this.lineStarts.length;
+  }
+
+  /** The text of a 1-based line, without its line terminator. */
+  lineText(line: number): string {
+    const start = this.lineStarts[line - 1];
+    if (start === undefined) return "";
+    const next = this.lineStarts[line];
+    let end = next === undefined ? this.text.length : next;
+    while (end > start && (this.text[end - 1] === "\n" || this.text[end - 1] === "\r")) end--;
+    return this.text.slice(start, end);
+  }
+}
