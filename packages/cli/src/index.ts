@@ -1,1 +1,3 @@
-export function main(argv: string[]): void { console.log("stub", argv); }
+export { cli, main } from "./main.js";
+export { processTerminal } from "./terminal.js";
+export type { Terminal } from "./terminal.js";

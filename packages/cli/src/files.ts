@@ -1,0 +1,63 @@
+import { readFileSync } from "node:fs";
+import {
+  SourceFile,
+  formatDiagnostic,
+  loadThreadbare,
+  parse,
+  type Diagnostic,
+  type Program,
+} from "@patchwork/parser";
+
+/** A program file read from disk and parsed (Patchwork `.pw` or Threadbare `.json`). */
+export interface LoadedFile {
+  source: SourceFile;
+  program: Program;
+  diagnostics: Diagnostic[];
+}
+
+export class UsageError extends Error {}
+
+export function readSource(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") throw new UsageError(`${path}: no such file`);
+    if (code === "EISDIR") throw new UsageError(`${path}: is a directory, expected a .pw or .json file`);
+    throw new UsageError(`${path}: cannot read (${code ?? String(error)})`);
+  }
+}
+
+export function isThreadbare(path: string): boolean {
+  return path.toLowerCase().endsWith(".json");
+}
+
+export function loadFile(path: string): LoadedFile {
+  const text = readSource(path);
+  const source = new SourceFile(text, path);
+  const { program, diagnostics } = isThreadbare(path)
+    ? loadThreadbare(text, { fileName: path })
+    : parse(text, { fileName: path });
+  return { source, program, diagnostics };
+}
+
+/**
+ * Render diagnostics for the terminal. Diagnostics may point into other files than the one
+ * given (imported modules); those are read on demand so every message gets its source line.
+ */
+export function renderDiagnostics(diagnostics: readonly Diagnostic[], main?: SourceFile): string {
+  const cache = new Map<string, SourceFile | undefined>();
+  if (main) cache.set(main.fileName, main);
+  const sourceFor = (fileName: string | undefined): SourceFile | undefined => {
+    if (fileName === undefined) return main;
+    if (!cache.has(fileName)) {
+      try {
+        cache.set(fileName, new SourceFile(readFileSync(fileName, "utf8"), fileName));
+      } catch {
+        cache.set(fileName, undefined);
+      }
+    }
+    return cache.get(fileName);
+  };
+  return diagnostics.map((d) => formatDiagnostic(d, sourceFor(d.fileName)) + "\n").join("");
+}

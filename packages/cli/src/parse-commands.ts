@@ -1,0 +1,23 @@
+import { astToJson, hasErrors } from "@patchwork/parser";
+import { loadFile, renderDiagnostics } from "./files.js";
+import type { Terminal } from "./terminal.js";
+
+/** `patchwork parse FILE`: the AST as JSON on stdout, or the errors on stderr (exit 1). */
+export function parseCommand(file: string, term: Terminal): number {
+  const { source, program, diagnostics } = loadFile(file);
+  if (diagnostics.length > 0) term.stderr(renderDiagnostics(diagnostics, source));
+  if (hasErrors(diagnostics)) return 1;
+  term.stdout(astToJson(program) + "\n");
+  return 0;
+}
+
+/** `patchwork check FILE...`: like parse, without printing the AST. */
+export function checkCommand(files: readonly string[], term: Terminal): number {
+  let status = 0;
+  for (const file of files) {
+    const { source, diagnostics } = loadFile(file);
+    if (diagnostics.length > 0) term.stderr(renderDiagnostics(diagnostics, source));
+    if (hasErrors(diagnostics)) status = 1;
+  }
+  return status;
+}

@@ -1,0 +1,96 @@
+import { resolve } from "node:path";
+import { SourceFile } from "@patchwork/parser";
+import {
+  NoAgent,
+  createNodeHost,
+  run,
+  type Agent,
+  type Host,
+  type RunChild,
+  type ThinkRequest,
+} from "@patchwork/interpreter";
+import { UsageError, isThreadbare, readSource, renderDiagnostics } from "./files.js";
+import { readLineSync } from "./line-input.js";
+import type { Terminal } from "./terminal.js";
+
+export interface RunArgs {
+  file: string;
+  agent?: string;
+  noAgent?: boolean;
+  entry?: string;
+  cwd?: string;
+  askUser?: boolean;
+  mcpTransport?: "http" | "stdio" | "acp";
+  permissions?: "allow" | "deny" | "ask";
+  timeout?: number;
+  verbose?: boolean;
+}
+
+/** The agent command line: `--agent`, else `$PATCHWORK_AGENT`, else none (no-agent mode). */
+export function configuredAgent(args: RunArgs, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (args.noAgent) return undefined;
+  const value = args.agent ?? env.PATCHWORK_AGENT;
+  return value && value.trim() !== "" ? value.trim() : undefined;
+}
+
+/** `patchwork run FILE`. */
+export async function runCommand(args: RunArgs, term: Terminal): Promise<number> {
+  if (args.agent !== undefined && args.noAgent) throw new UsageError("--agent and --no-agent exclude each other");
+  if (args.timeout !== undefined && !(args.timeout > 0)) throw new UsageError("--timeout takes a positive number of seconds");
+  const text = readSource(args.file);
+  const cwd = resolve(args.cwd ?? process.cwd());
+  const agentCommand = configuredAgent(args);
+  if (agentCommand !== undefined) {
+    const { runWithAcpAgent } = await import("./agent-run.js");
+    return runWithAcpAgent({ args, text, cwd, agentCommand, term });
+  }
+  return runInProcess(args, text, cwd, term);
+}
+
+/** No agent: the evaluator runs right here, thinks evaluate to their prompts. */
+function runInProcess(args: RunArgs, text: string, cwd: string, term: Terminal): number {
+  const host: Host = createNodeHost({ cwd });
+  let agent: Agent = args.noAgent ? new NoAgent() : announceOnce(new NoAgent(), term);
+  if (args.askUser) agent = askOnTerminal(agent, readLineSync(term));
+  const result = run(text, {
+    fileName: args.file,
+    agent,
+    host,
+    cwd,
+    entry: args.entry,
+    limits: args.timeout !== undefined ? { timeoutMs: args.timeout * 1000 } : undefined,
+  });
+  if (result.diagnostics.length > 0) {
+    term.stderr(renderDiagnostics(result.diagnostics, new SourceFile(text, args.file)));
+  }
+  return result.diagnostics.some((d) => d.severity === "error") ? 1 : 0;
+}
+
+/** Says once, on the first think, that no agent is configured. */
+function announceOnce(inner: Agent, term: Terminal): Agent {
+  let said = false;
+  return {
+    think(request: ThinkRequest, runChild: RunChild) {
+      if (!said) {
+        said = true;
+        term.stderr(
+          "patchwork: no agent configured (use --agent or PATCHWORK_AGENT); think and ask blocks evaluate to their prompt\n",
+        );
+      }
+      return inner.think(request, runChild);
+    },
+  };
+}
+
+/** `--ask-user`: an ask block shows its text on the terminal and returns the typed line. */
+export function askOnTerminal(inner: Agent, readLine: (prompt: string) => string | null): Agent {
+  return {
+    think(request: ThinkRequest, runChild: RunChild) {
+      if (request.kind !== "ask") return inner.think(request, runChild);
+      const line = readLine(`${request.prompt}\n> `);
+      return { kind: "text", text: line ?? "" };
+    },
+  };
+}
+
+export { isThreadbare };

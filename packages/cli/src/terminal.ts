@@ -1,0 +1,32 @@
+import { writeSync } from "node:fs";
+
+/** Where the CLI writes. Synchronous so that output interleaves in the order it was produced. */
+export interface Terminal {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** True when stderr is an interactive terminal (spinners, prompts). */
+  readonly stderrIsTTY: boolean;
+}
+
+function writeAll(fd: number, text: string): void {
+  const buffer = Buffer.from(text, "utf8");
+  let offset = 0;
+  while (offset < buffer.length) {
+    try {
+      offset += writeSync(fd, buffer, offset);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EAGAIN") continue; // non-blocking pipe momentarily full
+      if (code === "EPIPE") return; // reader went away (e.g. `| head`): drop quietly
+      throw error;
+    }
+  }
+}
+
+export const processTerminal: Terminal = {
+  stdout: (text) => writeAll(1, text),
+  stderr: (text) => writeAll(2, text),
+  get stderrIsTTY() {
+    return Boolean(process.stderr.isTTY);
+  },
+};

@@ -1,0 +1,111 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { patchwork, tempFiles } from "./helpers.js";
+
+const NOTICE = /no agent configured/;
+
+describe("patchwork run", () => {
+  it("runs hello.pw", () => {
+    const r = patchwork(["run", "examples/hello.pw"]);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe("Hello, world!\n");
+    expect(r.status).toBe(0);
+  });
+
+  it("reports a runtime error with position and caret, exit 1, no stack trace", () => {
+    const dir = tempFiles({ "boom.pw": 'print("before")\nvar x = 1 + missing\nprint("after")\n' });
+    const r = patchwork(["run", join(dir, "boom.pw")]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe("before\n");
+    expect(r.stderr).toMatch(/boom\.pw:2:\d+: error\[PW3\d{3}\]: .*missing/);
+    expect(r.stderr).toContain("2 | var x = 1 + missing");
+    expect(r.stderr).toMatch(/\^/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("reports syntax errors without running anything", () => {
+    const dir = tempFiles({ "bad.pw": 'print("side effect")\nvar = 3\n' });
+    const r = patchwork(["run", join(dir, "bad.pw")]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/bad\.pw:2:\d+: error\[PW2\d{3}\]/);
+  });
+
+  it("an uncaught throw ends the program with exit 1 and its message", () => {
+    const dir = tempFiles({ "t.pw": 'throw "no luck"\n' });
+    const r = patchwork(["run", join(dir, "t.pw")]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/t\.pw:1:1: error\[PW3\d{3}\]: .*no luck/);
+  });
+
+  it("a failing shell statement is a runtime error naming the command and status", () => {
+    const dir = tempFiles({ "sh.pw": "$ sh -c 'echo oops >&2; exit 3'\nprint(\"not reached\")\n" });
+    const r = patchwork(["run", join(dir, "sh.pw")]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).not.toContain("not reached");
+    expect(r.stderr).toMatch(/sh\.pw:1:1: error\[PW3\d{3}\]/);
+    expect(r.stderr).toMatch(/3/);
+    expect(r.stderr).toMatch(/oops/);
+  });
+
+  it("--entry picks the item to run; main is the default", () => {
+    const dir = tempFiles({
+      "m.pw": 'fun main() { print("main") }\nfun other() { print("other") }\n',
+    });
+    expect(patchwork(["run", join(dir, "m.pw")]).stdout).toBe("main\n");
+    expect(patchwork(["run", join(dir, "m.pw"), "--entry", "other"]).stdout).toBe("other\n");
+    const missing = patchwork(["run", join(dir, "m.pw"), "--entry", "nope"]);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/nope/);
+  });
+
+  it("--cwd sets the program's working directory for files and shell", () => {
+    const dir = tempFiles({ "data.txt": "from data\n" });
+    const prog = tempFiles({ "p.pw": 'print(read("data.txt").trim())\nwrite("out.txt", "written")\n$ pwd\n' });
+    const r = patchwork(["run", join(prog, "p.pw"), "--cwd", dir]);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe(`from data\n${dir}\n`);
+    expect(readFileSync(join(dir, "out.txt"), "utf8")).toBe("written");
+    expect(existsSync(join(prog, "out.txt"))).toBe(false);
+  });
+
+  it("reading a missing file is a positioned runtime error", () => {
+    const dir = tempFiles({ "r.pw": 'var t = read("nope.txt")\n' });
+    const r = patchwork(["run", join(dir, "r.pw"), "--cwd", dir]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/r\.pw:1:\d+: error\[PW3\d{3}\]: .*nope\.txt/);
+  });
+});
+
+describe("no-agent mode", () => {
+  const program = 'var topic = "tides"\nvar r = think {\n    Explain ${topic} briefly.\n}\nprint(r.__think_prompt)\n';
+
+  it("without an agent, a think evaluates to its prompt, and the CLI says so once", () => {
+    const dir = tempFiles({ "t.pw": program + "print(think { again })\n" });
+    const r = patchwork(["run", join(dir, "t.pw")]);
+    expect(r.status).toBe(0);
+    expect(r.stdout.startsWith("Explain tides briefly.\n")).toBe(true);
+    expect(r.stdout).toContain("__think_prompt");
+    expect(r.stderr.match(new RegExp(NOTICE, "g"))).toHaveLength(1);
+  });
+
+  it("--no-agent is silent about it", () => {
+    const dir = tempFiles({ "t.pw": program });
+    const r = patchwork(["run", join(dir, "t.pw"), "--no-agent"]);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe("Explain tides briefly.\n");
+  });
+
+  it("a program without thinks says nothing about agents", () => {
+    expect(patchwork(["run", "examples/hello.pw"]).stderr).toBe("");
+  });
+
+  it("--ask-user shows an ask on the terminal and returns the typed line", () => {
+    const dir = tempFiles({ "a.pw": 'var name = ask { What is your name? }\nprint("hi ${name}")\n' });
+    const r = patchwork(["run", join(dir, "a.pw"), "--ask-user"], { input: "Ada\n" });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe("hi Ada\n");
+    expect(r.stderr).toContain("What is your name?");
+  });
+});
