@@ -1,1 +1,29 @@
-export {};
+/**
+ * @patchwork/agent — runs Patchwork programs with an asynchronous agent: the evaluator
+ * thread, the ACP client runtime (client loop, redirect actor, think handlers), the MCP
+ * `do` server (http, stdio relay, acp), and the scripted ACP test agent.
+ */
+export { runWithAgent } from "./thread/run.js";
+export type { RunWithAgentOptions, RunWithAgentResult } from "./thread/run.js";
+export { AcpAgent, spawnAcpAgent } from "./acp/agent.js";
+export type { AcpAgentOptions } from "./acp/agent.js";
+export type { AgentCommand } from "./acp/process.js";
+export { isDoToolCall } from "./acp/permissions.js";
+export { runMcpRelay, relayScriptPath } from "./mcp/relay.js";
+export { DO_TOOL_DESCRIPTION, MCP_SERVER_NAME } from "./mcp/do-server.js";
+export { runTestAgentMain } from "./test-agent/main.js";
+export { AgentCodes } from "./errors.js";
+export type { AgentCode } from "./errors.js";
+export type {
+  AgentEvent,
+  AsyncAgent,
+  AsyncRunChild,
+  AsyncThinkReply,
+  Logger,
+  McpTransport,
+  PermissionAnswer,
+  PermissionPolicy,
+  PermissionQuestion,
+  RunEvent,
+  ThinkContext,
+} from "./types.js";

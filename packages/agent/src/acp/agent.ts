@@ -1,0 +1,287 @@
+/**
+ * The ACP client runtime (the seeds' client loop): spawns the agent in its own process
+ * group, `initialize`s it, and answers each think with a think handler task. Implements
+ * `AsyncAgent`, so `runWithAgent` drives it from the evaluator thread.
+ */
+import * as acp from "@agentclientprotocol/sdk/unstable";
+import type { ChildResult, ThinkRequest } from "@patchwork/interpreter";
+import type { Diagnostic } from "@patchwork/parser";
+import { AgentCodes, agentError, toAgentError } from "../errors.js";
+import { McpHub } from "../mcp/hub.js";
+import { toolText } from "../mcp/do-server.js";
+import type {
+  AgentEvent,
+  AsyncAgent,
+  AsyncRunChild,
+  AsyncThinkReply,
+  Logger,
+  McpTransport,
+  PermissionAnswer,
+  PermissionPolicy,
+  PermissionQuestion,
+  ThinkContext,
+} from "../types.js";
+import { AgentProcess, type AgentCommand } from "./process.js";
+import { PermissionDesk } from "./permissions.js";
+import { RedirectActor, type PerSessionMessage } from "./redirect.js";
+import { ThinkHandler, type HandlerRuntime } from "./think-handler.js";
+
+export interface AcpAgentOptions {
+  /** A shell command line (`"npx my-agent --acp"`) or a file with arguments. */
+  command: AgentCommand;
+  /** Working directory of the agent and of every session (absolute). Default: `process.cwd()`. */
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  /** `auto` (default): http when the agent advertises `mcpCapabilities.http`, else stdio. */
+  mcpTransport?: McpTransport | "auto";
+  permissions?: PermissionPolicy | { do?: PermissionPolicy; other?: PermissionPolicy };
+  askPermission?: (question: PermissionQuestion) => Promise<PermissionAnswer>;
+  /** Fail a think when the agent sends nothing for this long (time inside `do` children excluded). */
+  thinkIdleTimeoutMs?: number;
+  /** Fail a think that takes longer than this in total. */
+  thinkTimeoutMs?: number;
+  /** How long `initialize` may take before the process is declared not an ACP agent. Default 30 s. */
+  initializeTimeoutMs?: number;
+  onEvent?: (event: AgentEvent) => void;
+  logger?: Logger;
+}
+
+const CLIENT_INFO = { name: "patchwork", version: "0.1.0" };
+
+export class AcpAgent implements AsyncAgent {
+  readonly redirect: RedirectActor;
+  readonly transport: McpTransport;
+  /** Errors noticed outside any think (a `do` after its turn ended), positioned at the think. */
+  readonly diagnostics: Diagnostic[] = [];
+  private readonly active = new Set<ThinkHandler>();
+  private readonly ended = new Map<string, ThinkHandler>();
+  private closed = false;
+
+  private constructor(
+    private readonly options: AcpAgentOptions,
+    readonly process: AgentProcess,
+    private readonly connection: acp.ClientConnection,
+    private readonly hub: McpHub,
+    private readonly desk: PermissionDesk,
+    readonly initializeResponse: acp.InitializeResponse,
+    transport: McpTransport,
+    redirect: RedirectActor,
+  ) {
+    this.transport = transport;
+    this.redirect = redirect;
+  }
+
+  /** Spawns the agent and runs `initialize`; rejects with an AgentError (PW4001–PW4003, PW4012). */
+  static async start(options: AcpAgentOptions): Promise<AcpAgent> {
+    const cwd = options.cwd ?? globalThis.process.cwd();
+    const emit = (event: AgentEvent) => options.onEvent?.(event);
+    const child = new AgentProcess(options.command, {
+      cwd,
+      env: options.env,
+      onStderr: (text) => emit({ type: "agent-stderr", text }),
+    });
+    const hub = new McpHub((error) => options.logger?.debug?.(`mcp: ${error.message}`));
+    let self: AcpAgent | null = null;
+    const desk = new PermissionDesk({
+      policy: options.permissions,
+      askPermission: options.askPermission,
+      onDecision: (q, decision) =>
+        emit({ type: "permission", thinkId: self?.thinkIdOf(q.sessionId) ?? null, title: q.title, decision }),
+    });
+    const redirect = new RedirectActor({
+      anomaly: (message) => {
+        options.logger?.warn(message);
+        emit({ type: "anomaly", message });
+      },
+      orphan: (sessionId, message) => self?.orphan(sessionId, message),
+    });
+    const app = acp
+      .client({ name: "patchwork" })
+      .onNotification(acp.methods.client.session.update, ({ params }) =>
+        redirect.send({
+          type: "IncomingMessage",
+          sessionId: params.sessionId,
+          message: { kind: "update", update: params.update },
+        }),
+      )
+      .onRequest(acp.methods.client.session.requestPermission, ({ params }) => desk.handle(params))
+      .onRequest(acp.methods.client.mcp.message, hub.acpProvider.handleRequest);
+    const connection = app.connect(child.stream);
+    hub.bindAcp(connection.agent);
+    try {
+      const init = await initialize(child, connection, options.initializeTimeoutMs ?? 30_000);
+      const transport = chooseTransport(options.mcpTransport ?? "auto", init);
+      self = new AcpAgent(options, child, connection, hub, desk, init, transport, redirect);
+      child.onFault((fault) => self?.failAll(agentError(fault.code, fault.message)));
+      return self;
+    } catch (error) {
+      connection.close();
+      await child.kill();
+      await hub.close();
+      throw error;
+    }
+  }
+
+  async think(
+    request: ThinkRequest,
+    runChild: AsyncRunChild,
+    signal: AbortSignal,
+    context: ThinkContext,
+  ): Promise<AsyncThinkReply> {
+    if (this.closed) throw agentError(AgentCodes.cancelled, "the agent runtime is closed");
+    if (this.process.fault) throw agentError(this.process.fault.code, this.process.fault.message);
+    const handler = new ThinkHandler(this.handlerRuntime(), request, runChild, signal, context);
+    return handler.run();
+  }
+
+  /** Cancels every active turn (`session/cancel`), answers pending permissions `cancelled`. */
+  cancel(reason = "the run was cancelled"): void {
+    this.desk.cancelAll();
+    this.failAll(agentError(AgentCodes.cancelled, reason));
+  }
+
+  /** Kills the agent's process group and stops the MCP servers. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.desk.cancelAll();
+    this.failAll(agentError(AgentCodes.cancelled, "the agent runtime was closed"));
+    this.connection.close();
+    await this.process.kill();
+    await this.hub.close();
+  }
+
+  private failAll(error: Error): void {
+    for (const handler of this.active) {
+      if (handler.sessionId) this.cancelSession(handler.sessionId);
+      handler.abort(error);
+    }
+  }
+
+  private cancelSession(sessionId: string): void {
+    if (!this.process.alive) return;
+    this.connection.agent.notify(acp.methods.agent.session.cancel, { sessionId }).catch(() => undefined);
+  }
+
+  private thinkIdOf(sessionId: string): number | null {
+    for (const handler of this.active) if (handler.sessionId === sessionId) return handler.thinkId;
+    return null;
+  }
+
+  /** A message for a session with no active turn: a late `do` is an error at that think. */
+  private orphan(sessionId: string, message: PerSessionMessage): void {
+    if (message.kind !== "do") return;
+    const handler = this.ended.get(sessionId);
+    const where = handler ? ` at ${handler.where}` : "";
+    const text = `the agent called do(${message.index}) after the turn of the think${where} had ended`;
+    message.respond(toolText(`${text}; its do blocks cannot run any more`, true));
+    this.diagnostics.push({
+      code: AgentCodes.doAfterEnd,
+      severity: "error",
+      message: text,
+      span: handler?.request.span ?? { start: { offset: 0, line: 1, column: 1 }, end: { offset: 0, line: 1, column: 1 } },
+      fileName: handler?.request.fileName,
+    });
+    this.options.onEvent?.({ type: "anomaly", message: text });
+  }
+
+  private handlerRuntime(): HandlerRuntime {
+    const self = this;
+    const cwd = this.options.cwd ?? globalThis.process.cwd();
+    return {
+      redirect: this.redirect,
+      transport: this.transport,
+      cwd,
+      idleTimeoutMs: this.options.thinkIdleTimeoutMs,
+      totalTimeoutMs: this.options.thinkTimeoutMs,
+      declare: (call) => self.hub.declare(self.transport, call),
+      async newSession(declaration) {
+        const response = await self.connection.agent.request(acp.methods.agent.session.new, {
+          cwd,
+          mcpServers: [declaration.server],
+        });
+        return response.sessionId;
+      },
+      prompt: (sessionId, prompt) => self.connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt }),
+      cancelSession: (sessionId) => self.cancelSession(sessionId),
+      failure: (error) => self.failure(error),
+      track(handler, active) {
+        if (active) {
+          self.active.add(handler);
+          self.ended.delete(handler.sessionId);
+        } else {
+          self.active.delete(handler);
+          // Remember recently ended sessions to name them when a late `do` arrives.
+          self.ended.set(handler.sessionId, handler);
+          if (self.ended.size > 64) self.ended.delete(self.ended.keys().next().value!);
+        }
+      },
+    };
+  }
+
+  private failure(error: unknown): Error {
+    if (this.process.fault) return agentError(this.process.fault.code, this.process.fault.message);
+    if (error instanceof acp.RequestError || (error as { code?: unknown })?.code !== undefined) {
+      const e = error as { message?: string; code?: unknown };
+      if (typeof e.code === "string" && e.code.startsWith("PW")) return toAgentError(error);
+      return agentError(AgentCodes.requestFailed, `the agent answered with an error: ${e.message ?? String(error)}`);
+    }
+    return toAgentError(error, AgentCodes.requestFailed);
+  }
+}
+
+/** Spawns an ACP agent and initializes it (same as `AcpAgent.start`). */
+export function spawnAcpAgent(options: AcpAgentOptions): Promise<AcpAgent> {
+  return AcpAgent.start(options);
+}
+
+async function initialize(
+  child: AgentProcess,
+  connection: acp.ClientConnection,
+  timeoutMs: number,
+): Promise<acp.InitializeResponse> {
+  const notAgent = (why: string) =>
+    agentError(AgentCodes.notAcpAgent, `the agent command is not an ACP agent: ${why}${child.stderrSuffix()}`);
+  let timer: NodeJS.Timeout | undefined;
+  const faulted = new Promise<never>((_, reject) => {
+    const fail = () => {
+      const fault = child.fault!;
+      reject(fault.code === AgentCodes.spawnFailed ? agentError(fault.code, fault.message) : notAgent(fault.message));
+    };
+    if (child.fault) fail();
+    child.onFault(fail);
+    timer = setTimeout(() => reject(notAgent(`no answer to initialize within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    const request: Promise<acp.InitializeResponse> = connection.agent.request(acp.methods.agent.initialize, {
+      protocolVersion: acp.PROTOCOL_VERSION,
+      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+      clientInfo: CLIENT_INFO,
+    });
+    const response = await Promise.race([request, faulted]);
+    if (response.protocolVersion !== acp.PROTOCOL_VERSION) {
+      throw agentError(
+        AgentCodes.protocolVersion,
+        `the agent speaks ACP protocol version ${response.protocolVersion}; patchwork speaks version ${acp.PROTOCOL_VERSION}`,
+      );
+    }
+    return response;
+  } catch (error) {
+    if ((error as { code?: unknown }).code && String((error as { code: unknown }).code).startsWith("PW")) throw error;
+    throw notAgent(error instanceof Error ? error.message : String(error));
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function chooseTransport(wanted: McpTransport | "auto", init: acp.InitializeResponse): McpTransport {
+  const mcp = init.agentCapabilities?.mcpCapabilities as { http?: boolean; acp?: boolean } | undefined;
+  if (wanted === "auto") return mcp?.http ? "http" : "stdio";
+  if (wanted === "http" && !mcp?.http)
+    throw agentError(AgentCodes.transport, "MCP transport http was requested, but the agent does not advertise mcpCapabilities.http");
+  if (wanted === "acp" && !mcp?.acp)
+    throw agentError(AgentCodes.transport, "MCP transport acp was requested, but the agent does not advertise mcpCapabilities.acp");
+  return wanted;
+}
+
+export type { ChildResult };

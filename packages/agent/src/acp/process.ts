@@ -1,0 +1,191 @@
+/**
+ * The agent process: spawned in its own process group, spoken to in newline-delimited
+ * JSON-RPC over stdio, killed by group. Anything on stdout that is not a JSON-RPC message
+ * is a fault (`garbage`), recorded so every pending request fails with a clear message.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import type { AnyMessage, Stream } from "@agentclientprotocol/sdk/unstable";
+import { AgentCodes, type AgentCode } from "../errors.js";
+
+export type AgentCommand = string | { command: string; args?: string[] };
+
+export interface AgentProcessOptions {
+  cwd: string;
+  env?: Record<string, string | undefined>;
+  onStderr?: (text: string) => void;
+}
+
+export interface ProcessFault {
+  code: AgentCode;
+  message: string;
+}
+
+const STDERR_TAIL = 4000;
+
+export class AgentProcess {
+  readonly child: ChildProcess;
+  readonly stream: Stream;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** The first fault seen (garbage, exit, spawn error), if any. */
+  fault: ProcessFault | null = null;
+  private stderrTail = "";
+  private exitInfo: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+  private killing = false;
+  private readonly faultListeners = new Set<(fault: ProcessFault) => void>();
+
+  constructor(command: AgentCommand, options: AgentProcessOptions) {
+    const [file, args] =
+      typeof command === "string" ? ["/bin/sh", ["-c", `exec ${command}`]] : [command.command, command.args ?? []];
+    this.child = spawn(file, args, {
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env },
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: true,
+    });
+    this.exited = new Promise((resolve) => {
+      this.child.once("exit", (code, signal) => {
+        this.exitInfo = { code, signal };
+        if (!this.killing) {
+          const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+          this.setFault(AgentCodes.agentExited, `the agent process ${how}${this.stderrSuffix()}`);
+        }
+        resolve(this.exitInfo);
+      });
+    });
+    this.child.once("error", (error) => {
+      this.setFault(AgentCodes.spawnFailed, `cannot start the agent: ${error.message}`);
+    });
+    this.child.stdin!.on("error", () => {
+      /* EPIPE after the agent died: reported through `exit`. */
+    });
+    this.child.stderr!.setEncoding("utf8");
+    this.child.stderr!.on("data", (text: string) => {
+      this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL);
+      options.onStderr?.(text);
+    });
+    this.stream = { readable: this.readable(), writable: this.writable() };
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get alive(): boolean {
+    return this.exitInfo === null && this.child.pid !== undefined;
+  }
+
+  onFault(listener: (fault: ProcessFault) => void): () => void {
+    this.faultListeners.add(listener);
+    return () => this.faultListeners.delete(listener);
+  }
+
+  stderr(): string {
+    return this.stderrTail;
+  }
+
+  stderrSuffix(): string {
+    const tail = this.stderrTail.trim();
+    if (!tail) return "";
+    const lines = tail.split("\n").slice(-8).join("\n");
+    return `\nagent stderr:\n${lines}`;
+  }
+
+  setFault(code: AgentCode, message: string): void {
+    if (this.fault) return;
+    this.fault = { code, message };
+    for (const listener of this.faultListeners) listener(this.fault);
+  }
+
+  /** SIGTERM to the whole group, SIGKILL after `graceMs`; resolves when the leader is gone. */
+  async kill(graceMs = 300): Promise<void> {
+    this.killing = true;
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    signalGroup(pid, "SIGTERM");
+    if (this.exitInfo === null) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([this.exited, new Promise((r) => (timer = setTimeout(r, graceMs)))]);
+      clearTimeout(timer);
+    }
+    // Children of the agent (MCP relays, tools) may outlive their parent: kill the group.
+    signalGroup(pid, "SIGKILL");
+    await this.exited;
+    this.child.stdout?.destroy();
+    this.child.stderr?.destroy();
+  }
+
+  /** Synchronous last-resort kill (process `exit` handler). */
+  killNow(): void {
+    this.killing = true;
+    if (this.child.pid !== undefined) signalGroup(this.child.pid, "SIGKILL");
+  }
+
+  private readable(): ReadableStream<AnyMessage> {
+    const stdout = this.child.stdout!;
+    stdout.setEncoding("utf8");
+    let buffer = "";
+    return new ReadableStream<AnyMessage>({
+      start: (controller) => {
+        const fail = (line: string) => {
+          const shown = line.length > 200 ? `${line.slice(0, 200)}…` : line;
+          this.setFault(
+            AgentCodes.garbage,
+            `the agent wrote something that is not an ACP message to its stdout: ${JSON.stringify(shown)}`,
+          );
+          stdout.removeAllListeners("data");
+          controller.error(new Error(this.fault!.message));
+        };
+        stdout.on("data", (chunk: string) => {
+          buffer += chunk;
+          let newline = buffer.indexOf("\n");
+          while (newline >= 0) {
+            const line = buffer.slice(0, newline).trim();
+            buffer = buffer.slice(newline + 1);
+            newline = buffer.indexOf("\n");
+            if (!line) continue;
+            let message: unknown;
+            try {
+              message = JSON.parse(line);
+            } catch {
+              fail(line);
+              return;
+            }
+            if (typeof message !== "object" || message === null || (message as { jsonrpc?: unknown }).jsonrpc !== "2.0") {
+              fail(line);
+              return;
+            }
+            controller.enqueue(message as AnyMessage);
+          }
+        });
+        stdout.once("end", () => {
+          try {
+            controller.close();
+          } catch {
+            /* already errored */
+          }
+        });
+      },
+    });
+  }
+
+  private writable(): WritableStream<AnyMessage> {
+    const stdin = this.child.stdin!;
+    return new WritableStream<AnyMessage>({
+      write: (message) => {
+        if (stdin.destroyed || !stdin.writable) return;
+        stdin.write(`${JSON.stringify(message)}\n`);
+      },
+      close: () => {
+        stdin.end();
+      },
+    });
+  }
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    /* ESRCH: the group is gone */
+  }
+}

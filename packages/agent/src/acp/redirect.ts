@@ -1,0 +1,122 @@
+/**
+ * The redirect actor of the seeds: a stack of think handlers. Every incoming session
+ * notification, prompt response and `do` invocation is routed to the top of the stack.
+ *
+ * A message whose session id is not the top's is a protocol anomaly: it is reported (event
+ * and logger, never the console) and then handled safely — delivered to the handler that
+ * owns the session if it is still active (it waits in that handler's inbox), otherwise
+ * dropped (`do` calls are answered with a tool error by `onOrphan`).
+ */
+import type { CallToolResult } from "@modelcontextprotocol/server";
+import type { PromptResponse, SessionUpdate } from "@agentclientprotocol/sdk/unstable";
+
+export type PerSessionMessage =
+  | { kind: "update"; update: SessionUpdate }
+  | { kind: "stop"; response: PromptResponse }
+  | { kind: "failed"; error: unknown }
+  | { kind: "do"; index: number; respond: (result: CallToolResult) => void };
+
+export interface Thinker {
+  readonly sessionId: string;
+  deliver(message: PerSessionMessage): void;
+}
+
+export type RedirectMessage =
+  | { type: "IncomingMessage"; sessionId: string; message: PerSessionMessage }
+  | { type: "PushThinker"; thinker: Thinker }
+  | { type: "PopThinker"; thinker: Thinker };
+
+export interface RedirectHooks {
+  anomaly(message: string): void;
+  /** A message for a session with no active handler (a `do` after the turn ended…). */
+  orphan(sessionId: string, message: PerSessionMessage): void;
+}
+
+export class RedirectActor {
+  private readonly stack: Thinker[] = [];
+
+  constructor(private readonly hooks: RedirectHooks) {}
+
+  get depth(): number {
+    return this.stack.length;
+  }
+
+  top(): Thinker | undefined {
+    return this.stack[this.stack.length - 1];
+  }
+
+  send(message: RedirectMessage): void {
+    switch (message.type) {
+      case "PushThinker":
+        this.stack.push(message.thinker);
+        return;
+      case "PopThinker": {
+        const index = this.stack.lastIndexOf(message.thinker);
+        if (index === this.stack.length - 1) this.stack.pop();
+        else if (index >= 0) {
+          this.hooks.anomaly(`think session ${message.thinker.sessionId} finished while not on top of the stack`);
+          this.stack.splice(index, 1);
+        }
+        return;
+      }
+      case "IncomingMessage":
+        this.route(message.sessionId, message.message);
+        return;
+    }
+  }
+
+  private route(sessionId: string, message: PerSessionMessage): void {
+    const top = this.top();
+    if (top && top.sessionId === sessionId) {
+      top.deliver(message);
+      return;
+    }
+    const owner = this.stack.find((thinker) => thinker.sessionId === sessionId);
+    const what = message.kind === "do" ? `do(${message.index})` : message.kind;
+    this.hooks.anomaly(
+      `protocol anomaly: ${what} for session ${sessionId}, but the active think is ${top ? `session ${top.sessionId}` : "none"}`,
+    );
+    if (owner) owner.deliver(message);
+    else this.hooks.orphan(sessionId, message);
+  }
+}
+
+/** An unbounded async queue with failure: the per-think channel (`think_rx`). */
+export class Inbox<T> {
+  private readonly items: T[] = [];
+  private waiter: { resolve: (item: T) => void; reject: (error: unknown) => void } | null = null;
+  private failure: { error: unknown } | null = null;
+
+  push(item: T): void {
+    if (this.waiter) {
+      const waiter = this.waiter;
+      this.waiter = null;
+      waiter.resolve(item);
+    } else this.items.push(item);
+  }
+
+  fail(error: unknown): void {
+    if (this.failure) return;
+    this.failure = { error };
+    if (this.waiter) {
+      const waiter = this.waiter;
+      this.waiter = null;
+      waiter.reject(error);
+    }
+  }
+
+  get failed(): boolean {
+    return this.failure !== null;
+  }
+
+  next(): Promise<T> {
+    if (this.failure) return Promise.reject(this.failure.error);
+    if (this.items.length > 0) return Promise.resolve(this.items.shift()!);
+    return new Promise((resolve, reject) => (this.waiter = { resolve, reject }));
+  }
+
+  /** Items still queued (to answer pending `do` calls on shutdown). */
+  drain(): T[] {
+    return this.items.splice(0);
+  }
+}

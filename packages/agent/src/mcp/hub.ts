@@ -1,0 +1,96 @@
+/**
+ * All MCP `do` endpoints of one runtime. `declare` gives each think session its own
+ * declaration (a fresh bearer token for http and stdio, a fresh server id for acp) bound
+ * to that session; servers are started lazily, once, and closed with the runtime.
+ */
+import { randomBytes } from "node:crypto";
+import type { McpServer as AcpMcpServer } from "@agentclientprotocol/sdk/unstable";
+import { McpOverAcpProvider, type HasConnectionContext } from "@agentclientprotocol/sdk/unstable";
+import { fromMcpServer } from "@agentclientprotocol/sdk/experimental/mcp-server";
+import { createDoServer, MCP_SERVER_NAME, type DoCall } from "./do-server.js";
+import { HttpMcpServer } from "./http.js";
+import { UnixMcpServer } from "./unix.js";
+import { relayScriptPath, RELAY_TOKEN_ENV } from "./relay.js";
+import type { McpTransport } from "../types.js";
+
+export interface McpDeclaration {
+  server: AcpMcpServer;
+  /** Stops accepting calls for this session (its token no longer opens anything). */
+  release(): Promise<void>;
+}
+
+export class McpHub {
+  private readonly entries = new Map<string, { call: DoCall }>();
+  private http: Promise<HttpMcpServer> | null = null;
+  private unix: Promise<UnixMcpServer> | null = null;
+  readonly acpProvider = new McpOverAcpProvider();
+  private acpContext: HasConnectionContext | null = null;
+  private closed = false;
+
+  constructor(private readonly onError: (error: Error) => void) {}
+
+  /** The ACP connection the `acp` transport serves over. */
+  bindAcp(context: HasConnectionContext): void {
+    this.acpContext = context;
+  }
+
+  async declare(transport: McpTransport, call: DoCall): Promise<McpDeclaration> {
+    if (this.closed) throw new Error("the MCP hub is closed");
+    if (transport === "acp") return this.declareAcp(call);
+    const token = randomBytes(24).toString("base64url");
+    this.entries.set(token, { call });
+    const release = async () => {
+      this.entries.delete(token);
+    };
+    const lookup = (t: string) => this.entries.get(t);
+    if (transport === "http") {
+      this.http ??= HttpMcpServer.start(lookup, this.onError);
+      const http = await this.http;
+      return {
+        server: {
+          type: "http",
+          name: MCP_SERVER_NAME,
+          url: http.url,
+          headers: [{ name: "Authorization", value: `Bearer ${token}` }],
+        },
+        release,
+      };
+    }
+    this.unix ??= UnixMcpServer.start(lookup, this.onError);
+    const unix = await this.unix;
+    return {
+      server: {
+        name: MCP_SERVER_NAME,
+        command: process.execPath,
+        args: [relayScriptPath, unix.path],
+        env: [{ name: RELAY_TOKEN_ENV, value: token }],
+      },
+      release,
+    };
+  }
+
+  private declareAcp(call: DoCall): McpDeclaration {
+    if (!this.acpContext) throw new Error("no ACP connection for the acp MCP transport");
+    const adapter = fromMcpServer(() => createDoServer(call), { onerror: this.onError });
+    const registration = this.acpProvider.registerServer(this.acpContext, {
+      name: MCP_SERVER_NAME,
+      handler: adapter.handler,
+    });
+    return {
+      server: registration.declaration as unknown as AcpMcpServer,
+      release: async () => {
+        await registration.dispose().catch(() => undefined);
+        await adapter.close().catch(() => undefined);
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.entries.clear();
+    const closing: Promise<void>[] = [];
+    if (this.http) closing.push(this.http.then((s) => s.close()).catch(() => undefined));
+    if (this.unix) closing.push(this.unix.then((s) => s.close()).catch(() => undefined));
+    await Promise.all(closing);
+  }
+}

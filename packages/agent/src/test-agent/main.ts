@@ -1,0 +1,214 @@
+/**
+ * `patchwork-test-agent`: a real ACP agent process (SDK `agent()` app over stdio) whose
+ * behaviour comes from a JSON script. It connects to the MCP servers given in
+ * `session/new` like a real agent does. Logs go to stderr only: stdout is the protocol.
+ */
+import { spawn } from "node:child_process";
+import { Readable, Writable } from "node:stream";
+import * as acp from "@agentclientprotocol/sdk/unstable";
+import { acpCaller, connectDoServer, type DoClient } from "./mcp-client.js";
+import { loadScript, ScriptCursor, type Script, type Step } from "./script.js";
+
+interface Session {
+  id: string;
+  mcpServers: acp.McpServer[];
+  cancel: AbortController | null;
+}
+
+const log = (message: string) => process.stderr.write(`[test-agent] ${message}\n`);
+
+export function runTestAgentMain(argv: string[]): void {
+  let script: Script;
+  try {
+    script = loadScript(argv);
+  } catch (error) {
+    log(error instanceof Error ? error.message : String(error));
+    process.exit(2);
+  }
+  if (script.banner !== undefined) process.stdout.write(`${script.banner}\n`);
+  const cursor = new ScriptCursor(script);
+  const sessions = new Map<string, Session>();
+  let sessionCount = 0;
+
+  const app = acp
+    .agent({ name: "patchwork-test-agent" })
+    .onNotification(acp.methods.agent.mcp.message, acpCaller.handleNotification)
+    .onRequest(acp.methods.agent.initialize, async ({ params }) => {
+      switch (script.onInitialize) {
+        case "crash":
+          log("crashing at initialize");
+          process.exit(3);
+        case "exit":
+          process.exit(0);
+        case "hang":
+          return new Promise<never>(() => undefined);
+        case "garbage":
+          process.stdout.write("this is not json\n");
+          return new Promise<never>(() => undefined);
+      }
+      return {
+        protocolVersion: script.protocolVersion ?? params.protocolVersion,
+        agentCapabilities: {
+          mcpCapabilities: { http: script.mcpHttp ?? true, acp: script.mcpAcp ?? false },
+        },
+        agentInfo: { name: "patchwork-test-agent", version: "0.1.0" },
+      };
+    })
+    .onRequest(acp.methods.agent.session.new, ({ params }) => {
+      const id = `test-session-${++sessionCount}`;
+      sessions.set(id, { id, mcpServers: params.mcpServers, cancel: null });
+      return { sessionId: id };
+    })
+    .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+      sessions.get(params.sessionId)?.cancel?.abort();
+    })
+    .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
+      const session = sessions.get(params.sessionId);
+      if (!session) throw acp.RequestError.resourceNotFound(params.sessionId);
+      const text = params.prompt.map((b) => (b.type === "text" ? b.text : "")).join("");
+      const cancel = new AbortController();
+      session.cancel = cancel;
+      const turn = new Turn(session, client, cancel.signal);
+      try {
+        const stopReason = await turn.play(cursor.pick(text).steps, text);
+        return { stopReason };
+      } finally {
+        session.cancel = null;
+        await turn.closeMcp();
+      }
+    });
+
+  const stream = acp.ndJsonStream(
+    Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
+    Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+  );
+  const connection = app.connect(stream);
+  void connection.closed.then(() => process.exit(0));
+}
+
+class Turn {
+  private mcp: DoClient | null = null;
+  private vars: Record<string, string> = { do: "", permission: "" };
+
+  constructor(
+    private readonly session: Session,
+    private readonly client: acp.AgentContext,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  async play(steps: Step[], prompt: string): Promise<acp.StopReason> {
+    this.vars.prompt = prompt;
+    for (const step of steps) {
+      if (this.signal.aborted) return "cancelled";
+      const stop = await this.step(step);
+      if (stop) return stop;
+    }
+    return "end_turn";
+  }
+
+  private async step(step: Step): Promise<acp.StopReason | null> {
+    if ("text" in step) await this.chunk(this.fill(step.text));
+    else if ("thought" in step) await this.update({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: step.thought } });
+    else if ("reply" in step) {
+      await this.chunk(this.fill(step.reply));
+      return "end_turn";
+    } else if ("do" in step) await this.callDo(step.do, step.ask ?? false, step.echo ?? false);
+    else if ("permission" in step) this.vars.permission = await this.askPermission(step.permission);
+    else if ("toolCall" in step)
+      await this.update({ sessionUpdate: "tool_call", toolCallId: `tc-${Date.now()}`, title: step.toolCall, status: "completed" });
+    else if ("stop" in step) return step.stop;
+    else if ("sleep" in step) await sleep(step.sleep, this.signal);
+    else if ("hang" in step) {
+      await new Promise<void>((resolve) => this.signal.addEventListener("abort", () => resolve(), { once: true }));
+      return "cancelled";
+    } else if ("crash" in step) {
+      log("crashing as scripted");
+      process.kill(process.pid, "SIGKILL");
+    } else if ("exit" in step) process.exit(step.exit);
+    else if ("garbage" in step) process.stdout.write(`${step.garbage}\n`);
+    else if ("doAfterEnd" in step) this.doAfterEnd(step.doAfterEnd, step.delayMs ?? 20);
+    else if ("spawn" in step) {
+      const child = spawn("/bin/sh", ["-c", step.spawn], { stdio: "ignore" });
+      log(`spawned ${child.pid}`);
+      process.stderr.write(`[test-agent] child-pid ${child.pid}\n`);
+    }
+    return null;
+  }
+
+  private async callDo(number: number, ask: boolean, echo: boolean): Promise<void> {
+    const toolCallId = `do-${number}-${Date.now()}`;
+    await this.update({ sessionUpdate: "tool_call", toolCallId, title: "mcp__patchwork__do", status: "pending", rawInput: { number } });
+    if (ask) {
+      const answer = await this.askPermission("mcp__patchwork__do", toolCallId);
+      this.vars.permission = answer;
+      if (answer !== "allow") {
+        this.vars.do = `(do ${number} not permitted: ${answer})`;
+        await this.update({ sessionUpdate: "tool_call_update", toolCallId, status: "failed" });
+        return;
+      }
+    }
+    const outcome = await this.doClient().then((c) => c.call(number));
+    this.vars.do = outcome.isError ? `ERROR: ${outcome.text}` : outcome.text;
+    await this.update({ sessionUpdate: "tool_call_update", toolCallId, status: outcome.isError ? "failed" : "completed" });
+    if (echo) await this.chunk(this.vars.do);
+  }
+
+  private doAfterEnd(number: number, delayMs: number): void {
+    const servers = this.session.mcpServers;
+    setTimeout(() => {
+      connectDoServer(servers[0]!, this.client)
+        .then(async (c) => {
+          const outcome = await c.call(number);
+          log(`late do(${number}) answered: ${outcome.isError ? "error" : "ok"}: ${outcome.text}`);
+          await c.close();
+        })
+        .catch((error: unknown) => log(`late do(${number}) failed: ${String(error)}`));
+    }, delayMs);
+  }
+
+  private async askPermission(title: string, toolCallId = `perm-${Date.now()}`): Promise<string> {
+    const response = await this.client.request(acp.methods.client.session.requestPermission, {
+      sessionId: this.session.id,
+      toolCall: { toolCallId, title },
+      options: [
+        { optionId: "allow", name: "Allow", kind: "allow_once" },
+        { optionId: "reject", name: "Reject", kind: "reject_once" },
+      ],
+    });
+    return response.outcome.outcome === "selected" ? response.outcome.optionId : "cancelled";
+  }
+
+  private async doClient(): Promise<DoClient> {
+    if (!this.mcp) {
+      const server = this.session.mcpServers[0];
+      if (!server) throw new Error("the client gave this session no MCP server");
+      this.mcp = await connectDoServer(server, this.client);
+    }
+    return this.mcp;
+  }
+
+  async closeMcp(): Promise<void> {
+    const mcp = this.mcp;
+    this.mcp = null;
+    await mcp?.close().catch(() => undefined);
+  }
+
+  private fill(text: string): string {
+    return text.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => this.vars[name] ?? whole);
+  }
+
+  private chunk(text: string): Promise<void> {
+    return this.update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
+  }
+
+  private update(update: acp.SessionUpdate): Promise<void> {
+    return this.client.notify(acp.methods.client.session.update, { sessionId: this.session.id, update });
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+  });
+}

@@ -1,0 +1,89 @@
+/**
+ * The scripted test agent's script format (documented in packages/agent/README.md),
+ * validated with zod, and the rule that picks a script entry for a prompt.
+ */
+import { readFileSync } from "node:fs";
+import * as z from "zod";
+
+const step = z.union([
+  z.object({ text: z.string() }).strict(),
+  z.object({ thought: z.string() }).strict(),
+  z.object({ reply: z.string() }).strict(),
+  z.object({ do: z.number().int(), ask: z.boolean().optional(), echo: z.boolean().optional() }).strict(),
+  z.object({ permission: z.string() }).strict(),
+  z.object({ toolCall: z.string() }).strict(),
+  z.object({ stop: z.enum(["end_turn", "refusal", "max_tokens", "max_turn_requests", "cancelled"]) }).strict(),
+  z.object({ sleep: z.number().int().min(0) }).strict(),
+  z.object({ hang: z.literal(true) }).strict(),
+  z.object({ crash: z.literal(true) }).strict(),
+  z.object({ exit: z.number().int() }).strict(),
+  z.object({ garbage: z.string() }).strict(),
+  z.object({ doAfterEnd: z.number().int(), delayMs: z.number().int().min(0).optional() }).strict(),
+  z.object({ spawn: z.string() }).strict(),
+]);
+
+export type Step = z.infer<typeof step>;
+
+const entry = z
+  .object({
+    match: z.string().optional(),
+    once: z.boolean().optional(),
+    steps: z.array(step),
+  })
+  .strict();
+
+export type ScriptEntry = z.infer<typeof entry>;
+
+export const scriptSchema = z
+  .object({
+    /** Protocol version to answer `initialize` with (default: the client's). */
+    protocolVersion: z.number().int().optional(),
+    /** Advertise `mcpCapabilities.http` (default true). */
+    mcpHttp: z.boolean().optional(),
+    /** Advertise `mcpCapabilities.acp` (default false). */
+    mcpAcp: z.boolean().optional(),
+    /** Misbehave at `initialize`. */
+    onInitialize: z.enum(["crash", "hang", "garbage", "exit"]).optional(),
+    /** Text written to stdout at start-up (makes the process not an ACP agent). */
+    banner: z.string().optional(),
+    prompts: z.array(entry).default([]),
+    /** Used when no entry matches (default: reply "NO SCRIPT ENTRY"). */
+    fallback: entry.optional(),
+  })
+  .strict();
+
+export type Script = z.infer<typeof scriptSchema>;
+
+export function loadScript(argv: string[]): Script {
+  let raw: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--json") raw = argv[++i];
+    else if (arg === "--script") raw = readFileSync(argv[++i]!, "utf8");
+    else if (!arg.startsWith("-")) raw = readFileSync(arg, "utf8");
+  }
+  raw ??= process.env.PATCHWORK_TEST_AGENT_SCRIPT;
+  if (raw === undefined) return scriptSchema.parse({});
+  const parsed = scriptSchema.safeParse(JSON.parse(raw));
+  if (!parsed.success) throw new Error(`invalid test agent script: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+/** Picks the entry for a prompt: the first unconsumed entry whose `match` is in the prompt (or that has none). */
+export class ScriptCursor {
+  private readonly consumed = new Set<number>();
+
+  constructor(private readonly script: Script) {}
+
+  pick(prompt: string): ScriptEntry {
+    const entries = this.script.prompts;
+    for (let i = 0; i < entries.length; i++) {
+      if (this.consumed.has(i)) continue;
+      const e = entries[i]!;
+      if (e.match !== undefined && !prompt.includes(e.match)) continue;
+      if (e.match === undefined || e.once) this.consumed.add(i);
+      return e;
+    }
+    return this.script.fallback ?? { steps: [{ reply: "NO SCRIPT ENTRY" }] };
+  }
+}

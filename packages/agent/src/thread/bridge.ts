@@ -1,0 +1,134 @@
+/**
+ * The main-thread end of the think channels: turns each `ThinkRequest` from the evaluator
+ * thread into one `AsyncAgent.think` call, relays `Do` / do results / follow-ups, and sends
+ * `Complete`. Agent-agnostic: any `AsyncAgent` works.
+ */
+import type { MessagePort } from "node:worker_threads";
+import type { ChildResult } from "@patchwork/interpreter";
+import { AgentCodes, toAgentError } from "../errors.js";
+import type { AgentEvent, AsyncAgent, AsyncRunChild, AsyncThinkReply } from "../types.js";
+import { sendSignalled } from "./channel.js";
+import type { ThinkReplyMessage, ThinkRequestMessage, ThinkResponse } from "./protocol.js";
+
+export class ThinkBridge {
+  private readonly open = new Set<OpenThink>();
+  private thinkCount = 0;
+
+  constructor(
+    private readonly agent: AsyncAgent,
+    private readonly runSignal: AbortSignal,
+    private readonly emit: (event: AgentEvent) => void,
+  ) {}
+
+  start(message: ThinkRequestMessage): void {
+    const think = new OpenThink(message, ++this.thinkCount, () => this.open.delete(think));
+    this.open.add(think);
+    think.begin(this.agent, this.runSignal, this.emit);
+  }
+
+  /** Fails every open think (the evaluator is being torn down). */
+  shutdown(code: string, message: string): void {
+    for (const think of [...this.open]) think.cancel(code, message);
+  }
+}
+
+class OpenThink {
+  private readonly port: MessagePort;
+  private readonly flag: Int32Array;
+  private readonly controller = new AbortController();
+  private readonly pendingDo = new Map<number, (result: ChildResult) => void>();
+  private doSeq = 0;
+  private reply: AsyncThinkReply | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly message: ThinkRequestMessage,
+    private readonly id: number,
+    private readonly onClosed: () => void,
+  ) {
+    this.port = message.port;
+    this.flag = new Int32Array(message.signal);
+    this.port.on("message", (m: ThinkReplyMessage) => this.onMessage(m));
+    this.port.once("close", () => this.close());
+  }
+
+  begin(agent: AsyncAgent, runSignal: AbortSignal, emit: (event: AgentEvent) => void): void {
+    const signal = AbortSignal.any([runSignal, this.controller.signal]);
+    const context = { thinkId: this.message.eventId ?? this.id, emit };
+    this.settle(agent.think(this.message.request, this.runChild, signal, context));
+  }
+
+  private readonly runChild: AsyncRunChild = (index) =>
+    new Promise((resolve) => {
+      if (this.closed) {
+        resolve({ ok: false, error: "the think block has finished; its do blocks cannot run any more" });
+        return;
+      }
+      const doId = ++this.doSeq;
+      this.pendingDo.set(doId, resolve);
+      this.send({ type: "do", doId, index });
+    });
+
+  private settle(promise: Promise<AsyncThinkReply>): void {
+    promise.then(
+      (reply) => {
+        if (this.closed) return;
+        this.reply = reply;
+        this.send({ type: "complete", ok: true, text: reply.text, canFollowUp: reply.followUp !== undefined });
+        if (!reply.followUp) this.close();
+      },
+      (error: unknown) => {
+        if (this.closed) return;
+        const e = toAgentError(error, AgentCodes.requestFailed);
+        this.send({ type: "complete", ok: false, code: e.code, message: e.message });
+        this.close();
+      },
+    );
+  }
+
+  private onMessage(message: ThinkReplyMessage): void {
+    switch (message.type) {
+      case "do-result": {
+        const resolve = this.pendingDo.get(message.doId);
+        this.pendingDo.delete(message.doId);
+        resolve?.(message.result);
+        return;
+      }
+      case "follow-up": {
+        const followUp = this.reply?.followUp;
+        this.reply = null;
+        if (!followUp) {
+          this.send({ type: "complete", ok: false, code: AgentCodes.requestFailed, message: "no follow-up possible" });
+          this.close();
+          return;
+        }
+        this.settle(followUp(message.message, this.runChild, this.controller.signal));
+        return;
+      }
+      case "release":
+        this.close();
+        return;
+    }
+  }
+
+  cancel(code: string, message: string): void {
+    if (this.closed) return;
+    this.send({ type: "cancel", code, message });
+    this.close();
+  }
+
+  private send(response: ThinkResponse): void {
+    if (this.closed) return;
+    sendSignalled(this.port, this.flag, response);
+  }
+
+  private close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.controller.abort();
+    for (const resolve of this.pendingDo.values()) resolve({ ok: false, error: "the think block was interrupted" });
+    this.pendingDo.clear();
+    this.port.close();
+    this.onClosed();
+  }
+}

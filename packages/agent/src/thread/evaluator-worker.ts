@@ -1,0 +1,168 @@
+/**
+ * The evaluator thread. Runs the synchronous interpreter; its `Agent` sends each
+ * ThinkRequest to the main thread with a fresh response channel and blocks on it,
+ * receiving `Do` any number of times, then `Complete` (seeds: `eval_think_block`).
+ */
+import { MessageChannel, parentPort, workerData, type MessagePort } from "node:worker_threads";
+import { AgentError } from "@patchwork/interpreter";
+import type { Agent, ChildResult, Host, PwEvent, RunChild, ThinkReply, ThinkRequest } from "@patchwork/interpreter";
+import { receiveBlocking } from "./channel.js";
+import type { RunOutcome, ThinkReplyMessage, ThinkResponse, WorkerInit, WorkerMessage } from "./protocol.js";
+
+/** The interpreter API this thread needs (checked at run time: the interpreter may lag behind). */
+interface EvaluatorModule {
+  run(
+    source: string,
+    options: { fileName: string; agent: Agent; host: Host; cwd: string; entry?: string; limits?: Record<string, number> },
+  ): { value?: unknown; output?: string; diagnostics?: RunOutcome["diagnostics"] };
+  createNodeHost?(options: { cwd: string }): Host;
+}
+
+interface ThinkChannel {
+  port: MessagePort;
+  flag: Int32Array;
+}
+
+const post = (message: WorkerMessage, transfer?: MessagePort[]) => parentPort!.postMessage(message, transfer ?? []);
+
+class ThreadAgent implements Agent {
+  private seq = 0;
+  /** Completed thinks whose conversation may still get its follow-up turn. */
+  private readonly idle = new Set<ThinkChannel>();
+  pendingEventIds: number[] = [];
+
+  think(request: ThinkRequest, runChild: RunChild): ThinkReply {
+    this.releaseIdle();
+    const { port1, port2 } = new MessageChannel();
+    const signal = new SharedArrayBuffer(4);
+    const channel: ThinkChannel = { port: port1, flag: new Int32Array(signal) };
+    const eventId = this.pendingEventIds.pop() ?? null;
+    post({ type: "think", seq: ++this.seq, eventId, request, port: port2, signal }, [port2]);
+    return this.await(channel, runChild);
+  }
+
+  private await(channel: ThinkChannel, runChild: RunChild): ThinkReply {
+    for (;;) {
+      const response = receiveBlocking<ThinkResponse>(channel.port, channel.flag);
+      switch (response.type) {
+        case "do": {
+          let result: ChildResult;
+          try {
+            result = runChild(response.index);
+          } catch (error) {
+            // Not a user-level failure (a limit, an internal error): tell the agent, then unwind.
+            this.send(channel, { type: "do-result", doId: response.doId, result: { ok: false, error: String(error) } });
+            channel.port.close();
+            throw error;
+          }
+          this.send(channel, { type: "do-result", doId: response.doId, result });
+          break;
+        }
+        case "complete":
+          if (!response.ok) {
+            channel.port.close();
+            throw new AgentError(response.code, response.message);
+          }
+          if (!response.canFollowUp) {
+            channel.port.close();
+            return { kind: "text", text: response.text };
+          }
+          this.idle.add(channel);
+          return {
+            kind: "text",
+            text: response.text,
+            followUp: (message, nextRunChild) => {
+              if (!this.idle.delete(channel)) throw new AgentError("PW4013", "this conversation can no longer be continued");
+              this.send(channel, { type: "follow-up", message });
+              return this.await(channel, nextRunChild);
+            },
+          };
+        case "cancel":
+          channel.port.close();
+          throw new AgentError(response.code, response.message);
+      }
+    }
+  }
+
+  private send(channel: ThinkChannel, message: ThinkReplyMessage): void {
+    channel.port.postMessage(message);
+  }
+
+  releaseIdle(): void {
+    for (const channel of this.idle) {
+      this.send(channel, { type: "release" });
+      channel.port.close();
+    }
+    this.idle.clear();
+  }
+}
+
+function wrapHost(base: Host, init: WorkerInit, agent: ThreadAgent, output: string[]): Host {
+  return {
+    write(text) {
+      output.push(text);
+      if (init.writeOutput) base.write(text);
+    },
+    log(text) {
+      if (init.writeOutput) base.log(text);
+      else post({ type: "event", event: { type: "log", text } });
+    },
+    readFile: (path) => base.readFile(path),
+    writeFile: (path, text) => base.writeFile(path, text),
+    exists: (path) => base.exists(path),
+    env: (name) => base.env(name),
+    shell: (command, options) => base.shell(command, options),
+    readLine: base.readLine ? (prompt) => base.readLine!(prompt) : undefined,
+    event(event: PwEvent) {
+      base.event?.(event);
+      if (event.type === "think-start") agent.pendingEventIds.push(event.id);
+      post({ type: "event", event });
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const init = workerData as WorkerInit;
+  const mod = (await import(init.evaluatorModule)) as Partial<EvaluatorModule>;
+  if (typeof mod.run !== "function" || typeof mod.createNodeHost !== "function") {
+    post({ type: "failed", message: `${init.evaluatorModule} does not export run() and createNodeHost()` });
+    return;
+  }
+  const agent = new ThreadAgent();
+  const output: string[] = [];
+  const host = wrapHost(mod.createNodeHost({ cwd: init.cwd }), init, agent, output);
+  const result = mod.run(init.source, {
+    fileName: init.fileName,
+    agent,
+    host,
+    cwd: init.cwd,
+    ...(init.entry !== undefined ? { entry: init.entry } : {}),
+    ...(init.limits !== undefined ? { limits: init.limits } : {}),
+  });
+  agent.releaseIdle();
+  post({
+    type: "done",
+    outcome: {
+      value: toJson(result.value),
+      output: typeof result.output === "string" ? result.output : output.join(""),
+      diagnostics: result.diagnostics ?? [],
+    },
+  });
+}
+
+main().catch((error: unknown) => {
+  post({
+    type: "failed",
+    message: error instanceof Error ? error.message : String(error),
+    stack: error instanceof Error ? error.stack : undefined,
+  });
+});
+
+function toJson(value: unknown): RunOutcome["value"] {
+  if (value === undefined) return null;
+  try {
+    return JSON.parse(JSON.stringify(value)) as RunOutcome["value"];
+  } catch {
+    return String(value);
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * Messages between the evaluator thread and the main thread.
+ *
+ * Worker → main on `parentPort`: `think` (with a fresh response channel), `event`, `done`.
+ * Main → worker on a think's channel: `ThinkResponse::Do` and `ThinkResponse::Complete`,
+ * as in the seeds; worker → main on the same channel: the `do` result and follow-up turns.
+ */
+import type { MessagePort } from "node:worker_threads";
+import type { ChildResult, JsonValue, PwEvent, ThinkRequest } from "@patchwork/interpreter";
+import type { Diagnostic } from "@patchwork/parser";
+
+export interface WorkerInit {
+  source: string;
+  fileName: string;
+  cwd: string;
+  entry?: string;
+  limits?: Record<string, number>;
+  /** Write program output with synchronous fd writes (stdout/stderr) as it happens. */
+  writeOutput: boolean;
+  /** Module exporting `run` and `createNodeHost` (default `@patchwork/interpreter`). */
+  evaluatorModule: string;
+}
+
+/** The worker's `ThinkRequest` message: request plus its private response channel. */
+export interface ThinkRequestMessage {
+  type: "think";
+  /** Evaluator-thread sequence number of this think (1, 2, …). */
+  seq: number;
+  /** The interpreter's think id from the matching `think-start` event, if seen. */
+  eventId: number | null;
+  request: ThinkRequest;
+  port: MessagePort;
+  /** Int32 counter the main thread bumps after each post (the worker `Atomics.wait`s on it). */
+  signal: SharedArrayBuffer;
+}
+
+export interface RunOutcome {
+  value: JsonValue | null;
+  output: string;
+  diagnostics: Diagnostic[];
+}
+
+export type WorkerMessage =
+  | ThinkRequestMessage
+  | { type: "event"; event: PwEvent }
+  | { type: "done"; outcome: RunOutcome }
+  | { type: "failed"; message: string; stack?: string };
+
+/** `ThinkResponse`: what the main thread sends on a think's channel. */
+export type ThinkResponse =
+  | { type: "do"; doId: number; index: number }
+  | { type: "complete"; ok: true; text: string; canFollowUp: boolean }
+  | { type: "complete"; ok: false; code: string; message: string }
+  | { type: "cancel"; code: string; message: string };
+
+/** What the worker sends back on a think's channel. */
+export type ThinkReplyMessage =
+  | { type: "do-result"; doId: number; result: ChildResult }
+  | { type: "follow-up"; message: string }
+  | { type: "release" };

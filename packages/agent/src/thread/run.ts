@@ -1,0 +1,234 @@
+/**
+ * `runWithAgent`: runs a program on the evaluator thread with an asynchronous agent (an
+ * ACP agent command or any `AsyncAgent`), forwards progress events, and owns cancellation:
+ * a signal or the run timeout cancels the agent's turns, kills its process group and
+ * terminates the evaluator thread (which also stops a program stuck in a loop).
+ */
+import { Worker } from "node:worker_threads";
+import { fileURLToPath } from "node:url";
+import type { JsonValue, PwEvent } from "@patchwork/interpreter";
+import type { Diagnostic } from "@patchwork/parser";
+import { AcpAgent, type AcpAgentOptions } from "../acp/agent.js";
+import { AgentCodes, toAgentError } from "../errors.js";
+import type { AsyncAgent, Logger, McpTransport, PermissionAnswer, PermissionPolicy, PermissionQuestion, RunEvent } from "../types.js";
+import { ThinkBridge } from "./bridge.js";
+import type { WorkerInit, WorkerMessage } from "./protocol.js";
+
+export interface RunWithAgentOptions {
+  source: string;
+  fileName: string;
+  /** The program's working directory (absolute). Default `process.cwd()`. */
+  cwd?: string;
+  entry?: string;
+  limits?: Record<string, number>;
+  /** An ACP agent to spawn (`{command: "…"}`), or any `AsyncAgent` object. */
+  agent: AcpAgentOptions | AsyncAgent;
+  /** For ACP agents: `auto` (default), `http`, `stdio` or `acp`. */
+  mcpTransport?: McpTransport | "auto";
+  permissions?: PermissionPolicy | { do?: PermissionPolicy; other?: PermissionPolicy };
+  askPermission?: (question: PermissionQuestion) => Promise<PermissionAnswer>;
+  /** Cancel the whole run after this long. */
+  timeoutMs?: number;
+  /** Per-think limits for ACP agents (see `AcpAgentOptions`). */
+  thinkIdleTimeoutMs?: number;
+  thinkTimeoutMs?: number;
+  signal?: AbortSignal;
+  onEvent?: (event: RunEvent) => void;
+  /** Write program output to this process's stdout/stderr as it happens (default true). */
+  writeOutput?: boolean;
+  logger?: Logger;
+  /** Module with `run` and `createNodeHost` for the evaluator thread (default the interpreter). */
+  evaluatorModule?: string;
+}
+
+export interface RunWithAgentResult {
+  ok: boolean;
+  /** 0 success, 1 program/agent error, 130 cancelled. */
+  exitCode: number;
+  value: JsonValue | null;
+  output: string;
+  diagnostics: Diagnostic[];
+  cancelled: boolean;
+}
+
+const workerPath = fileURLToPath(new URL("./evaluator-worker.js", import.meta.url));
+const START: Diagnostic["span"] = { start: { offset: 0, line: 1, column: 1 }, end: { offset: 0, line: 1, column: 1 } };
+
+function isAsyncAgent(agent: AcpAgentOptions | AsyncAgent): agent is AsyncAgent {
+  return typeof (agent as AsyncAgent).think === "function";
+}
+
+export async function runWithAgent(options: RunWithAgentOptions): Promise<RunWithAgentResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const emit = (event: RunEvent) => {
+    try {
+      options.onEvent?.(event);
+    } catch (error) {
+      options.logger?.warn(`onEvent threw: ${String(error)}`);
+    }
+  };
+  const fail = (code: string, message: string, cancelled = false): RunWithAgentResult => ({
+    ok: false,
+    exitCode: cancelled ? 130 : 1,
+    value: null,
+    output: "",
+    diagnostics: [{ code, severity: "error", message, span: START, fileName: options.fileName }],
+    cancelled,
+  });
+  if (options.signal?.aborted) return fail(AgentCodes.cancelled, "the run was cancelled before it started", true);
+
+  let agent: AsyncAgent;
+  let acpAgent: AcpAgent | null = null;
+  if (isAsyncAgent(options.agent)) agent = options.agent;
+  else {
+    try {
+      acpAgent = await AcpAgent.start({
+        cwd,
+        mcpTransport: options.mcpTransport,
+        permissions: options.permissions,
+        askPermission: options.askPermission,
+        thinkIdleTimeoutMs: options.thinkIdleTimeoutMs,
+        thinkTimeoutMs: options.thinkTimeoutMs,
+        logger: options.logger,
+        ...options.agent,
+        onEvent: (event) => {
+          options.agent && (options.agent as AcpAgentOptions).onEvent?.(event);
+          emit(event);
+        },
+      });
+    } catch (error) {
+      const e = toAgentError(error, AgentCodes.spawnFailed);
+      return fail(e.code, e.message);
+    }
+    agent = acpAgent;
+  }
+  const killOnExit = () => acpAgent?.process.killNow();
+  process.once("exit", killOnExit);
+  try {
+    return await evaluate(options, cwd, agent, acpAgent, emit);
+  } finally {
+    process.off("exit", killOnExit);
+    await agent.close?.();
+  }
+}
+
+function evaluate(
+  options: RunWithAgentOptions,
+  cwd: string,
+  agent: AsyncAgent,
+  acpAgent: AcpAgent | null,
+  emit: (event: RunEvent) => void,
+): Promise<RunWithAgentResult> {
+  const init: WorkerInit = {
+    source: options.source,
+    fileName: options.fileName,
+    cwd,
+    entry: options.entry,
+    limits: options.limits,
+    writeOutput: options.writeOutput ?? true,
+    evaluatorModule: options.evaluatorModule ?? "@patchwork/interpreter",
+  };
+  const runController = new AbortController();
+  const bridge = new ThinkBridge(agent, runController.signal, emit);
+  const worker = new Worker(workerPath, { workerData: init });
+  const output: string[] = [];
+
+  return new Promise<RunWithAgentResult>((resolve) => {
+    let settled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const finish = (result: RunWithAgentResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
+      const late = acpAgent?.diagnostics ?? [];
+      const diagnostics = [...result.diagnostics, ...late];
+      const ok = result.ok && !late.some((d) => d.severity === "error");
+      resolve({ ...result, ok, exitCode: ok ? 0 : result.exitCode || 1, diagnostics });
+    };
+    const stop = (code: string, message: string) => {
+      runController.abort();
+      acpAgent?.cancel(message);
+      bridge.shutdown(code, message);
+      void worker.terminate();
+      finish({
+        ok: false,
+        exitCode: 130,
+        value: null,
+        output: output.join(""),
+        diagnostics: [{ code, severity: "error", message, span: START, fileName: options.fileName }],
+        cancelled: true,
+      });
+    };
+    const onAbort = () => stop(AgentCodes.cancelled, "the run was cancelled");
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    if (options.timeoutMs)
+      timer = setTimeout(() => stop(AgentCodes.timeout, `the run timed out after ${options.timeoutMs} ms`), options.timeoutMs);
+
+    worker.on("message", (message: WorkerMessage) => {
+      switch (message.type) {
+        case "think":
+          bridge.start(message);
+          return;
+        case "event":
+          if (message.event.type === "print") output.push(printed(message.event));
+          emit(message.event);
+          return;
+        case "done": {
+          const errors = message.outcome.diagnostics.some((d) => d.severity === "error");
+          void worker.terminate();
+          finish({ ok: !errors, exitCode: errors ? 1 : 0, cancelled: false, ...message.outcome });
+          return;
+        }
+        case "failed":
+          void worker.terminate();
+          finish({
+            ok: false,
+            exitCode: 1,
+            value: null,
+            output: output.join(""),
+            diagnostics: [
+              {
+                code: AgentCodes.evaluatorCrashed,
+                severity: "error",
+                message: `the evaluator failed: ${message.message}`,
+                span: START,
+                fileName: options.fileName,
+              },
+            ],
+            cancelled: false,
+          });
+          return;
+      }
+    });
+    worker.once("error", (error) => {
+      finish({
+        ok: false,
+        exitCode: 1,
+        value: null,
+        output: output.join(""),
+        diagnostics: [
+          { code: AgentCodes.evaluatorCrashed, severity: "error", message: `the evaluator thread crashed: ${error.message}`, span: START, fileName: options.fileName },
+        ],
+        cancelled: false,
+      });
+    });
+    worker.once("exit", (code) => {
+      bridge.shutdown(AgentCodes.evaluatorCrashed, "the evaluator thread exited");
+      finish({
+        ok: false,
+        exitCode: 1,
+        value: null,
+        output: output.join(""),
+        diagnostics: [
+          { code: AgentCodes.evaluatorCrashed, severity: "error", message: `the evaluator thread exited (code ${code})`, span: START, fileName: options.fileName },
+        ],
+        cancelled: false,
+      });
+    });
+  });
+}
+
+function printed(event: Extract<PwEvent, { type: "print" }>): string {
+  return event.text.endsWith("\n") ? event.text : `${event.text}\n`;
+}

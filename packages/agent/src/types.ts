@@ -1,0 +1,83 @@
+/**
+ * The asynchronous agent contract. Any object implementing `AsyncAgent` can answer the
+ * think blocks of a program run on the evaluator thread (`runWithAgent`): the ACP runtime
+ * (`AcpAgent`) is one implementation; library users can plug in their own.
+ */
+import type { ChildResult, PwEvent, ThinkRequest } from "@patchwork/interpreter";
+
+/** Runs `do` child `index` of the think on the evaluator thread; resolves with its text or error. */
+export type AsyncRunChild = (index: number) => Promise<ChildResult>;
+
+/**
+ * An asynchronous think answer. `followUp` continues the same conversation once (the
+ * interpreter's typed-result repair turn); omit it if the agent cannot continue.
+ */
+export interface AsyncThinkReply {
+  text: string;
+  followUp?: (message: string, runChild: AsyncRunChild, signal: AbortSignal) => Promise<AsyncThinkReply>;
+}
+
+/** Extra facts about one think the runtime passes to the agent. */
+export interface ThinkContext {
+  /** Runtime-wide think number (1, 2, …), as in `RunEvent`s. */
+  thinkId: number;
+  /** Emits a progress event (agent text, tool calls…) for this think. */
+  emit(event: AgentEvent): void;
+}
+
+export interface AsyncAgent {
+  /**
+   * Answers one think. Throw (or reject with) an `AgentError` with a PW4xxx code for
+   * failures; the interpreter turns it into a runtime error at the think's position.
+   * `runChild` may be called any number of times before the promise settles, never after.
+   */
+  think(
+    request: ThinkRequest,
+    runChild: AsyncRunChild,
+    signal: AbortSignal,
+    context: ThinkContext,
+  ): Promise<AsyncThinkReply>;
+  /** Releases everything (processes, servers). Called once when the run ends. */
+  close?(): Promise<void>;
+}
+
+/** Progress events coming from the agent side (not from the evaluator). */
+export type AgentEvent =
+  | { type: "agent-text"; thinkId: number; text: string }
+  | { type: "agent-thought"; thinkId: number; text: string }
+  | { type: "tool-call"; thinkId: number; toolCallId: string; title: string; status: string }
+  | { type: "permission"; thinkId: number | null; title: string; decision: "allow" | "deny" | "cancelled" }
+  | { type: "session"; thinkId: number; sessionId: string; transport: McpTransport }
+  | { type: "anomaly"; message: string }
+  | { type: "agent-stderr"; text: string };
+
+/**
+ * Everything `onEvent` receives: the evaluator's own events (print, think-start with
+ * FILE:LINE, do-start/end, …; `think-start`/`think-end` ids are the interpreter's) plus
+ * agent events.
+ */
+export type RunEvent = PwEvent | AgentEvent;
+
+export type McpTransport = "http" | "stdio" | "acp";
+
+export type PermissionPolicy = "allow" | "deny" | "ask";
+
+/** What `askPermission` gets: the agent's request, reduced to what a terminal prompt needs. */
+export interface PermissionQuestion {
+  sessionId: string;
+  title: string;
+  toolName: string | null;
+  rawInput: unknown;
+  /** True when the tool is our own `do` tool. */
+  isDoTool: boolean;
+  options: { optionId: string; name: string; kind: string }[];
+}
+
+/** The answer: allow or deny this one call. */
+export type PermissionAnswer = "allow" | "deny";
+
+/** A small logger; the library never writes to the console itself. */
+export interface Logger {
+  debug?(message: string): void;
+  warn(message: string): void;
+}
