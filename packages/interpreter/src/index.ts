@@ -1,3 +1,7 @@
+/**
+ * @patchwork/interpreter: the evaluator, its ports (Agent, Host) and their in-process
+ * implementations (NoAgent, ScriptedAgent, the Node host).
+ */
 export { AgentError } from "./ports.js";
 export type {
   Agent,
@@ -11,3 +15,21 @@ export type {
   ThinkReply,
   ThinkRequest,
 } from "./ports.js";
+export { run } from "./run.js";
+export type { RunOptions, RunResult } from "./run.js";
+export { Interpreter, runtimeDiagnostic } from "./interpreter.js";
+export type { InterpreterOptions } from "./interpreter.js";
+export type { Limits } from "./runtime.js";
+export { DEFAULT_MAX_DEPTH } from "./runtime.js";
+export { NoAgent } from "./agents/no-agent.js";
+export { ScriptedAgent } from "./agents/scripted.js";
+export type { Script, ScriptStep, ScriptedThinkRecord } from "./agents/scripted.js";
+export { createNodeHost, writeFileAtomic } from "./host-node.js";
+export type { NodeHostOptions } from "./host-node.js";
+export { RuntimeError, RUNTIME_MESSAGES } from "./errors.js";
+export type { RuntimeCode } from "./errors.js";
+export { PwBuiltin, PwFunction, deepEqual, fromJson, stringifyJson, toJson, toText, truthy, typeName } from "./values.js";
+export type { PwObject, Value } from "./values.js";
+export { parseJson } from "./json.js";
+export { shellQuote, shellEscapeDouble } from "./compiler/shell.js";
+export { DO_NOTE } from "./compiler/prompt.js";

@@ -1,0 +1,100 @@
+/** Member access and indexing: reading and writing. */
+import type { IndexExpr, MemberExpr, Node } from "@patchwork/parser";
+import { raise } from "../errors.js";
+import { codePointLength, type Value } from "../values.js";
+import { compileExpr, describe } from "./expr.js";
+import type { Cx } from "./scope.js";
+import type { ExprFn } from "./types.js";
+
+export function getMember(o: Value, key: string, node: Node, file: string): Value {
+  if (o instanceof Map) {
+    const v = o.get(key);
+    return v === undefined ? null : v;
+  }
+  if (key === "length") {
+    if (typeof o === "string") return codePointLength(o);
+    if (Array.isArray(o)) return o.length;
+  }
+  return raise("PW3010", node.span, file, { action: `read member '${key}'`, actual: describe(o) });
+}
+
+export function compileMember(e: MemberExpr, cx: Cx): ExprFn {
+  const obj = compileExpr(e.object, cx);
+  const key = e.property;
+  const file = cx.m.fileName;
+  if (e.object.kind === "Self") return obj;
+  return (f) => {
+    const o = obj(f);
+    if (o instanceof Map) {
+      const v = o.get(key);
+      return v === undefined ? null : v;
+    }
+    return getMember(o, key, e, file);
+  };
+}
+
+function hasSurrogates(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdfff) return true;
+  }
+  return false;
+}
+
+export function getIndex(o: Value, i: Value, node: Node, file: string): Value {
+  if (Array.isArray(o) && typeof i === "number") {
+    const k = i < 0 ? o.length + i : i;
+    const v = o[k];
+    return v === undefined ? null : v;
+  }
+  if (o instanceof Map && typeof i === "string") {
+    const v = o.get(i);
+    return v === undefined ? null : v;
+  }
+  if (typeof o === "string" && typeof i === "number") {
+    const chars = hasSurrogates(o) ? Array.from(o) : null;
+    const n = chars ? chars.length : o.length;
+    const k = i < 0 ? n + i : i;
+    if (!Number.isInteger(k) || k < 0 || k >= n) return null;
+    return chars ? chars[k]! : o[k]!;
+  }
+  return raise("PW3010", node.span, file, { action: `index with ${describe(i)}`, actual: describe(o) });
+}
+
+export function compileIndex(e: IndexExpr, cx: Cx): ExprFn {
+  const obj = compileExpr(e.object, cx);
+  const idx = compileExpr(e.index, cx);
+  const file = cx.m.fileName;
+  return (f) => {
+    const o = obj(f);
+    const i = idx(f);
+    if (Array.isArray(o) && typeof i === "number" && i >= 0) {
+      const v = o[i];
+      return v === undefined ? null : v;
+    }
+    return getIndex(o, i, e, file);
+  };
+}
+
+export function setMember(o: Value, key: string, v: Value, node: Node, file: string): void {
+  if (o instanceof Map) {
+    o.set(key, v);
+    return;
+  }
+  raise("PW3010", node.span, file, { action: `set member '${key}'`, actual: describe(o) });
+}
+
+export function setIndex(o: Value, i: Value, v: Value, node: Node, file: string): void {
+  if (Array.isArray(o) && typeof i === "number" && Number.isInteger(i)) {
+    const k = i < 0 ? o.length + i : i;
+    if (k < 0) raise("PW3010", node.span, file, { action: `set index ${i}`, actual: `an array of length ${o.length}` });
+    while (o.length < k) o.push(null);
+    o[k] = v;
+    return;
+  }
+  if (o instanceof Map && typeof i === "string") {
+    o.set(i, v);
+    return;
+  }
+  raise("PW3010", node.span, file, { action: `set an index ${describe(i)}`, actual: describe(o) });
+}

@@ -1,0 +1,137 @@
+/** Calls: user functions, builtins, methods of strings and arrays, members of objects. */
+import type { CallExpr, MemberExpr, Node } from "@patchwork/parser";
+import { BUILTINS, isBuiltinName } from "../builtins/index.js";
+import { arityText, CallSite, type BuiltinDef, type MethodDef } from "../builtins/types.js";
+import { raise } from "../errors.js";
+import { arrayMethods } from "../methods/array.js";
+import { stringMethods } from "../methods/string.js";
+import { RETURN, type Runtime } from "../runtime.js";
+import { PwBuiltin, PwFunction, typeName, type CompiledFunction, type Value } from "../values.js";
+import { compileExpr, describe, unsupported } from "./expr.js";
+import type { Cx } from "./scope.js";
+import type { ExprFn } from "./types.js";
+
+function evalArgs(args: ExprFn[], f: Value[]): Value[] {
+  const out: Value[] = new Array(args.length);
+  for (let i = 0; i < args.length; i++) out[i] = args[i]!(f);
+  return out;
+}
+
+function compiledOf(fn: PwFunction): CompiledFunction {
+  return fn.compiled ?? (fn.compiled = fn.compile(fn));
+}
+
+/** Runs a compiled function body in `frame` (parameters already in place). */
+export function enter(rt: Runtime, c: CompiledFunction, frame: Value[], node: Node, file: string): Value {
+  if (++rt.depth > rt.maxDepth) rt.tooDeep(node, file);
+  if (++rt.steps >= rt.nextCheck) rt.check(node, file);
+  rt.callSpan = node.span;
+  rt.callFile = file;
+  const s = c.body(frame);
+  rt.depth--;
+  if (s === RETURN) {
+    const v = rt.ret;
+    rt.ret = null;
+    return v;
+  }
+  return null;
+}
+
+function tooMany(fn: PwFunction, n: number, node: Node, file: string): never {
+  return raise("PW3007", node.span, file, { name: fn.name, expected: `at most ${fn.decl.params.length}`, actual: n });
+}
+
+/** Calls any callable value with evaluated arguments. */
+export function callValue(rt: Runtime, fv: Value, args: Value[], node: Node, file: string, what: string): Value {
+  if (fv instanceof PwFunction) {
+    const c = compiledOf(fv);
+    if (args.length > c.paramCount) tooMany(fv, args.length, node, file);
+    const frame: Value[] = new Array(c.size);
+    for (let i = 0; i < c.paramCount; i++) frame[i] = i < args.length ? args[i]! : null;
+    return enter(rt, c, frame, node, file);
+  }
+  if (fv instanceof PwBuiltin) {
+    const def = BUILTINS[fv.name]!;
+    checkArity(def, fv.name, args.length, node, file);
+    return def.fn(args, new CallSite(rt, file, node.span, fv.name));
+  }
+  if (fv instanceof Map) {
+    const d = fv.get("default");
+    if (d instanceof PwFunction || d instanceof PwBuiltin) return callValue(rt, d, args, node, file, what);
+  }
+  return raise("PW3006", node.span, file, { what, actual: describe(fv) });
+}
+
+function checkArity(def: BuiltinDef | MethodDef, name: string, n: number, node: Node, file: string): void {
+  if (n < def.min || n > def.max)
+    raise("PW3007", node.span, file, { name, expected: arityText(def.min, def.max), actual: n });
+}
+
+export function compileCall(e: CallExpr, cx: Cx): ExprFn {
+  const callee = e.callee;
+  if (callee.kind === "Member") return compileMethodCall(e, callee, cx);
+  const args = e.args.map((a) => compileExpr(a, cx));
+  const rt = cx.m.rt;
+  const file = cx.m.fileName;
+  if (callee.kind === "Ident" && !cx.scope.lookup(callee.name) && isBuiltinName(callee.name)) {
+    return compileBuiltinCall(e, callee.name, args, cx);
+  }
+  const what = callee.kind === "Ident" ? `'${callee.name}'` : "the callee";
+  const fnExpr = compileExpr(callee, cx);
+  return (f) => {
+    const fv = fnExpr(f);
+    if (fv instanceof PwFunction) {
+      const c = fv.compiled ?? compiledOf(fv);
+      const n = args.length;
+      if (n > c.paramCount) tooMany(fv, n, e, file);
+      const frame: Value[] = new Array(c.size);
+      for (let i = 0; i < n; i++) frame[i] = args[i]!(f);
+      for (let i = n; i < c.paramCount; i++) frame[i] = null;
+      return enter(rt, c, frame, e, file);
+    }
+    return callValue(rt, fv, evalArgs(args, f), e, file, what);
+  };
+}
+
+function compileBuiltinCall(e: CallExpr, name: string, args: ExprFn[], cx: Cx): ExprFn {
+  const def = BUILTINS[name]!;
+  const file = cx.m.fileName;
+  if (args.length < def.min || args.length > def.max) {
+    // Arity is known statically: checked once here, raised if the call runs.
+    return () => {
+      checkArity(def, name, args.length, e, file);
+      return null;
+    };
+  }
+  const site = new CallSite(cx.m.rt, file, e.span, name);
+  const fn = def.fn;
+  if (args.length === 1) {
+    const a0 = args[0]!;
+    return (f) => fn([a0(f)], site);
+  }
+  return (f) => fn(evalArgs(args, f), site);
+}
+
+function compileMethodCall(e: CallExpr, callee: MemberExpr, cx: Cx): ExprFn {
+  if (callee.object.kind === "Self") return unsupported(callee, cx, "'self' (actor features)");
+  const obj = compileExpr(callee.object, cx);
+  const args = e.args.map((a) => compileExpr(a, cx));
+  const name = callee.property;
+  const rt = cx.m.rt;
+  const file = cx.m.fileName;
+  const site = new CallSite(rt, file, e.span, name);
+  return (f) => {
+    const o = obj(f);
+    if (o instanceof Map) {
+      const fv = o.get(name);
+      if (fv === undefined) return raise("PW3009", callee.span, file, { type: "this object", name });
+      return callValue(rt, fv, evalArgs(args, f), e, file, `'${name}'`);
+    }
+    const table = typeof o === "string" ? stringMethods : Array.isArray(o) ? arrayMethods : null;
+    const def = table && Object.prototype.hasOwnProperty.call(table, name) ? table[name]! : null;
+    if (!def) return raise("PW3009", callee.span, file, { type: typeName(o), name });
+    const vals = evalArgs(args, f);
+    checkArity(def, name, vals.length, e, file);
+    return def.fn(o as never, vals, site);
+  };
+}

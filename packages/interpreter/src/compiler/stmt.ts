@@ -1,0 +1,223 @@
+/** Statement compiler: each statement becomes a closure returning a completion signal. */
+import type { Block, Expr, ForStmt, IfStmt, Node, ReturnStmt, Stmt, TryStmt, WhileStmt } from "@patchwork/parser";
+import { raise, RuntimeError } from "../errors.js";
+import { splitLines } from "../methods/string.js";
+import { BREAK, CONTINUE, NORMAL, RETURN, type Runtime } from "../runtime.js";
+import { describe } from "./expr.js";
+import { compileCond, compileExpr } from "./expr.js";
+import { compileRangeBounds } from "./ops.js";
+import { compileVarDecl } from "./patterns.js";
+import { childCx, type Cx } from "./scope.js";
+import { compileShellStmt } from "./shell.js";
+import { compileThink } from "./think.js";
+import type { ExprFn, StmtFn } from "./types.js";
+import type { Value } from "../values.js";
+
+export function compileStmt(s: Stmt, cx: Cx): StmtFn {
+  switch (s.kind) {
+    case "ExprStmt": {
+      const e = compileExpr(s.expr, cx);
+      return (f) => {
+        e(f);
+        return NORMAL;
+      };
+    }
+    case "VarDecl":
+      return compileVarDecl(s, cx);
+    case "Block":
+      return compileBlock(s, cx);
+    case "If":
+      return compileIf(s, cx);
+    case "While":
+      return compileWhile(s, cx);
+    case "For":
+      return compileFor(s, cx);
+    case "Return":
+      return compileReturn(s, cx);
+    case "Succeed": {
+      const rt = cx.m.rt;
+      return () => {
+        rt.ret = null;
+        return RETURN;
+      };
+    }
+    case "Break":
+    case "Continue":
+      return compileJump(s, cx, s.kind === "Break" ? BREAK : CONTINUE);
+    case "Try":
+      return compileTry(s, cx);
+    case "TypeDecl":
+      cx.scope.declareType(s.name, s.type);
+      return () => NORMAL;
+    case "ShellStmt":
+      return compileShellStmt(s, cx);
+  }
+}
+
+export function compileStatements(stmts: Stmt[], cx: Cx): StmtFn {
+  const fns = stmts.map((s) => compileStmt(s, cx));
+  const n = fns.length;
+  if (n === 0) return () => NORMAL;
+  if (n === 1) return fns[0]!;
+  if (n === 2) {
+    const a = fns[0]!;
+    const b = fns[1]!;
+    return (f) => {
+      const s = a(f);
+      return s !== NORMAL ? s : b(f);
+    };
+  }
+  return (f) => {
+    for (let i = 0; i < n; i++) {
+      const s = fns[i]!(f);
+      if (s !== NORMAL) return s;
+    }
+    return NORMAL;
+  };
+}
+
+export function compileBlock(b: Block, cx: Cx): StmtFn {
+  return compileStatements(b.statements, childCx(cx));
+}
+
+function compileIf(s: IfStmt, cx: Cx): StmtFn {
+  const test = compileCond(s.test, cx);
+  const then = compileBlock(s.then, cx);
+  const other = s.else ? (s.else.kind === "If" ? compileIf(s.else, cx) : compileBlock(s.else, cx)) : null;
+  if (!other) return (f) => (test(f) ? then(f) : NORMAL);
+  return (f) => (test(f) ? then(f) : other(f));
+}
+
+function compileJump(s: Node, cx: Cx, signal: number): StmtFn {
+  if (cx.loops === 0) {
+    const file = cx.m.fileName;
+    const name = signal === BREAK ? "break" : "continue";
+    return () => raise("PW3014", s.span, file, { name });
+  }
+  return () => signal;
+}
+
+function compileReturn(s: ReturnStmt, cx: Cx): StmtFn {
+  const rt = cx.m.rt;
+  const fn = cx.scope.fn;
+  let value: ExprFn;
+  if (!s.value) value = () => null;
+  else if (s.value.kind === "Think" && fn.returnType)
+    value = compileThink(s.value, cx, { type: fn.returnType, scope: fn.returnScope ?? cx.scope });
+  else value = compileExpr(s.value, cx);
+  return (f) => {
+    rt.ret = value(f);
+    return RETURN;
+  };
+}
+
+/** Loop-progress events are sampled: iterations 1–100, then every 1000th. */
+function loopEvent(rt: Runtime, node: Node, iteration: number): void {
+  if (iteration <= 100 || iteration % 1000 === 0) rt.emit({ type: "loop", iteration, span: node.span });
+}
+
+function loopBody(body: Block, cx: Cx): { cx: Cx; body: StmtFn } {
+  const inner: Cx = { ...childCx(cx), loops: cx.loops + 1 };
+  return { cx: inner, body: compileStatements(body.statements, inner) };
+}
+
+function compileWhile(s: WhileStmt, cx: Cx): StmtFn {
+  const test = compileCond(s.test, cx);
+  const { body } = loopBody(s.body, cx);
+  const rt = cx.m.rt;
+  const file = cx.m.fileName;
+  const ev = rt.events;
+  return (f) => {
+    let it = 0;
+    while (test(f)) {
+      if (++rt.steps >= rt.nextCheck) rt.check(s, file);
+      if (ev) loopEvent(rt, s, ++it);
+      const sig = body(f);
+      if (sig !== NORMAL) {
+        if (sig === BREAK) break;
+        if (sig === RETURN) return RETURN;
+      }
+    }
+    return NORMAL;
+  };
+}
+
+function compileFor(s: ForStmt, cx: Cx): StmtFn {
+  const rt = cx.m.rt;
+  const file = cx.m.fileName;
+  const isRange = s.iterable.kind === "Range";
+  const bounds = isRange ? compileRangeBounds(s.iterable as Expr & { kind: "Range" }, cx) : null;
+  const iter = isRange ? null : compileExpr(s.iterable, cx);
+  const varCx = childCx(cx);
+  const slot = varCx.scope.declare(s.name).slot;
+  const { body } = loopBody(s.body, varCx);
+  const ev = rt.events;
+  const step = (f: Value[], v: Value, it: number): number => {
+    if (++rt.steps >= rt.nextCheck) rt.check(s, file);
+    if (ev) loopEvent(rt, s, it);
+    f[slot] = v;
+    return body(f);
+  };
+  if (bounds) {
+    return (f) => {
+      const [a, b] = bounds(f);
+      let it = 0;
+      for (let i = a; i <= b; i++) {
+        const sig = step(f, i, ++it);
+        if (sig === BREAK) break;
+        if (sig === RETURN) return RETURN;
+      }
+      return NORMAL;
+    };
+  }
+  return (f) => {
+    const items = iterationItems(iter!(f), s, file);
+    const n = items.length;
+    for (let i = 0; i < n; i++) {
+      const sig = step(f, items[i]!, i + 1);
+      if (sig === BREAK) break;
+      if (sig === RETURN) return RETURN;
+    }
+    return NORMAL;
+  };
+}
+
+function iterationItems(v: Value, s: ForStmt, file: string): Value[] {
+  if (Array.isArray(v)) return v.slice();
+  if (typeof v === "string") return splitLines(v);
+  if (v instanceof Map) return [...v.keys()];
+  return raise("PW3011", s.iterable.span, file, { actual: describe(v) });
+}
+
+/** What `catch e` binds for a runtime error: `{message, line, column}`. */
+export function errorObject(e: RuntimeError): Value {
+  if (e.thrown !== undefined) return e.thrown;
+  return new Map<string, Value>([
+    ["message", e.message],
+    ["line", e.span.start.line],
+    ["column", e.span.start.column],
+  ]);
+}
+
+function compileTry(s: TryStmt, cx: Cx): StmtFn {
+  const rt = cx.m.rt;
+  const file = cx.m.fileName;
+  const body = compileBlock(s.body, cx);
+  const hcx = childCx(cx);
+  const slot = s.param ? hcx.scope.declare(s.param).slot : -1;
+  const handler = compileStatements(s.handler.statements, hcx);
+  return (f) => {
+    const depth = rt.depth;
+    let err: RuntimeError;
+    try {
+      return body(f);
+    } catch (e) {
+      if (e instanceof RangeError) throw rt.stackOverflow(s.span, file);
+      if (!(e instanceof RuntimeError) || e.fatal) throw e;
+      err = e;
+    }
+    rt.depth = depth;
+    if (slot >= 0) f[slot] = errorObject(err);
+    return handler(f);
+  };
+}

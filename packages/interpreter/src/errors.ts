@@ -1,0 +1,78 @@
+/**
+ * Runtime errors: one table of codes and wordings, one choke point (`raise`) that builds
+ * the error. Call sites pass a code and its parameters, never a sentence.
+ * The codes are listed with examples in docs/errors/runtime.md.
+ */
+import type { Span } from "@patchwork/parser";
+import type { Value } from "./values.js";
+
+type Args = Record<string, string | number>;
+
+export const RUNTIME_MESSAGES = {
+  PW3001: (a: Args) => `uncaught exception: ${a.text}`,
+  PW3002: (a: Args) => `undefined variable '${a.name}'`,
+  PW3003: (a: Args) => `'${a.name}' is already declared in this scope`,
+  PW3004: (a: Args) => `type mismatch: ${a.what} expects ${a.expected}, got ${a.actual}`,
+  PW3005: (a: Args) => `operator '${a.op}' cannot be applied to ${a.left}${a.right ? ` and ${a.right}` : ""}`,
+  PW3006: (a: Args) => `${a.what} is not callable (it is ${a.actual})`,
+  PW3007: (a: Args) => `${a.name} takes ${a.expected} argument(s), got ${a.actual}`,
+  PW3008: (a: Args) => `${a.name}(): ${a.detail}`,
+  PW3009: (a: Args) => `${a.type} has no method '${a.name}'`,
+  PW3010: (a: Args) => `cannot ${a.action} on ${a.actual}`,
+  PW3011: (a: Args) => `cannot iterate over ${a.actual}`,
+  PW3012: (a: Args) => `division by zero`,
+  PW3013: (a: Args) => `cannot destructure ${a.actual}: ${a.detail}`,
+  PW3014: (a: Args) => `'${a.name}' outside of a loop`,
+  PW3015: (a: Args) => `${a.name}: ${a.detail}`,
+  PW3020: (a: Args) => `command failed with exit status ${a.status}: ${a.command}${a.stderr ? `\n${a.stderr}` : ""}`,
+  PW3021: (a: Args) => `file error: ${a.detail}`,
+  PW3022: (a: Args) => `invalid JSON: ${a.detail}`,
+  PW3030: (a: Args) => `the reply does not match type ${a.type}: ${a.detail}\nreply: ${a.reply}`,
+  PW3031: (a: Args) => `the agent failed: ${a.detail}`,
+  PW3040: (a: Args) => `cannot import '${a.name}': ${a.detail}`,
+  PW3041: (a: Args) => `unknown builtin module '${a.name}'`,
+  PW3042: (a: Args) => `module '${a.module}' has no export '${a.name}'`,
+  PW3050: (a: Args) => `nothing to run: ${a.detail}`,
+  PW3051: (a: Args) => `entry point '${a.name}' not found (it must be a fun, worker, skill or task)`,
+  PW3060: (a: Args) => `${a.feature} is not supported by this interpreter`,
+  PW3070: (a: Args) => `recursion too deep (more than ${a.limit} nested calls)`,
+  PW3071: (a: Args) => `step budget exceeded (${a.limit} steps)`,
+  PW3072: (a: Args) => `time limit exceeded (${a.limit} ms)`,
+} as const;
+
+export type RuntimeCode = keyof typeof RUNTIME_MESSAGES;
+
+/** Codes that end the program even inside `try` (runaway protection). */
+const FATAL: ReadonlySet<string> = new Set(["PW3070", "PW3071", "PW3072"]);
+
+export class RuntimeError extends Error {
+  readonly code: string;
+  readonly span: Span;
+  fileName: string;
+  /** For `throw v`: the thrown value. */
+  readonly thrown: Value | undefined;
+  readonly fatal: boolean;
+  constructor(code: string, message: string, span: Span, fileName: string, thrown?: Value) {
+    super(message);
+    this.name = "RuntimeError";
+    this.code = code;
+    this.span = span;
+    this.fileName = fileName;
+    this.thrown = thrown;
+    this.fatal = FATAL.has(code);
+  }
+}
+
+/** Current file name for errors; set by the interpreter while a module is compiled/run. */
+export interface ErrorSite {
+  fileName: string;
+}
+
+/** The choke point: build a runtime error from a code and its parameters. */
+export function runtimeError(code: RuntimeCode, span: Span, fileName: string, args: Args = {}): RuntimeError {
+  return new RuntimeError(code, RUNTIME_MESSAGES[code](args), span, fileName);
+}
+
+export function raise(code: RuntimeCode, span: Span, fileName: string, args: Args = {}): never {
+  throw runtimeError(code, span, fileName, args);
+}

@@ -1,0 +1,110 @@
+/**
+ * The Node.js Host: files, `/bin/sh`, output. Output is written synchronously
+ * (`fs.writeSync` on fd 1 / 2 by default), so it stays ordered with everything else the
+ * process writes, also when the evaluator runs on a worker thread.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, readSync, renameSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import type { Host, PwEvent, ShellOptions, ShellResult } from "./ports.js";
+
+export interface NodeHostOptions {
+  /** Working directory for relative paths and shell commands. Default: process.cwd(). */
+  cwd?: string;
+  /** Where program output goes. Default: synchronous writes to fd 1. */
+  stdout?: (text: string) => void;
+  /** Where `log(...)` and shell stderr go. Default: synchronous writes to fd 2. */
+  stderr?: (text: string) => void;
+  /** Environment for `env()` and shell commands. Default: process.env. */
+  env?: Record<string, string | undefined>;
+  /** Event sink. */
+  onEvent?: (event: PwEvent) => void;
+  /** Line input for `--ask-user`. Default: a synchronous read from fd 0. */
+  readLine?: (prompt: string) => string | null;
+  /**
+   * Standard input of shell commands. Default "ignore" (commands read EOF): the process's
+   * own stdin may be a protocol stream (ACP). The CLI may pass "inherit".
+   */
+  shellStdin?: "ignore" | "inherit";
+}
+
+/** Writes all of `text` to a file descriptor, retrying on EAGAIN (non-blocking pipes). */
+export function writeAllSync(fd: number, text: string): void {
+  let buf = Buffer.from(text, "utf8");
+  while (buf.length > 0) {
+    try {
+      const n = writeSync(fd, buf);
+      buf = buf.subarray(n);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EAGAIN") throw e;
+    }
+  }
+}
+
+function readLineFromStdin(prompt: string): string | null {
+  writeAllSync(2, prompt.endsWith("\n") ? prompt : prompt + "\n");
+  const bytes: number[] = [];
+  const one = Buffer.alloc(1);
+  for (;;) {
+    let n: number;
+    try {
+      n = readSync(0, one, 0, 1, null);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "EAGAIN") continue;
+      throw e;
+    }
+    if (n === 0) return bytes.length ? Buffer.from(bytes).toString("utf8") : null;
+    if (one[0] === 10) return Buffer.from(bytes).toString("utf8").replace(/\r$/, "");
+    bytes.push(one[0]!);
+  }
+}
+
+/** Atomic write: a temporary file in the same directory, renamed into place. */
+export function writeFileAtomic(path: string, text: string): void {
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+  try {
+    writeFileSync(tmp, text, "utf8");
+    renameSync(tmp, path);
+  } catch (e) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // the temporary file was never created
+    }
+    throw e;
+  }
+}
+
+function signalStatus(signal: NodeJS.Signals | null): number {
+  const nums: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGPIPE: 13, SIGTERM: 15 };
+  return 128 + (signal ? (nums[signal] ?? 0) : 0);
+}
+
+export function createNodeHost(options: NodeHostOptions = {}): Host {
+  const cwd = options.cwd ?? process.cwd();
+  const env = options.env ?? process.env;
+  const abs = (p: string) => (isAbsolute(p) ? p : resolve(cwd, p));
+  const host: Host = {
+    write: options.stdout ?? ((text) => writeAllSync(1, text)),
+    log: options.stderr ?? ((text) => writeAllSync(2, text)),
+    readFile: (p) => readFileSync(abs(p), "utf8"),
+    writeFile: (p, text) => writeFileAtomic(abs(p), text),
+    exists: (p) => existsSync(abs(p)),
+    env: (name) => env[name],
+    shell: (command: string, opts: ShellOptions): ShellResult => {
+      const r = spawnSync("/bin/sh", ["-c", command], {
+        cwd: opts.cwd ?? cwd,
+        env: { ...env, ...opts.env },
+        encoding: "utf8",
+        maxBuffer: 1 << 30,
+        stdio: [options.shellStdin ?? "ignore", "pipe", "pipe"],
+      });
+      if (r.error) return { status: 127, stdout: r.stdout ?? "", stderr: `${r.error.message}\n` };
+      return { status: r.status ?? signalStatus(r.signal), stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
+    },
+    readLine: options.readLine ?? readLineFromStdin,
+  };
+  if (options.onEvent) host.event = options.onEvent;
+  return host;
+}
+

@@ -1,0 +1,79 @@
+/**
+ * The Interpreter: one program run with its ports and limits. `run()` (run.ts) wraps it
+ * with parsing and diagnostics; embedders that already hold an AST use it directly.
+ */
+import type { Diagnostic, Program } from "@patchwork/parser";
+import * as parser from "@patchwork/parser";
+import { NoAgent } from "./agents/no-agent.js";
+import { RuntimeError } from "./errors.js";
+import { createNodeHost } from "./host-node.js";
+import { Modules, runMain, type ParseFn } from "./modules.js";
+import type { Agent, Host } from "./ports.js";
+import { Runtime, type Limits } from "./runtime.js";
+import type { Value } from "./values.js";
+
+export interface InterpreterOptions {
+  /** Answers think/ask blocks. Default: NoAgent (`{__think_prompt}` values). */
+  agent?: Agent;
+  /** Files, shell, output, events. Default: createNodeHost({cwd}). */
+  host?: Host;
+  /** Working directory of the program (paths, shell). Default: process.cwd(). */
+  cwd?: string;
+  limits?: Limits;
+  /** `ask` blocks read a line from `host.readLine` instead of asking the agent. */
+  askUser?: boolean;
+}
+
+type ParserApi = {
+  parse?: (source: string, options: { fileName: string }) => { program: Program; diagnostics: Diagnostic[] };
+};
+
+/** Parses an imported module; the first error (if any) becomes the import's failure text. */
+export const parseModule: ParseFn = (source, fileName) => {
+  const parse = (parser as unknown as ParserApi).parse;
+  if (!parse) return { program: null, error: "the parser is not available" };
+  const r = parse(source, { fileName });
+  const err = r.diagnostics.find((d) => d.severity === "error");
+  if (err) {
+    const { line, column } = err.span.start;
+    return { program: null, error: `${fileName}:${line}:${column}: error[${err.code}]: ${err.message}` };
+  }
+  return { program: r.program, error: null };
+};
+
+export class Interpreter {
+  readonly runtime: Runtime;
+  private readonly modules: Modules;
+
+  constructor(options: InterpreterOptions = {}) {
+    const cwd = options.cwd ?? process.cwd();
+    this.runtime = new Runtime({
+      host: options.host ?? createNodeHost({ cwd }),
+      agent: options.agent ?? new NoAgent(),
+      cwd,
+      limits: options.limits,
+      askUser: options.askUser,
+    });
+    this.modules = new Modules(this.runtime, parseModule);
+  }
+
+  /**
+   * Runs a program: its top-level statements, else `entry`, `__main__` or `main`.
+   * Returns the program's value; throws RuntimeError for user errors.
+   */
+  run(program: Program, options: { fileName?: string; entry?: string } = {}): Value {
+    const fileName = options.fileName ?? "<input>";
+    const rt = this.runtime;
+    try {
+      return runMain(this.modules, rt, program, fileName, options.entry);
+    } catch (e) {
+      if (e instanceof RangeError) throw rt.stackOverflow(program.span, fileName);
+      throw e;
+    }
+  }
+}
+
+/** A runtime error as a Diagnostic. */
+export function runtimeDiagnostic(e: RuntimeError): Diagnostic {
+  return { code: e.code, severity: "error", message: e.message, span: e.span, fileName: e.fileName };
+}

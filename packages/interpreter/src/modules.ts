@@ -1,0 +1,212 @@
+/**
+ * Loading a module: hoist its items (functions, traits, types, imports) into the module
+ * frame, compile its top-level statements, and, for the main program, pick what to run
+ * (language.md §1, §8).
+ */
+import { dirname, extname, isAbsolute, resolve } from "node:path";
+import type { FunDecl, ImportDecl, Program, Stmt, TopLevel, TraitDecl } from "@patchwork/parser";
+import { STD_MODULES } from "./builtins/index.js";
+import { callValue } from "./compiler/call.js";
+import { Scope, type Binding, type FnCtx, type ModuleCtx, type ModuleLoader } from "./compiler/scope.js";
+import { compileExpr } from "./compiler/expr.js";
+import { compileStatements } from "./compiler/stmt.js";
+import type { StmtFn } from "./compiler/types.js";
+import { raise } from "./errors.js";
+import { NORMAL, RETURN, type Runtime } from "./runtime.js";
+import { PwFunction, type CompiledFunction, type PwObject, type Value } from "./values.js";
+
+export type ParseFn = (source: string, fileName: string) => { program: Program | null; error: string | null };
+
+function isItem(t: TopLevel): t is Exclude<TopLevel, Stmt> | (Stmt & { kind: "TypeDecl" }) {
+  return t.kind === "FunDecl" || t.kind === "TraitDecl" || t.kind === "TypeDecl" || t.kind === "Import";
+}
+
+/** Compiles a function body on its first call. */
+function functionCompiler(m: ModuleCtx): (fn: PwFunction) => CompiledFunction {
+  return (fn) => {
+    const decl = fn.decl;
+    const ctx: FnCtx = { size: 0, isModule: false, returnType: decl.returnType, returnScope: m.scope };
+    const scope = new Scope(m.scope, ctx);
+    for (const p of decl.params) scope.declare(p.name);
+    const body = compileStatements(decl.body.statements, { m, scope, loops: 0 });
+    return { size: ctx.size, paramCount: decl.params.length, body };
+  };
+}
+
+export class Modules implements ModuleLoader {
+  private readonly cache = new Map<string, ModuleCtx>();
+  constructor(
+    private readonly rt: Runtime,
+    private readonly parse: ParseFn,
+  ) {}
+
+  /** Creates a module, hoists its items and compiles its top-level statements. */
+  create(program: Program, fileName: string): { m: ModuleCtx; body: StmtFn; hasStatements: boolean } {
+    const fn: FnCtx = { size: 0, isModule: true, returnType: null, returnScope: null };
+    const m: ModuleCtx = {
+      fileName,
+      dir: dirname(resolve(this.rt.cwd, fileName)),
+      rt: this.rt,
+      G: [],
+      scope: new Scope(null, fn),
+      fn,
+      exports: null,
+      defaultExport: null,
+      loader: this,
+    };
+    const items = program.body.filter(isItem);
+    for (const it of items) this.declareItem(it, m);
+    for (const it of items) if (it.kind === "Import") this.runImport(it, m);
+    const stmts = program.body.filter((t): t is Stmt => !isItem(t));
+    const body = compileTopLevel(stmts, m, this.rt);
+    return { m, body, hasStatements: stmts.length > 0 };
+  }
+
+  private bind(m: ModuleCtx, name: string, node: TopLevel, value: Value): Binding {
+    if (m.scope.hasOwn(name)) raise("PW3003", node.span, m.fileName, { name });
+    const b = m.scope.declare(name);
+    m.G[b.slot] = value;
+    return b;
+  }
+
+  private declareItem(it: TopLevel, m: ModuleCtx): void {
+    switch (it.kind) {
+      case "FunDecl":
+        return this.exportItem(it, m, this.bind(m, it.name, it, new PwFunction(it.name, it, functionCompiler(m))));
+      case "TraitDecl":
+        return this.exportItem(it, m, this.bind(m, it.name, it, this.traitObject(it, m)));
+      case "TypeDecl":
+        m.scope.declareType(it.name, it.type);
+        return;
+      case "Import":
+        for (const name of importedNames(it)) this.bind(m, name, it, null);
+        return;
+    }
+  }
+
+  private exportItem(it: FunDecl | TraitDecl, m: ModuleCtx, b: Binding): void {
+    if (it.exported || it.isDefault) (m.exports ??= new Map()).set(it.name, b);
+    if (it.isDefault) m.defaultExport = b;
+  }
+
+  private traitObject(t: TraitDecl, m: ModuleCtx): PwObject {
+    const obj: PwObject = new Map();
+    for (const meth of t.methods) obj.set(meth.name, new PwFunction(`${t.name}.${meth.name}`, meth, functionCompiler(m)));
+    return obj;
+  }
+
+  private runImport(it: ImportDecl, m: ModuleCtx): void {
+    const set = (name: string, v: Value) => {
+      m.G[m.scope.lookup(name)!.slot] = v;
+    };
+    switch (it.form) {
+      case "module": {
+        const name = it.path.join(".");
+        if (it.path[0] !== "std" || it.path.length !== 2 || !STD_MODULES[it.path[1]!])
+          raise("PW3041", it.span, m.fileName, { name });
+        return;
+      }
+      case "siblings":
+        for (const name of it.names) set(name, this.objectOf(this.loadFrom(`./${name}.pw`, m, it)));
+        return;
+      case "default":
+        set(it.names[0]!, this.objectOf(this.loadFrom(it.source!, m, it)));
+        return;
+      case "named": {
+        const mod = this.loadFrom(it.source!, m, it);
+        const obj = this.objectOf(mod);
+        for (const name of it.names) {
+          const v = obj.get(name);
+          if (v === undefined) raise("PW3042", it.span, m.fileName, { module: it.source!, name });
+          set(name, v);
+        }
+        return;
+      }
+    }
+  }
+
+  private loadFrom(path: string, m: ModuleCtx, it: ImportDecl): ModuleCtx {
+    try {
+      return this.load(path, m.dir);
+    } catch (e) {
+      if (e instanceof ImportFailure) raise("PW3040", it.span, m.fileName, { name: path, detail: e.message });
+      throw e;
+    }
+  }
+
+  load(path: string, fromDir: string): ModuleCtx {
+    let abs = isAbsolute(path) ? path : resolve(fromDir, path);
+    if (extname(abs) === "") abs += ".pw";
+    const cached = this.cache.get(abs);
+    if (cached) return cached;
+    let text: string;
+    try {
+      text = this.rt.host.readFile(abs);
+    } catch (e) {
+      throw new ImportFailure(e instanceof Error ? e.message : String(e));
+    }
+    const parsed = this.parse(text, abs);
+    if (!parsed.program) throw new ImportFailure(parsed.error ?? "parse error");
+    const { m, body } = this.create(parsed.program, abs);
+    this.cache.set(abs, m);
+    body(m.G);
+    return m;
+  }
+
+  objectOf(mod: ModuleCtx): PwObject {
+    const obj: PwObject = new Map();
+    if (mod.exports) for (const [name, b] of mod.exports) obj.set(name, mod.G[b.slot] ?? null);
+    else
+      for (const name of mod.scope.ownNames()) {
+        const v = mod.G[mod.scope.lookup(name)!.slot];
+        if (v !== undefined) obj.set(name, v);
+      }
+    if (mod.defaultExport) obj.set("default", mod.G[mod.defaultExport.slot] ?? null);
+    return obj;
+  }
+}
+
+class ImportFailure extends Error {}
+
+function importedNames(it: ImportDecl): string[] {
+  if (it.form === "module") return [];
+  return it.names;
+}
+
+/** Top-level statements: the value of the last expression statement is the program's value. */
+function compileTopLevel(stmts: Stmt[], m: ModuleCtx, rt: Runtime): StmtFn {
+  const cx = { m, scope: m.scope, loops: 0 };
+  const fns: StmtFn[] = [];
+  for (const s of stmts) {
+    if (s.kind === "ExprStmt") {
+      const e = compileExpr(s.expr, cx);
+      fns.push((f) => {
+        rt.lastValue = e(f);
+        return NORMAL;
+      });
+    } else fns.push(compileStatements([s], cx));
+  }
+  return (f) => {
+    for (const fn of fns) {
+      const s = fn(f);
+      if (s === RETURN) return s;
+    }
+    return NORMAL;
+  };
+}
+
+/** Runs the main program: top-level statements, then the entry point. */
+export function runMain(modules: Modules, rt: Runtime, program: Program, fileName: string, entry: string | undefined): Value {
+  const { m, body, hasStatements } = modules.create(program, fileName);
+  if (hasStatements) {
+    const sig = body(m.G);
+    if (sig === RETURN) return rt.ret;
+    if (!entry) return rt.lastValue;
+  }
+  const name = entry ?? (m.scope.lookup("__main__") ? "__main__" : m.scope.lookup("main") ? "main" : null);
+  if (!name) return raise("PW3050", program.span, fileName, { detail: "the file has no top-level statements and no '__main__' or 'main'" });
+  const b = m.scope.lookup(name);
+  const fn = b ? m.G[b.slot] : undefined;
+  if (!(fn instanceof PwFunction)) return raise("PW3051", program.span, fileName, { name });
+  return callValue(rt, fn, [], fn.decl, fileName, `'${name}'`);
+}

@@ -1,0 +1,68 @@
+/** `run(source, options)`: parse (or load Threadbare JSON), run, collect output and diagnostics. */
+import type { Diagnostic, Program, Span } from "@patchwork/parser";
+import * as parser from "@patchwork/parser";
+import { RuntimeError } from "./errors.js";
+import { Interpreter, runtimeDiagnostic, type InterpreterOptions } from "./interpreter.js";
+import type { JsonValue } from "./ports.js";
+import { toJson } from "./values.js";
+
+export interface RunOptions extends InterpreterOptions {
+  /** Used in diagnostics and to resolve imports; a `.json` name selects the Threadbare loader. */
+  fileName?: string;
+  /** Item to run instead of `__main__` / `main` (after the top-level statements). */
+  entry?: string;
+}
+
+export interface RunResult {
+  /** The program's value: the entry point's result or the last top-level expression, as JSON. */
+  value: JsonValue;
+  /** Everything the program printed to its output. */
+  output: string;
+  /** Parse diagnostics (errors and warnings) and the runtime error, if any. */
+  diagnostics: Diagnostic[];
+  /** True when there was no error. */
+  ok: boolean;
+}
+
+type ParserApi = {
+  parse?: (source: string, options: { fileName: string }) => { program: Program; diagnostics: Diagnostic[] };
+  loadThreadbare?: (json: string, options: { fileName: string }) => { program: Program; diagnostics: Diagnostic[] };
+};
+
+const START: Span = { start: { offset: 0, line: 1, column: 1 }, end: { offset: 0, line: 1, column: 1 } };
+
+function load(source: string, fileName: string): { program: Program | null; diagnostics: Diagnostic[] } {
+  const api = parser as unknown as ParserApi;
+  const fn = fileName.endsWith(".json") ? api.loadThreadbare : api.parse;
+  if (!fn) {
+    return {
+      program: null,
+      diagnostics: [{ code: "PW3099", severity: "error", message: "the parser is not available", span: START, fileName }],
+    };
+  }
+  return fn(source, { fileName });
+}
+
+/** Runs a program. Never throws for user errors: they come back as diagnostics. */
+export function run(source: string, options: RunOptions = {}): RunResult {
+  const fileName = options.fileName ?? "<input>";
+  const { program, diagnostics } = load(source, fileName);
+  const diags: Diagnostic[] = diagnostics.map((d) => ({ ...d, fileName: d.fileName ?? fileName }));
+  if (!program || diags.some((d) => d.severity === "error")) return { value: null, output: "", diagnostics: diags, ok: false };
+  const interp = new Interpreter(options);
+  const rt = interp.runtime;
+  const out: string[] = [];
+  rt.captures.push(out);
+  try {
+    const value = interp.run(program, { fileName, entry: options.entry });
+    return { value: toJson(value), output: out.join(""), diagnostics: diags, ok: true };
+  } catch (e) {
+    if (!(e instanceof RuntimeError)) {
+      const message = `internal error: ${e instanceof Error ? e.message : String(e)}`;
+      diags.push({ code: "PW3099", severity: "error", message, span: program.span, fileName });
+    } else diags.push(runtimeDiagnostic(e));
+    return { value: null, output: out.join(""), diagnostics: diags, ok: false };
+  } finally {
+    rt.captures.length = 0;
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * Mutable state of one running program, shared by every compiled closure:
+ * the ports, limits, call depth, step counter, output captures, `$?`, and the
+ * slot through which `return` hands its value to the call (completion signals
+ * are plain numbers, so ordinary control flow never throws).
+ */
+import type { Node, Span } from "@patchwork/parser";
+import { raise, runtimeError } from "./errors.js";
+import type { Agent, Host, PwEvent } from "./ports.js";
+import type { Value } from "./values.js";
+
+/** Completion signals returned by compiled statements. */
+export const NORMAL = 0;
+export const BREAK = 1;
+export const CONTINUE = 2;
+export const RETURN = 3;
+
+export interface Limits {
+  /** Maximum nested calls (and nested `do` children). Default 2000. */
+  maxDepth?: number;
+  /** Maximum steps (loop iterations + calls); unlimited by default. */
+  maxSteps?: number;
+  /** Wall-clock limit in milliseconds; unlimited by default. */
+  timeoutMs?: number;
+}
+
+export const DEFAULT_MAX_DEPTH = 2000;
+
+export class Runtime {
+  readonly host: Host;
+  readonly agent: Agent;
+  readonly cwd: string;
+  readonly askUser: boolean;
+  readonly maxDepth: number;
+  private readonly maxSteps: number;
+  private readonly deadline: number;
+  private readonly timeoutMs: number;
+  depth = 0;
+  steps = 0;
+  /** `steps` value at which `check` runs next (step budget or time check). */
+  nextCheck: number;
+  /** Value carried by a RETURN signal. */
+  ret: Value = null;
+  /** Value of the last top-level expression statement (the program's value). */
+  lastValue: Value = null;
+  /** Exit status of the last shell command (`$?`). */
+  lastStatus = 0;
+  /** Active output captures (run() output, running `do` children). */
+  captures: string[][] = [];
+  /** Think ids for events. */
+  thinkCounter = 0;
+  readonly events: boolean;
+  /** The innermost call being made (used to position a JS stack overflow). */
+  callSpan: Span | null = null;
+  callFile = "";
+
+  constructor(opts: { host: Host; agent: Agent; cwd: string; limits?: Limits; askUser?: boolean }) {
+    this.host = opts.host;
+    this.agent = opts.agent;
+    this.cwd = opts.cwd;
+    this.askUser = opts.askUser ?? false;
+    const l = opts.limits ?? {};
+    this.maxDepth = l.maxDepth ?? DEFAULT_MAX_DEPTH;
+    this.maxSteps = l.maxSteps ?? Infinity;
+    this.timeoutMs = l.timeoutMs ?? Infinity;
+    this.deadline = Number.isFinite(this.timeoutMs) ? Date.now() + this.timeoutMs : Infinity;
+    this.nextCheck = this.computeNext();
+    this.events = typeof opts.host.event === "function";
+  }
+
+  private computeNext(): number {
+    const timeCheck = Number.isFinite(this.deadline) ? this.steps + 1024 : Infinity;
+    return Math.min(this.maxSteps + 1, timeCheck);
+  }
+
+  /** Slow path of the step counter: budget and clock. */
+  check(node: Node, fileName: string): void {
+    if (this.steps > this.maxSteps) raise("PW3071", node.span, fileName, { limit: this.maxSteps });
+    if (Date.now() > this.deadline) raise("PW3072", node.span, fileName, { limit: this.timeoutMs });
+    this.nextCheck = this.computeNext();
+  }
+
+  tooDeep(node: Node, fileName: string): never {
+    this.depth--;
+    raise("PW3070", node.span, fileName, { limit: this.maxDepth });
+  }
+
+  /** Converts a JS stack overflow into the recursion-depth error. */
+  stackOverflow(span: Span, fileName: string) {
+    return runtimeError("PW3070", this.callSpan ?? span, this.callSpan ? this.callFile : fileName, {
+      limit: this.maxDepth,
+    });
+  }
+
+  write(text: string): void {
+    if (text.length === 0) return;
+    this.host.write(text);
+    const caps = this.captures;
+    for (let i = 0; i < caps.length; i++) caps[i]!.push(text);
+  }
+
+  log(text: string): void {
+    this.host.log(text);
+  }
+
+  emit(event: PwEvent): void {
+    if (this.host.event) this.host.event(event);
+  }
+}

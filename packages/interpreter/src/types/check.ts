@@ -1,0 +1,101 @@
+/**
+ * Run-time type checks (language.md §7): `string number boolean null any`, string
+ * literals, `[T]`, `{k: T}` (extra keys allowed, a missing key reads as null), unions,
+ * and names from `type X = …`; other names (traits, imports) mean `any`.
+ */
+import type { Span, TypeExpr } from "@patchwork/parser";
+import { raise } from "../errors.js";
+import type { Scope } from "../compiler/scope.js";
+import { typeName, type Value } from "../values.js";
+
+export type TypePred = (v: Value) => boolean;
+
+const BASIC: Record<string, TypePred> = {
+  string: (v) => typeof v === "string",
+  number: (v) => typeof v === "number",
+  boolean: (v) => typeof v === "boolean",
+  null: (v) => v === null,
+  any: () => true,
+  object: (v) => v instanceof Map,
+  array: (v) => Array.isArray(v),
+};
+
+/** Compiles a type into a predicate, resolving names in `scope` once. */
+export function compileType(t: TypeExpr, scope: Scope, seen: Map<string, TypePred> = new Map()): TypePred {
+  switch (t.kind) {
+    case "NamedType": {
+      const basic = BASIC[t.name];
+      if (basic) return basic;
+      const found = scope.lookupType(t.name);
+      if (!found) return BASIC.any!;
+      const memo = seen.get(t.name);
+      if (memo) return memo;
+      let inner: TypePred | null = null;
+      const lazy: TypePred = (v) => (inner ??= compileType(found.type, found.scope, seen))(v);
+      seen.set(t.name, lazy);
+      return lazy;
+    }
+    case "LiteralType": {
+      const s = t.value;
+      return (v) => v === s;
+    }
+    case "ArrayType": {
+      const el = compileType(t.element, scope, seen);
+      return (v) => Array.isArray(v) && v.every(el);
+    }
+    case "ObjectType": {
+      const fields = t.fields.map((f) => [f.key, compileType(f.type, scope, seen)] as const);
+      return (v) => {
+        if (!(v instanceof Map)) return false;
+        for (const [k, p] of fields) {
+          const x = v.get(k);
+          if (!p(x === undefined ? null : x)) return false;
+        }
+        return true;
+      };
+    }
+    case "UnionType": {
+      const ps = t.types.map((x) => compileType(x, scope, seen));
+      return (v) => ps.some((p) => p(v));
+    }
+  }
+}
+
+/** Source-like text of a type: `string`, `[number]`, `{name: string}`, `"a" | "b"`. */
+export function typeToText(t: TypeExpr): string {
+  switch (t.kind) {
+    case "NamedType":
+      return t.name;
+    case "LiteralType":
+      return JSON.stringify(t.value);
+    case "ArrayType":
+      return `[${typeToText(t.element)}]`;
+    case "ObjectType":
+      return `{${t.fields.map((f) => `${f.key}: ${typeToText(f.type)}`).join(", ")}}`;
+    case "UnionType":
+      return t.types.map(typeToText).join(" | ");
+  }
+}
+
+export function describeActual(v: Value): string {
+  if (typeof v === "string") return `string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + "…" : v)}`;
+  return typeName(v);
+}
+
+/** A checker that raises PW3004 naming what was checked, the expected and the actual type. */
+export function checkAssignable(t: TypeExpr, scope: Scope, what: string, span: Span, file: string): (v: Value) => void {
+  const pred = compileType(t, scope);
+  const expected = typeToText(t);
+  return (v) => {
+    if (!pred(v)) raise("PW3004", span, file, { what, expected, actual: describeActual(v) });
+  };
+}
+
+/** True when a type is `string` (or absent): the think result is the reply text. */
+export function isStringType(t: TypeExpr | null, scope: Scope | null): boolean {
+  if (!t) return true;
+  if (t.kind !== "NamedType") return false;
+  if (t.name === "string") return true;
+  const found = scope?.lookupType(t.name);
+  return found ? isStringType(found.type, found.scope) : false;
+}
