@@ -43,6 +43,7 @@ export interface AsyncAgent {
 
 /** Progress events coming from the agent side (not from the evaluator). */
 export type AgentEvent =
+  | { type: "agent-started"; pid: number; agentName: string | null; protocolVersion: number; transport: McpTransport }
   | { type: "agent-text"; thinkId: number; text: string }
   | { type: "agent-thought"; thinkId: number; text: string }
   | { type: "tool-call"; thinkId: number; toolCallId: string; title: string; status: string }

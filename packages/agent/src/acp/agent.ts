@@ -113,6 +113,13 @@ export class AcpAgent implements AsyncAgent {
       const transport = chooseTransport(options.mcpTransport ?? "auto", init);
       self = new AcpAgent(options, child, connection, hub, desk, init, transport, redirect);
       child.onFault((fault) => self?.failAll(agentError(fault.code, fault.message)));
+      emit({
+        type: "agent-started",
+        pid: child.pid!,
+        agentName: init.agentInfo?.name ?? null,
+        protocolVersion: init.protocolVersion,
+        transport,
+      });
       return self;
     } catch (error) {
       connection.close();
