@@ -2,14 +2,18 @@
  * A scripted in-thread agent for tests and examples. Each think (in the order thinks are
  * started, nested ones included) consumes one script: a list of steps.
  * - `{ do: n }` calls `runChild(n)` re-entrantly (the child may start further thinks);
- * - `{ reply: text }` ends the turn with that reply;
+ * - `{ reply: text }` ends the turn with that reply (text may be computed from the record);
  * - `{ fail: message, code? }` throws an AgentError (default code PW4001).
  * A follow-up (the repair turn of a typed think) continues with the steps after the reply.
  * Running out of steps replies with the empty string. Everything is recorded.
  */
 import { AgentError, type Agent, type ChildResult, type RunChild, type ThinkReply, type ThinkRequest } from "../ports.js";
 
-export type ScriptStep = { do: number } | { reply: string } | { fail: string; code?: string };
+export type ScriptStep =
+  | { do: number }
+  /** The reply text, or a function of what happened so far in this think (e.g. its do results). */
+  | { reply: string | ((record: ScriptedThinkRecord) => string) }
+  | { fail: string; code?: string };
 
 export type Script = ScriptStep[] | ((request: ThinkRequest, index: number) => ScriptStep[]);
 
@@ -58,7 +62,7 @@ export class ScriptedAgent implements Agent {
         const rest = i + 1;
         return {
           kind: "text",
-          text: step.reply,
+          text: typeof step.reply === "function" ? step.reply(record) : step.reply,
           followUp: (message, rc) => {
             record.followUps.push(message);
             return this.play(steps, rest, record, rc);

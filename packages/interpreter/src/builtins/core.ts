@@ -1,4 +1,5 @@
 /** Core builtins: output, conversion, inspection. */
+import { raise } from "../errors.js";
 import { JsonSyntaxError, parseJson } from "../json.js";
 import { codePointLength, stringifyJson, toText, typeName, type Value } from "../values.js";
 import type { BuiltinDef, CallSite } from "./types.js";
@@ -44,7 +45,7 @@ export const coreBuiltins: Record<string, BuiltinDef> = {
       try {
         return parseJson(v);
       } catch (e) {
-        if (e instanceof JsonSyntaxError) return site.fail(`invalid JSON: ${e.message}`);
+        if (e instanceof JsonSyntaxError) return raise("PW3022", site.span, site.file, { detail: e.message });
         throw e;
       }
     },

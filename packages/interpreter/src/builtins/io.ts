@@ -1,5 +1,6 @@
 /** File and environment builtins. Paths resolve against the program's working directory. */
 import { isAbsolute, resolve } from "node:path";
+import { raise } from "../errors.js";
 import { toText } from "../values.js";
 import { needString } from "./core.js";
 import type { BuiltinDef, CallSite } from "./types.js";
@@ -9,8 +10,8 @@ function pathOf(site: CallSite, p: string): string {
 }
 
 function fileError(site: CallSite, e: unknown): never {
-  const msg = e instanceof Error ? e.message : String(e);
-  return site.fail(msg);
+  const detail = `${site.name}(): ${e instanceof Error ? e.message : String(e)}`;
+  return raise("PW3021", site.span, site.file, { detail });
 }
 
 export const ioBuiltins: Record<string, BuiltinDef> = {

@@ -78,11 +78,26 @@ export function compileCall(e: CallExpr, cx: Cx): ExprFn {
   }
   const what = callee.kind === "Ident" ? `'${callee.name}'` : "the callee";
   const fnExpr = compileExpr(callee, cx);
+  const n = args.length;
+  if (n === 1) {
+    const a0 = args[0]!;
+    return (f) => {
+      const fv = fnExpr(f);
+      if (fv instanceof PwFunction) {
+        const c = fv.compiled ?? compiledOf(fv);
+        if (c.paramCount === 0) tooMany(fv, 1, e, file);
+        const frame: Value[] = new Array(c.size);
+        frame[0] = a0(f);
+        for (let i = 1; i < c.paramCount; i++) frame[i] = null;
+        return enter(rt, c, frame, e, file);
+      }
+      return callValue(rt, fv, [a0(f)], e, file, what);
+    };
+  }
   return (f) => {
     const fv = fnExpr(f);
     if (fv instanceof PwFunction) {
       const c = fv.compiled ?? compiledOf(fv);
-      const n = args.length;
       if (n > c.paramCount) tooMany(fv, n, e, file);
       const frame: Value[] = new Array(c.size);
       for (let i = 0; i < n; i++) frame[i] = args[i]!(f);

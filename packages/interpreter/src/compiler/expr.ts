@@ -94,10 +94,9 @@ export function compileCond(e: Expr, cx: Cx): CondFn {
       return e.op === "&&" ? (f) => l(f) && r(f) : (f) => l(f) || r(f);
     }
     case "Binary":
-      if (e.op === "<" || e.op === ">" || e.op === "<=" || e.op === ">=" || e.op === "==" || e.op === "!=") {
-        const v = compileBinary(e, cx);
-        return (f) => v(f) as boolean;
-      }
+      // Comparisons already produce booleans: no wrapper closure.
+      if (e.op === "<" || e.op === ">" || e.op === "<=" || e.op === ">=" || e.op === "==" || e.op === "!=")
+        return compileBinary(e, cx) as CondFn;
       break;
     case "Assign":
       // `if a = b` means `a == b` in the examples (the parser warns).
@@ -176,6 +175,13 @@ function compileObject(e: ObjectLit, cx: Cx): ExprFn {
     for (let i = 0; i < keys.length; i++) m.set(keys[i]!, vals[i]!(f));
     return m;
   };
+}
+
+/** The frame slot of a name bound in the current function's frame, else -1. */
+export function localSlot(e: Expr, cx: Cx): number {
+  if (e.kind !== "Ident") return -1;
+  const b = cx.scope.lookup(e.name);
+  return b && b.fn === cx.scope.fn ? b.slot : -1;
 }
 
 export function compileIdent(e: Ident, cx: Cx): ExprFn {

@@ -2,7 +2,7 @@
 import type { BinaryExpr, Expr, LogicalExpr, RangeExpr, UnaryExpr } from "@patchwork/parser";
 import { raise } from "../errors.js";
 import { deepEqual, toText, type Value } from "../values.js";
-import { compileCond, compileExpr, compileOperand, describe } from "./expr.js";
+import { compileCond, compileExpr, compileOperand, describe, localSlot } from "./expr.js";
 import type { Cx } from "./scope.js";
 import type { ExprFn } from "./types.js";
 
@@ -57,7 +57,10 @@ export function compileBinary(e: BinaryExpr, cx: Cx): ExprFn {
   const file = cx.m.fileName;
   const bad = badOp(e, file);
   const l = compileExpr(e.left, cx);
-  if (isNumberLit(e.right) && e.op !== "/" && e.op !== "%") return compileWithConst(e, l, e.right.value, bad);
+  if (isNumberLit(e.right) && e.op !== "/" && e.op !== "%") {
+    const slot = localSlot(e.left, cx);
+    return slot >= 0 ? compileSlotConst(e, slot, e.right.value, bad) : compileWithConst(e, l, e.right.value, bad);
+  }
   const r = compileExpr(e.right, cx);
   switch (e.op) {
     case "+":
@@ -183,6 +186,53 @@ function compileWithConst(e: BinaryExpr, l: ExprFn, k: number, bad: Bad): ExprFn
         const a = l(f);
         return typeof a === "number" ? a >= k : bad(a, k);
       };
+    default:
+      throw new Error(`unreachable: ${e.op}`);
+  }
+}
+
+/** `x op 2` where `x` is a local: reads the slot directly (the hottest loop shape). */
+function compileSlotConst(e: BinaryExpr, slot: number, k: number, bad: Bad): ExprFn {
+  switch (e.op) {
+    case "+":
+      return (f) => {
+        const a = f[slot] as Value;
+        return typeof a === "number" ? a + k : add(a, k, bad);
+      };
+    case "-":
+      return (f) => {
+        const a = f[slot] as Value;
+        return typeof a === "number" ? a - k : bad(a, k);
+      };
+    case "*":
+      return (f) => {
+        const a = f[slot] as Value;
+        return typeof a === "number" ? a * k : bad(a, k);
+      };
+    case "<":
+      return (f) => {
+        const a = f[slot] as Value;
+        return typeof a === "number" ? a < k : bad(a, k);
+      };
+    case ">":
+      return (f) => {
+        const a = f[slot] as Value;
+        return typeof a === "number" ? a > k : bad(a, k);
+      };
+    case "<=":
+      return (f) => {
+        const a = f[slot] as Value;
+        return typeof a === "number" ? a <= k : bad(a, k);
+      };
+    case ">=":
+      return (f) => {
+        const a = f[slot] as Value;
+        return typeof a === "number" ? a >= k : bad(a, k);
+      };
+    case "==":
+      return (f) => f[slot] === k;
+    case "!=":
+      return (f) => f[slot] !== k;
     default:
       throw new Error(`unreachable: ${e.op}`);
   }

@@ -2,7 +2,9 @@
  * Rendering the prompt of a think/ask (the exact text an agent receives).
  *
  * - The prompt text is dedented: the common indentation of its lines is removed and
- *   leading and trailing blank lines are dropped. Indentation is measured on the text as
+ *   leading and trailing blank lines are dropped. Text on the line of the opening brace
+ *   loses its leading spaces and does not count for the indentation; trailing spaces
+ *   before the closing brace are dropped. Indentation is measured on the text as
  *   written; interpolated values are inserted as they are (never re-indented).
  * - `$name` / `${…}` insert the value as text, `$@{…}` an array joined with ", ".
  * - Each `do` block stays in place, preceded by a line `[do N]` with its child number,
@@ -62,17 +64,31 @@ function indentOf(line: Seg[]): number {
 export function compilePromptText(e: ThinkExpr, cx: Cx): (f: Value[]) => string {
   if (e.verbatim) return join(e.prompt.filter((p) => p.kind !== "DoRef").map((p) => (p.kind === "PromptText" ? p.value : interp(p as PromptPart & { kind: "PromptInterp" }, cx))));
   const lines = toLines(e.prompt, cx);
+  // Text on the line of the opening brace (`think { Summarize …`) is not indented text:
+  // its leading spaces go, and it does not count for the common indentation.
+  const firstInline = lines.length > 0 && !isBlank(lines[0]!);
   let start = 0;
   let end = lines.length;
   while (start < end && isBlank(lines[start]!)) start++;
   while (end > start && isBlank(lines[end - 1]!)) end--;
   const kept = lines.slice(start, end);
-  const common = Math.min(...kept.filter((l) => !isBlank(l)).map(indentOf));
+  const measured = kept.filter((l, i) => !isBlank(l) && !(firstInline && i === 0));
+  const common = measured.length ? Math.min(...measured.map(indentOf)) : 0;
   const segs: Seg[] = [];
   kept.forEach((line, i) => {
     if (i > 0) segs.push("\n");
     if (isBlank(line)) return;
-    line.forEach((s, j) => segs.push(j === 0 && typeof s === "string" ? s.slice(common) : s));
+    const cut = firstInline && i === 0 ? indentOf(line) : common;
+    const last = i === kept.length - 1;
+    line.forEach((s, j) => {
+      let t = s;
+      if (typeof t === "string") {
+        if (j === 0) t = t.slice(cut);
+        // Spaces before the closing brace are not part of the text.
+        if (last && j === line.length - 1) t = t.replace(/[ \t]+$/, "");
+      }
+      segs.push(t);
+    });
   });
   return join(segs);
 }
