@@ -1,0 +1,68 @@
+/** The Patchwork lexer: Chevrotain over the modes of `modes.ts`, plus keyword retagging. */
+import { Lexer, type IToken, type ILexingError, type TokenType } from "chevrotain";
+import { continuesLine } from "./matchers.js";
+import { lexerDefinition } from "./modes.js";
+import * as T from "./tokens.js";
+
+for (const t of [
+  T.NL, T.BinOp, T.Range, T.EqEq, T.NotEq, T.LtEq, T.GtEq, T.AndAnd, T.OrOr, T.Assign, T.Lt, T.Gt,
+  T.Plus, T.Minus, T.Star, T.Slash, T.Percent, T.Bang, T.Comma, T.Colon, T.Pipe, T.LParen,
+  T.LBracket, T.LBrace, T.Dot, T.ShellLineEndCode, T.ShellLineEndPlain, T.Semi,
+]) {
+  continuesLine[t.tokenTypeIdx!] = true;
+}
+
+/**
+ * Nesting role of each token type, derived from the mode declarations: +1 opens (pushes a
+ * mode), -1 closes (pops), 0 otherwise (a pop-and-push switches mode in place). Error
+ * recovery uses it to skip a broken statement without losing track of nesting.
+ */
+export const nestingRole: number[] = [];
+for (const t of T.allTokens) {
+  const push = t.PUSH_MODE !== undefined;
+  const pop = t.POP_MODE === true;
+  nestingRole[t.tokenTypeIdx!] = push && !pop ? 1 : pop && !push ? -1 : 0;
+}
+
+let lexer: Lexer | undefined;
+
+function getLexer(): Lexer {
+  lexer ??= new Lexer(lexerDefinition, {
+    positionTracking: "onlyOffset",
+    ensureOptimizations: false,
+    skipValidations: true,
+  });
+  return lexer;
+}
+
+export interface LexResult {
+  tokens: IToken[];
+  errors: ILexingError[];
+}
+
+const identIdx = T.Ident.tokenTypeIdx!;
+
+function retag(token: IToken, type: TokenType): void {
+  token.tokenType = type;
+  token.tokenTypeIdx = type.tokenTypeIdx!;
+}
+
+/** Tokenize `text`: never throws; lexing errors are returned. */
+export function tokenize(text: string): LexResult {
+  const result = getLexer().tokenize(text);
+  const tokens = result.tokens;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.tokenTypeIdx !== identIdx) continue;
+    const kw = T.KEYWORDS.get(t.image);
+    if (kw !== undefined) retag(t, kw);
+    else if (t.image === "task" && tokens[i + 1]?.tokenTypeIdx === identIdx) retag(t, T.Task);
+  }
+  return { tokens, errors: result.errors };
+}
+
+/** Validate the lexer definition (used by tests; production skips validations). */
+export function validateLexer(): string[] {
+  const l = new Lexer(lexerDefinition, { positionTracking: "onlyOffset" });
+  return l.lexerDefinitionErrors.map((e) => e.message);
+}

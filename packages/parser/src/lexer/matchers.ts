@@ -1,0 +1,115 @@
+/**
+ * Custom token matchers: the few places where a regular expression cannot decide alone.
+ * They see the text and the tokens matched so far; none of them keeps state.
+ */
+import type { IToken } from "chevrotain";
+
+/**
+ * Token types (by `tokenTypeIdx`) after which a newline does not end the statement:
+ * binary operators, `,`, `(`, `[`, `{`, `.`, and newlines themselves (so they collapse).
+ * Filled in by `lexer.ts` once all token types exist.
+ */
+export const continuesLine: boolean[] = [];
+
+function isIdentChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+}
+
+/** True when the next code after `offset` (skipping blanks, newlines and comments) is `else`. */
+function elseFollows(text: string, offset: number): boolean {
+  let i = offset;
+  const n = text.length;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || c === 9 || c === 10 || c === 13) i++;
+    else if (c === 35 /* # */) {
+      while (i < n && text.charCodeAt(i) !== 10) i++;
+    } else break;
+  }
+  return (
+    text.charCodeAt(i) === 101 &&
+    text.startsWith("else", i) &&
+    !isIdentChar(text.charCodeAt(i + 4))
+  );
+}
+
+/** A significant newline: not after a continuation token, not before `else`. */
+export function matchNewline(text: string, offset: number, tokens: IToken[]): [string] | null {
+  const c = text.charCodeAt(offset);
+  if (c !== 10 && c !== 13) return null;
+  const last = tokens[tokens.length - 1];
+  if (last !== undefined && continuesLine[last.tokenTypeIdx] === true) return null;
+  const len = c === 13 && text.charCodeAt(offset + 1) === 10 ? 2 : 1;
+  if (elseFollows(text, offset + len)) return null;
+  return [len === 1 ? (c === 10 ? "\n" : "\r") : "\r\n"];
+}
+
+/** Only blanks between the start of the line and `offset`? */
+function lineLeading(text: string, offset: number): boolean {
+  let i = offset - 1;
+  while (i >= 0) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) return true;
+    if (c !== 32 && c !== 9) return false;
+    i--;
+  }
+  return true;
+}
+
+function matchDo(text: string, offset: number, open: number): [string] | null {
+  if (text.charCodeAt(offset + 1) !== 111 /* o */) return null;
+  let i = offset + 2;
+  while (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9) i++;
+  if (text.charCodeAt(i) !== open || !lineLeading(text, offset)) return null;
+  return [text.slice(offset, i + 1)];
+}
+
+/** `do {` as the first word of a prompt line. */
+export function matchPromptDo(text: string, offset: number): [string] | null {
+  return text.charCodeAt(offset) === 100 ? matchDo(text, offset, 123 /* { */) : null;
+}
+
+/** `do <` as the first word of a prompt line. */
+export function matchPromptDoAngle(text: string, offset: number): [string] | null {
+  return text.charCodeAt(offset) === 100 ? matchDo(text, offset, 60 /* < */) : null;
+}
+
+/** `$( … )` inside a shell word: the shell's own command substitution, kept as raw text. */
+export function matchShellDollarParen(text: string, offset: number): [string] | null {
+  if (text.charCodeAt(offset) !== 36 || text.charCodeAt(offset + 1) !== 40) return null;
+  let depth = 0;
+  let quote = 0;
+  for (let i = offset + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (quote !== 0) {
+      if (c === 92 /* \ */ && quote === 34) i++;
+      else if (c === quote) quote = 0;
+    } else if (c === 39 || c === 34) quote = c;
+    else if (c === 92) i++;
+    else if (c === 40) depth++;
+    else if (c === 41 && --depth === 0) return [text.slice(offset, i + 1)];
+  }
+  return null;
+}
+
+/**
+ * A standalone `}` word in a `$ ` line closes the enclosing block (`if x { $ ls }`), unless
+ * the line opened a shell group with a standalone `{` word.
+ */
+export function matchShellRBrace(text: string, offset: number, tokens: IToken[]): [string] | null {
+  if (text.charCodeAt(offset) !== 125) return null;
+  const before = text.charCodeAt(offset - 1);
+  if (before !== 32 && before !== 9) return null;
+  const after = text.charCodeAt(offset + 1);
+  if (!(Number.isNaN(after) || after === 32 || after === 9 || after === 10 || after === 13 || after === 59)) {
+    return null;
+  }
+  let depth = 0;
+  for (let i = tokens.length - 1; i >= 0; i--) {
+    const t = tokens[i]!;
+    if (t.tokenType.name === "ShellLineStartCode") break;
+    if (t.image === "{") depth++;
+    else if (t.image === "}") depth--;
+  }
+  return depth > 0 ? null : ["}"];
+}

@@ -1,0 +1,199 @@
+/**
+ * Token types of Patchwork. Which token belongs to which lexer mode, and which tokens push
+ * or pop a mode, is declared in `modes.ts`; custom matchers live in `matchers.ts`.
+ *
+ * Keywords are not matched by the lexer: identifiers are retagged after lexing (one Map
+ * lookup instead of a regex per keyword), see `lexer.ts`.
+ */
+import { createToken, Lexer, type TokenType, type ITokenConfig } from "chevrotain";
+import {
+  matchNewline,
+  matchPromptDo,
+  matchPromptDoAngle,
+  matchShellDollarParen,
+  matchShellRBrace,
+} from "./matchers.js";
+
+export const allTokens: TokenType[] = [];
+
+function tok(config: ITokenConfig): TokenType {
+  const t = createToken(config);
+  allTokens.push(t);
+  return t;
+}
+function cat(name: string, label?: string): TokenType {
+  return tok(label ? { name, pattern: Lexer.NA, label } : { name, pattern: Lexer.NA });
+}
+
+// ── categories ──
+/** Identifiers and keywords: what may follow `.` or stand as an object key. */
+export const AnyName = cat("AnyName", "a name");
+/** Binary operators (including `=` and `...`), folded by precedence in the parser. */
+export const BinOp = cat("BinOp", "an operator");
+export const ShellLineStart = cat("ShellLineStart", "'$ '");
+export const ShellLineEnd = cat("ShellLineEnd", "end of the shell line");
+export const ShellSpace = cat("ShellSpace", "space");
+
+// ── trivia and newlines ──
+export const WhiteSpace = tok({ name: "WhiteSpace", pattern: /[ \t\f\uFEFF]+/, group: Lexer.SKIPPED });
+export const Comment = tok({ name: "Comment", pattern: /#[^\n\r]*/, group: Lexer.SKIPPED });
+export const NL = tok({
+  name: "NL",
+  label: "a newline",
+  pattern: { exec: matchNewline },
+  line_breaks: true,
+  start_chars_hint: ["\n", "\r"],
+});
+export const NLSkip = tok({ name: "NLSkip", pattern: /\r?\n|\r/, group: Lexer.SKIPPED, line_breaks: true });
+
+// ── literals and names ──
+export const NumberTok = tok({ name: "Number", label: "a number", pattern: /\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/ });
+export const Ident = tok({ name: "Ident", label: "an identifier", pattern: /[A-Za-z_][A-Za-z0-9_]*/, categories: [AnyName] });
+export const SQString = tok({ name: "SQString", label: "a single-quoted string", pattern: /'(?:[^'\\\n\r]|\\.)*'?/ });
+export const StrStart = tok({ name: "StrStart", label: "'\"'", pattern: /"/, push_mode: "string" });
+
+// ── think / ask openers (the keyword and its delimiter are one token: it switches mode) ──
+export const ThinkOpen = tok({ name: "ThinkOpen", label: "'think {'", pattern: /think[ \t]*\{/, push_mode: "prompt" });
+export const ThinkAngleOpen = tok({ name: "ThinkAngleOpen", label: "'think <'", pattern: /think[ \t]*</, push_mode: "prompt_angle" });
+export const AskOpen = tok({ name: "AskOpen", label: "'ask {'", pattern: /ask[ \t]*\{/, push_mode: "prompt" });
+export const AskAngleOpen = tok({ name: "AskAngleOpen", label: "'ask <'", pattern: /ask[ \t]*</, push_mode: "prompt_angle" });
+
+// ── shell openers in code ──
+/** `$ ` in a block: the shell line replaces the block's mode until the end of the line. */
+export const ShellLineStartCode = tok({ name: "ShellLineStartCode", label: "'$ '", pattern: /\$[ \t]+/, pop_mode: true, push_mode: "shell_line", categories: [ShellLineStart] });
+/** `$ ` at top level or in an angle-delimited `do < … >` block: ends at the newline only. */
+export const ShellLineStartPlain = tok({ name: "ShellLineStartPlain", label: "'$ '", pattern: /\$[ \t]+/, push_mode: "shell_line_plain", categories: [ShellLineStart] });
+export const ShellCapOpen = tok({ name: "ShellCapOpen", label: "'$('", pattern: /\$\(/, push_mode: "shell_cap" });
+export const ShellParenOpen = tok({ name: "ShellParenOpen", label: "'($ '", pattern: /\(\$[ \t\r\n]+/, push_mode: "shell_cap", line_breaks: true });
+export const ShellStatus = tok({ name: "ShellStatus", label: "'$?'", pattern: /\$\?/ });
+
+// ── punctuation ──
+export const Range = tok({ name: "Range", label: "'...'", pattern: /\.\.\./, categories: [BinOp] });
+export const Dot = tok({ name: "Dot", label: "'.'", pattern: /\./ });
+export const EqEq = tok({ name: "EqEq", label: "'=='", pattern: /==/, categories: [BinOp] });
+export const NotEq = tok({ name: "NotEq", label: "'!='", pattern: /!=/, categories: [BinOp] });
+export const LtEq = tok({ name: "LtEq", label: "'<='", pattern: /<=/, categories: [BinOp] });
+export const GtEq = tok({ name: "GtEq", label: "'>='", pattern: />=/, categories: [BinOp] });
+export const AndAnd = tok({ name: "AndAnd", label: "'&&'", pattern: /&&/, categories: [BinOp] });
+export const OrOr = tok({ name: "OrOr", label: "'||'", pattern: /\|\|/, categories: [BinOp] });
+export const PlusPlus = tok({ name: "PlusPlus", label: "'++'", pattern: /\+\+/ });
+export const MinusMinus = tok({ name: "MinusMinus", label: "'--'", pattern: /--/ });
+export const Assign = tok({ name: "Assign", label: "'='", pattern: /=/, categories: [BinOp] });
+export const Lt = tok({ name: "Lt", label: "'<'", pattern: /</, categories: [BinOp] });
+export const Gt = tok({ name: "Gt", label: "'>'", pattern: />/, categories: [BinOp] });
+export const Plus = tok({ name: "Plus", label: "'+'", pattern: /\+/, categories: [BinOp] });
+export const Minus = tok({ name: "Minus", label: "'-'", pattern: /-/, categories: [BinOp] });
+export const Star = tok({ name: "Star", label: "'*'", pattern: /\*/, categories: [BinOp] });
+export const Slash = tok({ name: "Slash", label: "'/'", pattern: /\//, categories: [BinOp] });
+export const Percent = tok({ name: "Percent", label: "'%'", pattern: /%/, categories: [BinOp] });
+export const Bang = tok({ name: "Bang", label: "'!'", pattern: /!/ });
+export const Colon = tok({ name: "Colon", label: "':'", pattern: /:/ });
+export const Comma = tok({ name: "Comma", label: "','", pattern: /,/ });
+export const Semi = tok({ name: "Semi", label: "';'", pattern: /;/ });
+export const At = tok({ name: "At", label: "'@'", pattern: /@/ });
+export const Pipe = tok({ name: "Pipe", label: "'|'", pattern: /\|/ });
+export const LParen = tok({ name: "LParen", label: "'('", pattern: /\(/, push_mode: "group" });
+export const RParen = tok({ name: "RParen", label: "')'", pattern: /\)/, pop_mode: true });
+export const LBracket = tok({ name: "LBracket", label: "'['", pattern: /\[/, push_mode: "group" });
+export const RBracket = tok({ name: "RBracket", label: "']'", pattern: /\]/, pop_mode: true });
+export const LBrace = tok({ name: "LBrace", label: "'{'", pattern: /\{/, push_mode: "code" });
+export const RBrace = tok({ name: "RBrace", label: "'}'", pattern: /\}/, pop_mode: true });
+/** `>` closing an angle-delimited prompt, `do < … >` block or `$<…>` interpolation. */
+export const AngleClose = tok({ name: "AngleClose", label: "'>'", pattern: />/, pop_mode: true });
+
+// ── interpolation (strings, prompt text, shell words) ──
+export const CharLit = tok({ name: "CharLit", label: "$'c'", pattern: /\$'(?:[\uD800-\uDBFF][\uDC00-\uDFFF]|[^\n\r])'/ });
+export const InterpName = tok({ name: "InterpName", label: "'$name'", pattern: /\$[A-Za-z_][A-Za-z0-9_]*/ });
+export const InterpOpen = tok({ name: "InterpOpen", label: "'${'", pattern: /\$\{/, push_mode: "group" });
+export const SpreadOpen = tok({ name: "SpreadOpen", label: "'$@{'", pattern: /\$@\{/, push_mode: "group" });
+export const InterpAngleOpen = tok({ name: "InterpAngleOpen", label: "'$<'", pattern: /\$</, push_mode: "angle_group" });
+export const SpreadAngleOpen = tok({ name: "SpreadAngleOpen", label: "'$@<'", pattern: /\$@</, push_mode: "angle_group" });
+export const Dollar = tok({ name: "Dollar", label: "'$'", pattern: /\$/ });
+
+// ── strings ──
+export const StrText = tok({ name: "StrText", label: "string text", pattern: /[^"\\$]+/, line_breaks: true });
+export const StrEscape = tok({ name: "StrEscape", label: "an escape", pattern: /\\[\s\S]/, line_breaks: true });
+export const StrEnd = tok({ name: "StrEnd", label: "'\"'", pattern: /"/, pop_mode: true });
+
+// ── prompt text ──
+export const PromptNL = tok({ name: "PromptNL", label: "prompt text", pattern: /\n[ \t]*/, line_breaks: true });
+export const PromptDo = tok({ name: "PromptDo", label: "'do {'", pattern: { exec: matchPromptDo }, start_chars_hint: ["d"], line_breaks: false, push_mode: "code" });
+export const PromptDoAngle = tok({ name: "PromptDoAngle", label: "'do <'", pattern: { exec: matchPromptDoAngle }, start_chars_hint: ["d"], line_breaks: false, push_mode: "angle_code" });
+export const PromptText = tok({ name: "PromptText", label: "prompt text", pattern: /[^{}$\n]+/, line_breaks: true });
+export const PromptAngleText = tok({ name: "PromptAngleText", label: "prompt text", pattern: /[^<>$\n]+/, line_breaks: true });
+export const PromptLBrace = tok({ name: "PromptLBrace", label: "'{'", pattern: /\{/, push_mode: "prompt_nested" });
+export const PromptRBrace = tok({ name: "PromptRBrace", label: "'}'", pattern: /\}/, pop_mode: true });
+export const PromptLAngle = tok({ name: "PromptLAngle", label: "'<'", pattern: /</, push_mode: "prompt_angle_nested" });
+export const PromptRAngle = tok({ name: "PromptRAngle", label: "'>'", pattern: />/, pop_mode: true });
+
+// ── shell ──
+export const ShellBlank = tok({ name: "ShellBlank", label: "space", pattern: /[ \t]+/, categories: [ShellSpace] });
+export const ShellBlankNL = tok({ name: "ShellBlankNL", label: "space", pattern: /[ \t\r\n]+/, line_breaks: true, categories: [ShellSpace] });
+export const ShellLineEndCode = tok({ name: "ShellLineEndCode", label: "end of line", pattern: /\r?\n|\r/, line_breaks: true, pop_mode: true, push_mode: "code", categories: [ShellLineEnd] });
+export const ShellLineEndPlain = tok({ name: "ShellLineEndPlain", label: "end of line", pattern: /\r?\n|\r/, line_breaks: true, pop_mode: true, categories: [ShellLineEnd] });
+/** A standalone `}` word closing the block a `$ ` line stands in. */
+export const ShellRBrace = tok({ name: "ShellRBrace", label: "'}'", pattern: { exec: matchShellRBrace }, start_chars_hint: ["}"], line_breaks: false, pop_mode: true, categories: [RBrace] });
+export const ShellAndAnd = tok({ name: "ShellAndAnd", label: "'&&'", pattern: /&&/ });
+export const ShellOrOr = tok({ name: "ShellOrOr", label: "'||'", pattern: /\|\|/ });
+export const ShellPipe = tok({ name: "ShellPipe", label: "'|'", pattern: /\|/ });
+export const ShellSemi = tok({ name: "ShellSemi", label: "';'", pattern: /;/ });
+export const ShellRedirDup = tok({ name: "ShellRedirDup", label: "a redirect", pattern: /[0-9]*>&[0-9]+/ });
+export const ShellRedirAll = tok({ name: "ShellRedirAll", label: "a redirect", pattern: /&>/ });
+export const ShellRedirAppend = tok({ name: "ShellRedirAppend", label: "a redirect", pattern: /[0-9]*>>/ });
+export const ShellRedirOut = tok({ name: "ShellRedirOut", label: "a redirect", pattern: /[0-9]*>/ });
+export const ShellRedirIn = tok({ name: "ShellRedirIn", label: "a redirect", pattern: /[0-9]*</ });
+export const ShellWordText = tok({ name: "ShellWordText", label: "a shell word", pattern: /[^\s|&;<>()$"'\\`]+/ });
+export const ShellAmp = tok({ name: "ShellAmp", label: "'&'", pattern: /&/ });
+export const ShellEscape = tok({ name: "ShellEscape", label: "a shell word", pattern: /\\[\s\S]/, line_breaks: true });
+export const ShellSQ = tok({ name: "ShellSQ", label: "a quoted word", pattern: /'[^'\n\r]*'/ });
+export const ShellSQOpen = tok({ name: "ShellSQOpen", label: "an unterminated quote", pattern: /'[^'\n\r]*/ });
+export const ShellBacktick = tok({ name: "ShellBacktick", label: "a shell word", pattern: /`[^`]*`?/, line_breaks: true });
+export const ShellDollarParen = tok({ name: "ShellDollarParen", label: "a shell word", pattern: { exec: matchShellDollarParen }, start_chars_hint: ["$"], line_breaks: true });
+export const ShellParenChar = tok({ name: "ShellParenChar", label: "a shell word", pattern: /[()]/ });
+export const ShellLParen = tok({ name: "ShellLParen", label: "'('", pattern: /\(/, push_mode: "shell_cap_nested" });
+export const ShellRParen = tok({ name: "ShellRParen", label: "')'", pattern: /\)/, pop_mode: true });
+export const ShellDQStart = tok({ name: "ShellDQStart", label: "'\"'", pattern: /"/, push_mode: "shell_dq" });
+export const ShellDQText = tok({ name: "ShellDQText", label: "a shell word", pattern: /[^"\\$]+/, line_breaks: true });
+export const ShellDQEnd = tok({ name: "ShellDQEnd", label: "'\"'", pattern: /"/, pop_mode: true });
+
+// ── keywords (retagged from identifiers after lexing) ──
+function kw(word: string): TokenType {
+  return tok({ name: "Kw_" + word, label: `'${word}'`, pattern: Lexer.NA, categories: [AnyName] });
+}
+export const Var = kw("var");
+export const If = kw("if");
+export const Else = kw("else");
+export const For = kw("for");
+export const While = kw("while");
+export const In = kw("in");
+export const Return = kw("return");
+export const Break = kw("break");
+export const Continue = kw("continue");
+export const Succeed = kw("succeed");
+export const Throw = kw("throw");
+export const Try = kw("try");
+export const Catch = kw("catch");
+export const Fun = kw("fun");
+export const Worker = kw("worker");
+export const Skill = kw("skill");
+export const Task = kw("task");
+export const Trait = kw("trait");
+export const Type = kw("type");
+export const Import = kw("import");
+export const Export = kw("export");
+export const Default = kw("default");
+export const From = kw("from");
+export const Think = kw("think");
+export const Ask = kw("ask");
+export const True = kw("true");
+export const False = kw("false");
+export const Null = kw("null");
+export const Self = kw("self");
+export const Await = kw("await");
+
+/** Keywords by spelling (`task` is contextual and handled separately). */
+export const KEYWORDS = new Map<string, TokenType>(
+  [Var, If, Else, For, While, In, Return, Break, Continue, Succeed, Throw, Try, Catch, Fun, Worker,
+    Skill, Trait, Type, Import, Export, Default, From, Think, Ask, True, False, Null, Self, Await]
+    .map((t) => [t.name.slice(3), t]),
+);

@@ -1,0 +1,87 @@
+/** `parse(source)`: source text to AST and diagnostics. Never throws. */
+import type { ILexingError, IToken } from "chevrotain";
+import type { Program, Span } from "./ast.js";
+import type { Diagnostic } from "./diagnostics.js";
+import { tokenize } from "./lexer/lexer.js";
+import * as T from "./lexer/tokens.js";
+import { Codes } from "./parser/errors.js";
+import { PatchworkParser } from "./parser/parser.js";
+import { SourceFile } from "./source.js";
+
+export interface ParseOptions {
+  /** Shown in diagnostics. */
+  fileName?: string;
+}
+
+export interface ParseResult {
+  program: Program;
+  /** Errors and warnings, in source order. */
+  diagnostics: Diagnostic[];
+}
+
+let parser: PatchworkParser | undefined;
+
+/** The parser instance (built once: grammar analysis is costly, parsing is not). */
+export function getParser(): PatchworkParser {
+  parser ??= new PatchworkParser();
+  return parser;
+}
+
+function lexDiagnostics(errors: ILexingError[], src: SourceFile, fileName: string | undefined): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const e of errors) {
+    // A stray closer at top level: the parser reports it with more context.
+    if (e.message.startsWith("Unable to pop")) continue;
+    const text = src.text.slice(e.offset, e.offset + e.length);
+    const shown = text.length > 20 ? text.slice(0, 20) + "…" : text;
+    const first = shown.charAt(0);
+    const message =
+      e.length === 1 || first === shown
+        ? `unexpected character ${JSON.stringify(first)}`
+        : `unexpected characters ${JSON.stringify(shown)}`;
+    const d: Diagnostic = { code: Codes.unexpectedCharacter, severity: "error", message, span: src.span(e.offset, e.offset + e.length) };
+    if (fileName !== undefined) d.fileName = fileName;
+    out.push(d);
+  }
+  return out;
+}
+
+function startsWithBrace(tokens: IToken[]): boolean {
+  const first = tokens.find((t) => t.tokenType !== T.NL && t.tokenType !== T.Semi);
+  return first?.tokenType === T.LBrace;
+}
+
+function emptyProgram(src: SourceFile): Program {
+  const span: Span = src.span(0, src.text.length);
+  return { kind: "Program", body: [], blockMode: false, span };
+}
+
+/** Parse Patchwork source into a Program. Never throws; problems are diagnostics. */
+export function parse(source: string, options: ParseOptions = {}): ParseResult {
+  const src = new SourceFile(source, options.fileName);
+  const fileName = options.fileName;
+  try {
+    const lexed = tokenize(source);
+    const p = getParser();
+    p.begin(src, lexed.tokens, fileName);
+    const body = p.program();
+    const diagnostics = [...lexDiagnostics(lexed.errors, src, fileName), ...p.diagnostics];
+    diagnostics.sort((a, b) => a.span.start.offset - b.span.start.offset);
+    const program: Program = {
+      kind: "Program",
+      body,
+      blockMode: startsWithBrace(lexed.tokens),
+      span: src.span(0, source.length),
+    };
+    p.input = [];
+    return { program, diagnostics };
+  } catch (e) {
+    // A bug, not a user error: still never throw at the caller.
+    if (process.env["PATCHWORK_PARSER_DEBUG"] === "1") throw e;
+    parser = undefined;
+    const message = `internal parser error: ${e instanceof Error ? e.message : String(e)}`;
+    const d: Diagnostic = { code: Codes.syntax, severity: "error", message, span: src.span(0, 0) };
+    if (fileName !== undefined) d.fileName = fileName;
+    return { program: emptyProgram(src), diagnostics: [d] };
+  }
+}

@@ -1,0 +1,219 @@
+/**
+ * Shared machinery of the Patchwork parser: spans, diagnostics and statement-level error
+ * recovery. The grammar rules live in the subclasses (types → shell → expressions →
+ * statements → items); this file holds no grammar.
+ */
+import {
+  EmbeddedActionsParser,
+  EOF,
+  isRecognitionException,
+  type IRecognitionException,
+  type IToken,
+  type ParserMethod,
+} from "chevrotain";
+import type { Block, Expr, Span, Stmt } from "../ast.js";
+import type { Diagnostic, Severity } from "../diagnostics.js";
+import { nestingRole } from "../lexer/lexer.js";
+import * as T from "../lexer/tokens.js";
+import { SourceFile } from "../source.js";
+import { Codes, describeToken, errorMessages, type Code } from "./errors.js";
+
+/** A parse error raised by the parser's own checks (as opposed to Chevrotain's). */
+export class ParseFailure extends Error {
+  constructor(
+    readonly code: Code,
+    message: string,
+    readonly token: IToken,
+  ) {
+    super(message);
+  }
+}
+
+const stopsStatement: boolean[] = [];
+for (const t of [T.NL, T.Semi, T.ShellLineEndCode, T.ShellLineEndPlain]) stopsStatement[t.tokenTypeIdx!] = true;
+const endsStatement: boolean[] = [];
+for (const t of [T.NL, T.Semi, T.RBrace, T.ShellRBrace, T.AngleClose, EOF]) endsStatement[t.tokenTypeIdx!] = true;
+const shellLineEnd: boolean[] = [];
+for (const t of [T.ShellLineEndCode, T.ShellLineEndPlain]) shellLineEnd[t.tokenTypeIdx!] = true;
+
+/** Snapshot of parser context that must be restored when a statement is abandoned. */
+interface Context {
+  doDepth: number;
+}
+
+/** A `do` block being parsed (for error messages). */
+interface DoContext {
+  line: number;
+  column: number;
+}
+
+export abstract class ParserBase extends EmbeddedActionsParser {
+  protected src = new SourceFile("");
+  protected fileName: string | undefined;
+  diagnostics: Diagnostic[] = [];
+  protected doStack: DoContext[] = [];
+
+  protected abstract expression: ParserMethod<[], Expr>;
+  protected abstract statements: ParserMethod<[], Stmt[]>;
+  protected abstract block: ParserMethod<[], Block>;
+
+  constructor() {
+    super(T.allTokens, {
+      recoveryEnabled: false,
+      maxLookahead: 3,
+      skipValidations: process.env["PATCHWORK_VALIDATE_GRAMMAR"] !== "1",
+      errorMessageProvider: errorMessages,
+    });
+  }
+
+  /** Prepare for a new input. */
+  begin(src: SourceFile, tokens: IToken[], fileName: string | undefined): void {
+    this.src = src;
+    this.fileName = fileName;
+    this.diagnostics = [];
+    this.doStack = [];
+    this.input = tokens;
+  }
+
+  // ── spans ──
+
+  protected span(start: number, end: number): Span {
+    return this.src.span(start, end);
+  }
+
+  protected tokStart(t: IToken): number {
+    return Number.isNaN(t.startOffset) ? this.src.text.length : t.startOffset;
+  }
+
+  protected tokEnd(t: IToken): number {
+    return Number.isNaN(t.startOffset) ? this.src.text.length : t.startOffset + t.image.length;
+  }
+
+  protected tokSpan(t: IToken): Span {
+    return this.span(this.tokStart(t), this.tokEnd(t));
+  }
+
+  protected spanFrom(t: IToken, end: { span: Span } | IToken): Span {
+    const e = "span" in end ? end.span.end.offset : this.tokEnd(end);
+    return this.span(this.tokStart(t), e);
+  }
+
+  // ── diagnostics ──
+
+  report(code: Code, message: string, span: Span, severity: Severity = "error"): void {
+    const last = this.diagnostics[this.diagnostics.length - 1];
+    // One error per place: a follow-on error at the same spot adds nothing.
+    if (last !== undefined && last.severity === "error" && severity === "error" && last.span.start.offset === span.start.offset) return;
+    const d: Diagnostic = { code, severity, message, span };
+    if (this.fileName !== undefined) d.fileName = this.fileName;
+    this.diagnostics.push(d);
+  }
+
+  protected fail(code: Code, message: string, token: IToken): never {
+    throw new ParseFailure(code, message, token);
+  }
+
+  private doPrefix(): string {
+    const d = this.doStack[this.doStack.length - 1];
+    return d ? `in the \`do\` block at ${d.line}:${d.column}: ` : "";
+  }
+
+  protected reportError(e: IRecognitionException | ParseFailure): void {
+    const inDo = this.doStack.length > 0;
+    let code: Code = e instanceof ParseFailure ? e.code : inDo ? Codes.syntaxInDo : Codes.syntax;
+    if (inDo && code === Codes.syntax) code = Codes.syntaxInDo;
+    this.report(code, this.doPrefix() + e.message, this.tokSpan(e.token));
+  }
+
+  // ── statement lists with recovery ──
+
+  protected saveContext(): Context {
+    return { doDepth: this.doStack.length };
+  }
+
+  protected restoreContext(c: Context): void {
+    this.doStack.length = c.doDepth;
+  }
+
+  protected get position(): number {
+    return (this as unknown as { exportLexerState(): number }).exportLexerState();
+  }
+
+  protected set position(idx: number) {
+    (this as unknown as { importLexerState(n: number): void }).importLexerState(idx);
+  }
+
+  protected atStatementEnd(): boolean {
+    if (endsStatement[this.LA(1).tokenTypeIdx] === true) return true;
+    return shellLineEnd[this.LA(0).tokenTypeIdx] === true;
+  }
+
+  /**
+   * Parse one statement with `rule`; on a syntax error report it and skip to the end of the
+   * statement (a newline or `;` at the statement's nesting level, or the closer of the
+   * enclosing block), so the next statement can be parsed.
+   */
+  protected guarded<S>(rule: ParserMethod<[], S>): S | undefined {
+    if (this.RECORDING_PHASE) {
+      this.SUBRULE(rule);
+      return undefined;
+    }
+    const first = this.position + 1;
+    const context = this.saveContext();
+    try {
+      const s = this.SUBRULE(rule);
+      if (!this.atStatementEnd()) {
+        const t = this.LA(1);
+        this.report(
+          Codes.missingSeparator,
+          `${this.doPrefix()}expected a newline or ';' after the statement but found ${describeToken(t)}`,
+          this.tokSpan(t),
+        );
+        this.skipStatement(first);
+      }
+      return s;
+    } catch (e) {
+      if (!(e instanceof ParseFailure) && !isRecognitionException(e as Error)) throw e;
+      this.reportError(e as IRecognitionException | ParseFailure);
+      this.restoreContext(context);
+      this.skipStatement(first);
+      return undefined;
+    }
+  }
+
+  /** Report an unexpected token where a statement or a closer was expected, then skip. */
+  protected skipUnexpected(): void {
+    const t = this.LA(1);
+    this.report(
+      this.doStack.length > 0 ? Codes.syntaxInDo : Codes.unexpectedToken,
+      `${this.doPrefix()}unexpected ${describeToken(t)}`,
+      this.tokSpan(t),
+    );
+    this.skipStatement(this.position + 1, true);
+  }
+
+  /**
+   * Move to the end of the statement that starts at token index `first`: the first newline
+   * or `;` at its nesting level after the current token, or an unmatched closer. With
+   * `force`, skip at least one token.
+   */
+  protected skipStatement(first: number, force = false): void {
+    const tokens = this.input;
+    const current = this.position + 1;
+    let depth = 0;
+    let i = first;
+    for (; i < tokens.length; i++) {
+      const t = tokens[i]!;
+      if (t.tokenType === EOF) break;
+      const role = nestingRole[t.tokenTypeIdx] ?? 0;
+      if (i >= current && depth === 0 && (stopsStatement[t.tokenTypeIdx] === true || role < 0)) break;
+      depth += role;
+      if (depth < 0) depth = 0;
+    }
+    if (i === first && i < tokens.length && tokens[i]!.tokenType !== EOF) {
+      const t = tokens[i]!;
+      if (force || (stopsStatement[t.tokenTypeIdx] !== true && (nestingRole[t.tokenTypeIdx] ?? 0) >= 0)) i++;
+    }
+    this.position = i - 1;
+  }
+}

@@ -1,0 +1,298 @@
+/** Grammar rules for items and the program; the complete Patchwork parser. */
+import type { IToken } from "chevrotain";
+import { EOF } from "chevrotain";
+import type { Annotation, FunDecl, FunFlavor, ImportDecl, Item, Param, TopLevel, TraitDecl, TypeExpr } from "../ast.js";
+import * as T from "../lexer/tokens.js";
+import { StmtRules } from "./stmtRules.js";
+
+interface Modifiers {
+  annotations: Annotation[];
+  exported: boolean;
+  isDefault: boolean;
+  start: IToken | null;
+}
+
+export class PatchworkParser extends StmtRules {
+  private topLevelOrSeparator = [
+    { ALT: (): TopLevel | undefined => (this.CONSUME(T.NL), undefined) },
+    { ALT: (): TopLevel | undefined => (this.CONSUME(T.Semi), undefined) },
+    { ALT: (): TopLevel | undefined => this.guarded(this.topLevel) },
+  ];
+
+  program = this.RULE("program", (): TopLevel[] => {
+    const out: TopLevel[] = [];
+    for (;;) {
+      this.MANY(() => {
+        const s = this.OR(this.topLevelOrSeparator);
+        if (s !== undefined) out.push(s);
+      });
+      if (this.RECORDING_PHASE || this.LA(1).tokenType === EOF) break;
+      this.skipUnexpected();
+    }
+    return out;
+  });
+
+  /** Items first: `type` at top level is an item (with modifiers), else a statement. */
+  protected topLevel = this.RULE("topLevel", (): TopLevel =>
+    this.OR({
+      DEF: [
+        { ALT: (): TopLevel => this.SUBRULE(this.importDecl) },
+        { ALT: (): TopLevel => this.SUBRULE(this.item) },
+        { ALT: (): TopLevel => this.SUBRULE(this.statement) },
+      ],
+      IGNORE_AMBIGUITIES: true,
+    }),
+  );
+
+  protected item = this.RULE("item", (): Item => {
+    const annotations: Annotation[] = [];
+    let start: IToken | null = null;
+    this.MANY(() => {
+      annotations.push(this.SUBRULE(this.annotation));
+      this.MANY2(() => this.CONSUME(T.NL));
+    });
+    const exported = this.OPTION(() => this.CONSUME(T.Export));
+    const isDefault = this.OPTION2(() => this.CONSUME(T.Default));
+    if (!this.RECORDING_PHASE) {
+      start = exported ?? isDefault ?? null;
+    }
+    const mods: Modifiers = { annotations, exported: exported !== undefined, isDefault: isDefault !== undefined, start };
+    return this.OR([
+      { ALT: (): Item => this.SUBRULE(this.funDecl, { ARGS: [mods] }) },
+      { ALT: (): Item => this.SUBRULE(this.traitDecl, { ARGS: [mods] }) },
+      {
+        ALT: (): Item => {
+          const decl = this.SUBRULE(this.typeDecl);
+          if (this.RECORDING_PHASE) return null as never;
+          return { ...decl, annotations, exported: mods.exported, isDefault: mods.isDefault, span: this.itemSpan(mods, decl.span.start.offset, decl.span.end.offset) };
+        },
+      },
+    ]);
+  });
+
+  private itemSpan(mods: Modifiers, start: number, end: number): import("../ast.js").Span {
+    const first = mods.annotations[0]?.span.start.offset ?? (mods.start ? mods.start.startOffset : start);
+    return this.span(Math.min(first, start), end);
+  }
+
+  /** `@name`, `@name arg` or `@name "arg"`. */
+  protected annotation = this.RULE("annotation", (): Annotation => {
+    const at = this.CONSUME(T.At);
+    const name = this.CONSUME(T.AnyName);
+    let end = this.RECORDING_PHASE ? 0 : this.tokEnd(name);
+    let arg: string | null = null;
+    this.OPTION(() => {
+      this.OR([
+        {
+          ALT: () => {
+            const t = this.CONSUME(T.Ident);
+            if (!this.RECORDING_PHASE) {
+              arg = t.image;
+              end = this.tokEnd(t);
+            }
+          },
+        },
+        {
+          ALT: () => {
+            const s = this.SUBRULE(this.plainString);
+            if (!this.RECORDING_PHASE) {
+              arg = s.value;
+              end = s.span.end.offset;
+            }
+          },
+        },
+      ]);
+    });
+    if (this.RECORDING_PHASE) return null as never;
+    return { kind: "Annotation", name: name.image, arg, span: this.span(at.startOffset, end) };
+  });
+
+  protected funFlavor = this.RULE("funFlavor", (): IToken =>
+    this.OR([
+      { ALT: () => this.CONSUME(T.Fun) },
+      { ALT: () => this.CONSUME(T.Worker) },
+      { ALT: () => this.CONSUME(T.Skill) },
+      { ALT: () => this.CONSUME(T.Task) },
+    ]),
+  );
+
+  protected funDecl = this.RULE("funDecl", (mods: Modifiers): FunDecl => {
+    const kw = this.SUBRULE(this.funFlavor);
+    const name = this.CONSUME(T.Ident);
+    this.CONSUME(T.LParen);
+    const params: Param[] = [];
+    this.OPTION(() => {
+      params.push(this.SUBRULE(this.param));
+      this.MANY(() => {
+        this.CONSUME(T.Comma);
+        params.push(this.SUBRULE2(this.param));
+      });
+      this.OPTION2(() => this.CONSUME2(T.Comma));
+    });
+    this.CONSUME(T.RParen);
+    let returnType: TypeExpr | null = null;
+    this.OPTION3(() => {
+      this.CONSUME(T.Colon);
+      returnType = this.SUBRULE(this.typeExpr);
+    });
+    const body = this.SUBRULE(this.block);
+    if (this.RECORDING_PHASE) return null as never;
+    return {
+      kind: "FunDecl",
+      flavor: kw.image as FunFlavor,
+      name: name.image,
+      params,
+      returnType,
+      body,
+      annotations: mods.annotations,
+      exported: mods.exported,
+      isDefault: mods.isDefault,
+      span: this.itemSpan(mods, kw.startOffset, body.span.end.offset),
+    };
+  });
+
+  protected param = this.RULE("param", (): Param => {
+    const name = this.OR([{ ALT: () => this.CONSUME(T.Ident) }, { ALT: () => this.CONSUME(T.Self) }]);
+    let type: TypeExpr | null = null;
+    this.OPTION(() => {
+      this.CONSUME(T.Colon);
+      type = this.SUBRULE(this.typeExpr);
+    });
+    if (this.RECORDING_PHASE) return null as never;
+    const end = type === null ? this.tokEnd(name) : (type as TypeExpr).span.end.offset;
+    return { kind: "Param", name: name.image, type, span: this.span(name.startOffset, end) };
+  });
+
+  protected traitDecl = this.RULE("traitDecl", (mods: Modifiers): TraitDecl => {
+    const kw = this.CONSUME(T.Trait);
+    const name = this.CONSUME(T.Ident);
+    let superType: TypeExpr | null = null;
+    this.OPTION(() => {
+      this.CONSUME(T.Colon);
+      superType = this.SUBRULE(this.typeExpr);
+    });
+    this.CONSUME(T.LBrace);
+    const methods: FunDecl[] = [];
+    this.MANY(() => {
+      this.OR([
+        { ALT: () => this.CONSUME(T.NL) },
+        { ALT: () => this.CONSUME(T.Semi) },
+        {
+          ALT: () => {
+            const annotations: Annotation[] = [];
+            this.MANY2(() => {
+              annotations.push(this.SUBRULE(this.annotation));
+              this.MANY3(() => this.CONSUME2(T.NL));
+            });
+            const start = this.RECORDING_PHASE ? null : null;
+            methods.push(this.SUBRULE(this.funDecl, { ARGS: [{ annotations, exported: false, isDefault: false, start }] }));
+          },
+        },
+      ]);
+    });
+    const close = this.CONSUME(T.RBrace);
+    if (this.RECORDING_PHASE) return null as never;
+    return {
+      kind: "TraitDecl",
+      name: name.image,
+      superType,
+      methods,
+      annotations: mods.annotations,
+      exported: mods.exported,
+      isDefault: mods.isDefault,
+      span: this.itemSpan(mods, kw.startOffset, this.tokEnd(close)),
+    };
+  });
+
+  /** The four import forms (see ImportDecl). */
+  protected importDecl = this.RULE("importDecl", (): ImportDecl => {
+    const kw = this.CONSUME(T.Import);
+    const names: string[] = [];
+    const path: string[] = [];
+    let source: string | null = null;
+    let form: ImportDecl["form"] = "module";
+    let end: IToken | { span: import("../ast.js").Span } = kw;
+    const nameList = (): IToken => {
+      this.CONSUME(T.LBrace);
+      this.OPTION(() => {
+        names.push(this.CONSUME(T.Ident).image);
+        this.MANY(() => {
+          this.CONSUME(T.Comma);
+          names.push(this.CONSUME2(T.Ident).image);
+        });
+        this.OPTION2(() => this.CONSUME2(T.Comma));
+      });
+      this.OPTION5(() => this.CONSUME(T.NL));
+      return this.CONSUME(T.RBrace);
+    };
+    this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(T.Dot);
+          this.CONSUME(T.Slash);
+          end = nameList();
+          form = "siblings";
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME2(T.LBrace);
+          this.OPTION3(() => {
+            names.push(this.CONSUME3(T.Ident).image);
+            this.MANY2(() => {
+              this.CONSUME3(T.Comma);
+              names.push(this.CONSUME4(T.Ident).image);
+            });
+            this.OPTION4(() => this.CONSUME4(T.Comma));
+          });
+          this.OPTION6(() => this.CONSUME2(T.NL));
+          this.CONSUME2(T.RBrace);
+          this.CONSUME(T.From);
+          const s = this.SUBRULE(this.plainString);
+          if (!this.RECORDING_PHASE) {
+            source = s.value;
+            end = s;
+          }
+          form = "named";
+        },
+      },
+      {
+        ALT: () => {
+          const first = this.CONSUME5(T.Ident);
+          this.OR2([
+            {
+              ALT: () => {
+                this.CONSUME2(T.From);
+                const s = this.SUBRULE2(this.plainString);
+                if (!this.RECORDING_PHASE) {
+                  names.push(first.image);
+                  source = s.value;
+                  end = s;
+                  form = "default";
+                }
+              },
+            },
+            {
+              ALT: () => {
+                path.push(first.image);
+                end = first;
+                this.MANY3(() => {
+                  this.CONSUME2(T.Dot);
+                  end = this.CONSUME(T.AnyName);
+                  path.push(end.image);
+                });
+              },
+            },
+          ]);
+        },
+      },
+    ]);
+    if (this.RECORDING_PHASE) return null as never;
+    return { kind: "Import", form, path, names, source, span: this.spanFrom(kw, end) };
+  });
+
+  constructor() {
+    super();
+    this.performSelfAnalysis();
+  }
+}
