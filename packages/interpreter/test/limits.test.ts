@@ -1,0 +1,52 @@
+// Runaway programs become PW307x errors, never hangs or JS stack overflows.
+import { describe, expect, it } from "vitest";
+import { runSource } from "./helpers.js";
+
+describe("limits", () => {
+  it("caps recursion depth with PW3070 at the recursive call", () => {
+    const r = runSource("fun f(n) {\n  return f(n + 1)\n}\nf(0)");
+    expect(r.error).toMatch(/^PW3070 at 2:10: recursion too deep \(more than 2000 nested calls\)/);
+  });
+
+  it("honours a custom maxDepth", () => {
+    const r = runSource("fun f(n) {\n  if n == 0 { return 0 }\n  return f(n - 1)\n}\nprint(f(50))\nprint(f(100))", {
+      limits: { maxDepth: 60 },
+    });
+    expect(r.output).toBe("0\n");
+    expect(r.error).toMatch(/^PW3070 at 3:10/);
+  });
+
+  it("turns a JS stack overflow into PW3070 when the depth limit is too high", () => {
+    const r = runSource("fun f(n) {\n  return 1 + f(n + 1)\n}\nf(0)", { limits: { maxDepth: 10_000_000 } });
+    expect(r.error).toMatch(/^PW3070 /);
+  });
+
+  it("a depth error cannot be caught by try", () => {
+    const r = runSource('fun f(n) { return f(n + 1) }\ntry { f(0) } catch e { print("caught") }\nprint("after")', { limits: { maxDepth: 50 } });
+    expect(r.output).toBe("");
+    expect(r.error).toMatch(/^PW3070/);
+  });
+
+  it("stops an endless loop with a step budget", () => {
+    const r = runSource("var i = 0\nwhile true {\n  i++\n}", { limits: { maxSteps: 10_000 } });
+    expect(r.error).toBe("PW3071 at 2:1: step budget exceeded (10000 steps)");
+  });
+
+  it("counts calls against the step budget too", () => {
+    const r = runSource("fun g() { return 1 }\nfor i in 1...100000 { g() }", { limits: { maxSteps: 5_000 } });
+    expect(r.error).toMatch(/^PW3071/);
+  });
+
+  it("stops an endless loop with a timeout", () => {
+    const started = Date.now();
+    const r = runSource("while true { }", { limits: { timeoutMs: 100 } });
+    expect(r.error).toBe("PW3072 at 1:1: time limit exceeded (100 ms)");
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it("limits are not caught by try", () => {
+    const r = runSource('try { while true { } } catch e { print("caught") }', { limits: { maxSteps: 100 } });
+    expect(r.output).toBe("");
+    expect(r.error).toMatch(/^PW3071/);
+  });
+});
