@@ -1,0 +1,159 @@
+/**
+ * The Threadbare loader: JSON programs (`Print`, `Block`, `Think`) into the Patchwork AST.
+ * Shapes are validated with zod; a bad node is reported with its JSON path, invalid JSON
+ * with its line and column. JSON carries no positions per node: every node spans the document.
+ */
+import { z } from "zod";
+import type { Block, Expr, Program, Span, Stmt, ThinkExpr } from "./ast.js";
+import type { Diagnostic } from "./diagnostics.js";
+import { Codes } from "./parser/errors.js";
+import { SourceFile } from "./source.js";
+
+export interface LoadOptions {
+  fileName?: string;
+}
+
+const printShape = z.object({ message: z.string() }).strict();
+const blockShape = z.object({ children: z.array(z.unknown()) }).strict();
+const thinkShape = z
+  .object({ think: z.object({ prompt: z.string(), children: z.array(z.unknown()) }).strict() })
+  .strict();
+
+const nodeKinds = ["Print", "Block", "Think"] as const;
+
+class Loader {
+  readonly diagnostics: Diagnostic[] = [];
+
+  constructor(
+    private readonly src: SourceFile,
+    private readonly fileName: string | undefined,
+    private readonly whole: Span,
+  ) {}
+
+  error(message: string): void {
+    const d: Diagnostic = { code: Codes.threadbareShape, severity: "error", message, span: this.whole };
+    if (this.fileName !== undefined) d.fileName = this.fileName;
+    this.diagnostics.push(d);
+  }
+
+  node(value: unknown, path: string): Stmt | null {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      this.error(`${path}: expected a node object ({"Print": …}, {"Block": …} or {"Think": …}) but found ${describe(value)}`);
+      return null;
+    }
+    const keys = Object.keys(value);
+    if (keys.length !== 1 || !nodeKinds.includes(keys[0] as (typeof nodeKinds)[number])) {
+      const found = keys.length === 0 ? "an empty object" : `key${keys.length > 1 ? "s" : ""} ${keys.map((k) => JSON.stringify(k)).join(", ")}`;
+      this.error(`${path}: expected exactly one of "Print", "Block", "Think" but found ${found}`);
+      return null;
+    }
+    const kind = keys[0] as (typeof nodeKinds)[number];
+    const body = (value as Record<string, unknown>)[kind];
+    const at = `${path}.${kind}`;
+    if (kind === "Print") return this.print(body, at);
+    if (kind === "Block") return this.block(body, at);
+    return this.think(body, at);
+  }
+
+  private check<T>(shape: z.ZodType<T>, value: unknown, path: string): T | null {
+    const r = shape.safeParse(value);
+    if (r.success) return r.data;
+    const issue = r.error.issues[0]!;
+    const where = path + issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("");
+    this.error(`${where}: ${issue.message}`);
+    return null;
+  }
+
+  private print(body: unknown, path: string): Stmt | null {
+    const p = this.check(printShape, body, path);
+    if (p === null) return null;
+    const span = this.whole;
+    const message: Expr = { kind: "String", parts: p.message === "" ? [] : [{ kind: "Text", value: p.message, span }], span };
+    const callee: Expr = { kind: "Ident", name: "print", span };
+    return { kind: "ExprStmt", expr: { kind: "Call", callee, args: [message], span }, span };
+  }
+
+  private children(list: unknown[], path: string): Stmt[] {
+    const out: Stmt[] = [];
+    list.forEach((child, i) => {
+      const s = this.node(child, `${path}[${i}]`);
+      if (s !== null) out.push(s);
+    });
+    return out;
+  }
+
+  private block(body: unknown, path: string): Block | null {
+    const b = this.check(blockShape, body, path);
+    if (b === null) return null;
+    return { kind: "Block", statements: this.children(b.children, `${path}.children`), span: this.whole };
+  }
+
+  private think(body: unknown, path: string): Stmt | null {
+    const t = this.check(thinkShape, body, path);
+    if (t === null) return null;
+    const span = this.whole;
+    const children = this.children(t.think.children, `${path}.think.children`);
+    const expr: ThinkExpr = {
+      kind: "Think",
+      mode: "think",
+      prompt: [{ kind: "PromptText", value: t.think.prompt, span }],
+      children,
+      verbatim: true,
+      span,
+    };
+    return { kind: "ExprStmt", expr, span };
+  }
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "string" ? "a string" : `a ${typeof value}`;
+}
+
+/** Line and column of a JSON.parse error, from its message ("position N" or "line L column C"). */
+function jsonErrorOffset(message: string, src: SourceFile): number {
+  const lc = /line (\d+) column (\d+)/.exec(message);
+  if (lc) {
+    const line = Number(lc[1]);
+    let offset = 0;
+    for (let l = 1; l < line; l++) offset = src.text.indexOf("\n", offset) + 1;
+    return offset + Number(lc[2]) - 1;
+  }
+  const pos = /position (\d+)/.exec(message);
+  return pos ? Number(pos[1]) : src.text.length;
+}
+
+/**
+ * Load a Threadbare program (JSON text, or an already parsed value) into a Program.
+ * Never throws; problems are diagnostics (PW2101 invalid JSON, PW2102 invalid shape).
+ */
+export function loadThreadbare(json: string | unknown, options: LoadOptions = {}): { program: Program; diagnostics: Diagnostic[] } {
+  const text = typeof json === "string" ? json : "";
+  const src = new SourceFile(text, options.fileName);
+  const whole = src.span(0, text.length);
+  const program: Program = { kind: "Program", body: [], blockMode: false, span: whole };
+  let value: unknown = json;
+  if (typeof json === "string") {
+    try {
+      value = JSON.parse(json);
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      const offset = jsonErrorOffset(message, src);
+      const span = src.span(offset, Math.min(offset + 1, text.length));
+      const what = message.replace(/^JSON\.parse: /, "").replace(/ in JSON at position \d+.*$/, "").replace(/ \(line \d+ column \d+\)$/, "");
+      const d: Diagnostic = {
+        code: Codes.jsonSyntax,
+        severity: "error",
+        message: `invalid JSON: ${what} at line ${span.start.line}, column ${span.start.column}`,
+        span,
+      };
+      if (options.fileName !== undefined) d.fileName = options.fileName;
+      return { program, diagnostics: [d] };
+    }
+  }
+  const loader = new Loader(src, options.fileName, whole);
+  const root = loader.node(value, "$");
+  if (root !== null) program.body.push(root);
+  return { program, diagnostics: loader.diagnostics };
+}
