@@ -1,0 +1,123 @@
+#!/usr/bin/env node
+// Parser throughput: a generated ≥ 1 MB Patchwork program (items, statements, prompts,
+// strings, shell lines) against acorn on a generated JavaScript file of the same size.
+// Run with `npm run bench:parse` (builds first).
+import { parse } from "@patchwork/parser";
+import * as acorn from "acorn";
+
+const TARGET = 1.2 * 1024 * 1024;
+
+function patchworkUnit(i) {
+  return `# unit ${i}
+@model "fast"
+fun process_${i}(items: [string], limit: number): {name: string, count: number} {
+  var total = 0
+  var names = []
+  for var item in items {
+    if item.length > limit && !item.startsWith("#") {
+      total = total + item.length * 2 - 1
+      names.push("item: \${item} ($total)")
+    } else if item == "" {
+      continue
+    } else {
+      total++
+    }
+  }
+  while (total > 100) { total = total / 2 }
+  var summary = think {
+    Summarise these $total items for the report on \${names.length} names:
+    $@{names}
+    Keep it {short}, and call the tool if needed:
+    do {
+      $ ls -la "$dir" | grep -v tmp > out_${i}.txt 2>&1
+      print("listed")
+    }
+  }
+  var files = $(git ls-files | head -n ${i % 50})
+  try {
+    var data = json(read("data_${i}.json"))
+    print(data.value[0].name, cat({k: ${i}, v: "x"}))
+  } catch e {
+    log("failed: " + e.message)
+  }
+  return {name: "unit_${i}", count: total % 7}
+}
+
+var result_${i} = process_${i}(["a", "bb", "ccc"], ${i})
+$ echo "done ${i}" && date
+`;
+}
+
+function javascriptUnit(i) {
+  return `// unit ${i}
+function process_${i}(items, limit) {
+  let total = 0;
+  const names = [];
+  for (const item of items) {
+    if (item.length > limit && !item.startsWith("#")) {
+      total = total + item.length * 2 - 1;
+      names.push(\`item: \${item} (\${total})\`);
+    } else if (item === "") {
+      continue;
+    } else {
+      total++;
+    }
+  }
+  while (total > 100) { total = total / 2; }
+  const summary = think(\`Summarise these \${total} items for the report on \${names.length} names:
+    \${names.join(", ")}
+    Keep it {short}, and call the tool if needed\`, [() => { sh("ls -la " + dir + " | grep -v tmp > out_${i}.txt 2>&1"); print("listed"); }]);
+  const files = sh("git ls-files | head -n ${i % 50}");
+  try {
+    const data = JSON.parse(read("data_${i}.json"));
+    print(data.value[0].name, cat({ k: ${i}, v: "x" }));
+  } catch (e) {
+    log("failed: " + e.message);
+  }
+  return { name: "unit_${i}", count: total % 7 };
+}
+
+const result_${i} = process_${i}(["a", "bb", "ccc"], ${i});
+sh("echo 'done ${i}' && date");
+`;
+}
+
+function generate(unit) {
+  const parts = [];
+  let size = 0;
+  for (let i = 0; size < TARGET; i++) {
+    const u = unit(i);
+    parts.push(u);
+    size += u.length;
+  }
+  return parts.join("\n");
+}
+
+function measure(name, fn, text, runs = 8) {
+  for (let i = 0; i < 3; i++) fn(text); // warm up
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    fn(text);
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  const median = times[Math.floor(times.length / 2)];
+  const mbs = text.length / 1024 / 1024 / (median / 1000);
+  console.log(`${name.padEnd(10)} ${(text.length / 1024 / 1024).toFixed(2)} MB  median ${median.toFixed(1)} ms  ${mbs.toFixed(1)} MB/s`);
+  return median;
+}
+
+const pw = generate(patchworkUnit);
+const js = generate(javascriptUnit);
+const check = parse(pw);
+const errors = check.diagnostics.filter((d) => d.severity === "error");
+if (errors.length > 0) {
+  console.error("benchmark program has errors:", errors.slice(0, 3));
+  process.exit(1);
+}
+acorn.parse(js, { ecmaVersion: "latest", locations: true });
+
+const tPw = measure("patchwork", (t) => parse(t), pw);
+const tJs = measure("acorn", (t) => acorn.parse(t, { ecmaVersion: "latest", locations: true }), js);
+console.log(`ratio      patchwork takes ${(tPw / tJs).toFixed(2)}× acorn's time (goal ≤ 3×)`);
