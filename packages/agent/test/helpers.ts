@@ -1,6 +1,6 @@
 // Shared helpers for the agent tests: scripted agents in temp files, runs through the
 // evaluator thread with the stand-in evaluator (or the real interpreter), process checks.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -62,23 +62,30 @@ export async function runWith(
   return { ...result, events, agentPid: started?.type === "agent-started" ? started.pid : undefined, stderr };
 }
 
-/** True while any process of the group led by `pid` exists. */
-export function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
+/** Living (non-zombie) processes as [pid, pgid] pairs, from /proc. */
+function processes(): [number, number][] {
+  const out: [number, number][] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (fields[0] === "Z" || fields[0] === "X") continue;
+      out.push([Number(name), Number(fields[2])]);
+    } catch {
+      /* gone */
+    }
   }
+  return out;
+}
+
+/** True while any living process of the group led by `pid` exists (zombies do not count). */
+export function groupAlive(pid: number): boolean {
+  return processes().some(([, pgid]) => pgid === pid);
 }
 
 export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  return processes().some(([p]) => p === pid);
 }
 
 export function codes(run: RunWithAgentResult): string[] {

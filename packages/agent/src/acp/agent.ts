@@ -220,13 +220,19 @@ export class AcpAgent implements AsyncAgent {
           self.active.delete(handler);
           // Remember recently ended sessions to name them when a late `do` arrives.
           self.ended.set(handler.sessionId, handler);
-          if (self.ended.size > 64) self.ended.delete(self.ended.keys().next().value!);
+          // Their MCP declarations stay valid until evicted, so a late `do` is recognised.
+          if (self.ended.size > 64) {
+            const [sessionId, evicted] = self.ended.entries().next().value!;
+            self.ended.delete(sessionId);
+            void evicted.release();
+          }
         }
       },
     };
   }
 
-  private failure(error: unknown): Error {
+  private async failure(error: unknown): Promise<Error> {
+    if (!this.process.fault && (this.connection.signal.aborted || !this.process.alive)) await this.process.settle();
     if (this.process.fault) return agentError(this.process.fault.code, this.process.fault.message);
     if (error instanceof acp.RequestError || (error as { code?: unknown })?.code !== undefined) {
       const e = error as { message?: string; code?: unknown };
@@ -275,6 +281,8 @@ async function initialize(
     return response;
   } catch (error) {
     if ((error as { code?: unknown }).code && String((error as { code: unknown }).code).startsWith("PW")) throw error;
+    const fault = await child.settle();
+    if (fault) throw fault.code === AgentCodes.spawnFailed ? agentError(fault.code, fault.message) : notAgent(fault.message);
     throw notAgent(error instanceof Error ? error.message : String(error));
   } finally {
     clearTimeout(timer);

@@ -96,6 +96,15 @@ export class AgentProcess {
     for (const listener of this.faultListeners) listener(this.fault);
   }
 
+  /** After the connection dropped: give the exit a moment to arrive so the fault names it. */
+  async settle(ms = 500): Promise<ProcessFault | null> {
+    if (this.fault || this.exitInfo) return this.fault;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.exited, new Promise((r) => (timer = setTimeout(r, ms)))]);
+    clearTimeout(timer);
+    return this.fault;
+  }
+
   /** SIGTERM to the whole group, SIGKILL after `graceMs`; resolves when the leader is gone. */
   async kill(graceMs = 300): Promise<void> {
     this.killing = true;
@@ -124,7 +133,12 @@ export class AgentProcess {
     const stdout = this.child.stdout!;
     stdout.setEncoding("utf8");
     let buffer = "";
+    let done = false;
     return new ReadableStream<AnyMessage>({
+      cancel: () => {
+        done = true;
+        stdout.removeAllListeners("data");
+      },
       start: (controller) => {
         const fail = (line: string) => {
           const shown = line.length > 200 ? `${line.slice(0, 200)}…` : line;
@@ -133,9 +147,11 @@ export class AgentProcess {
             `the agent wrote something that is not an ACP message to its stdout: ${JSON.stringify(shown)}`,
           );
           stdout.removeAllListeners("data");
+          done = true;
           controller.error(new Error(this.fault!.message));
         };
         stdout.on("data", (chunk: string) => {
+          if (done) return;
           buffer += chunk;
           let newline = buffer.indexOf("\n");
           while (newline >= 0) {
@@ -154,15 +170,14 @@ export class AgentProcess {
               fail(line);
               return;
             }
+            if (done) return;
             controller.enqueue(message as AnyMessage);
           }
         });
         stdout.once("end", () => {
-          try {
-            controller.close();
-          } catch {
-            /* already errored */
-          }
+          if (done) return;
+          done = true;
+          controller.close();
         });
       },
     });

@@ -25,7 +25,7 @@ export interface HandlerRuntime {
   prompt(sessionId: string, prompt: ContentBlock[]): Promise<PromptResponse>;
   cancelSession(sessionId: string): void;
   /** Maps a failed request or a dead connection to an AgentError. */
-  failure(error: unknown): Error;
+  failure(error: unknown): Promise<Error>;
   /** Registers the handler while its turn may still receive messages. */
   track(handler: ThinkHandler, active: boolean): void;
 }
@@ -87,7 +87,7 @@ export class ThinkHandler implements Thinker {
       this.sessionId = await runtime.newSession(this.declaration);
     } catch (error) {
       await this.declaration.release();
-      throw runtime.failure(error);
+      throw await runtime.failure(error);
     }
     this.sessionRef.id = this.sessionId;
     this.context.emit({ type: "session", thinkId: this.thinkId, sessionId: this.sessionId, transport: runtime.transport });
@@ -130,7 +130,7 @@ export class ThinkHandler implements Thinker {
           timers.pause();
           message.respond(await this.runDo(message.index));
           timers.resume();
-        } else if (message.kind === "failed") throw runtime.failure(message.error);
+        } else if (message.kind === "failed") throw await runtime.failure(message.error);
         else return this.finishTurn(message.response, text);
       }
     } catch (error) {

@@ -6,7 +6,8 @@
 import { spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import { acpCaller, connectDoServer, type DoClient } from "./mcp-client.js";
+import { acpCaller } from "./acp-caller.js";
+import type { DoClient } from "./mcp-client.js";
 import { loadScript, ScriptCursor, type Script, type Step } from "./script.js";
 
 interface Session {
@@ -14,6 +15,12 @@ interface Session {
   mcpServers: acp.McpServer[];
   cancel: AbortController | null;
 }
+
+/** `doAfterEnd` calls still in flight (`awaitLate` waits for them). */
+const lateCalls = new Set<Promise<void>>();
+
+/** The MCP client SDK loads only when a script calls `do` (keeps start-up fast). */
+const mcpClient = () => import("./mcp-client.js");
 
 const log = (message: string) => process.stderr.write(`[test-agent] ${message}\n`);
 
@@ -127,6 +134,7 @@ class Turn {
     } else if ("exit" in step) process.exit(step.exit);
     else if ("garbage" in step) process.stdout.write(`${step.garbage}\n`);
     else if ("doAfterEnd" in step) this.doAfterEnd(step.doAfterEnd, step.delayMs ?? 20);
+    else if ("awaitLate" in step) await Promise.allSettled([...lateCalls]);
     else if ("spawn" in step) {
       const child = spawn("/bin/sh", ["-c", step.spawn], { stdio: "ignore" });
       log(`spawned ${child.pid}`);
@@ -155,15 +163,18 @@ class Turn {
 
   private doAfterEnd(number: number, delayMs: number): void {
     const servers = this.session.mcpServers;
-    setTimeout(() => {
-      connectDoServer(servers[0]!, this.client)
-        .then(async (c) => {
-          const outcome = await c.call(number);
-          log(`late do(${number}) answered: ${outcome.isError ? "error" : "ok"}: ${outcome.text}`);
-          await c.close();
-        })
-        .catch((error: unknown) => log(`late do(${number}) failed: ${String(error)}`));
-    }, delayMs);
+    const call = sleep(delayMs, new AbortController().signal)
+      .then(async () => (await mcpClient()).connectDoServer(servers[0]!, this.client))
+      .then(async (c) => {
+        const outcome = await c.call(number);
+        log(`late do(${number}) answered: ${outcome.isError ? "error" : "ok"}: ${outcome.text}`);
+        await c.close();
+      })
+      .catch((error: unknown) => {
+        log(`late do(${number}) failed: ${String(error)}`);
+      })
+      .finally(() => void lateCalls.delete(call));
+    lateCalls.add(call);
   }
 
   private async askPermission(title: string, toolCallId = `perm-${Date.now()}`): Promise<string> {
@@ -182,7 +193,7 @@ class Turn {
     if (!this.mcp) {
       const server = this.session.mcpServers[0];
       if (!server) throw new Error("the client gave this session no MCP server");
-      this.mcp = await connectDoServer(server, this.client);
+      this.mcp = await (await mcpClient()).connectDoServer(server, this.client);
     }
     return this.mcp;
   }

@@ -5,7 +5,8 @@
  */
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { McpOverAcpCaller, type AgentContext, type McpServer } from "@agentclientprotocol/sdk/unstable";
+import type { AgentContext, McpServer } from "@agentclientprotocol/sdk/unstable";
+import { acpCaller } from "./acp-caller.js";
 
 export interface ToolOutcome {
   text: string;
@@ -17,7 +18,6 @@ export interface DoClient {
   close(): Promise<void>;
 }
 
-export const acpCaller = new McpOverAcpCaller({ clientInfo: { name: "patchwork-test-agent", version: "0.1.0" } });
 
 export async function connectDoServer(server: McpServer, acpContext: AgentContext): Promise<DoClient> {
   if ("type" in server && (server as { type: string }).type === "acp") {

@@ -20,6 +20,7 @@ const step = z.union([
   z.object({ garbage: z.string() }).strict(),
   z.object({ doAfterEnd: z.number().int(), delayMs: z.number().int().min(0).optional() }).strict(),
   z.object({ spawn: z.string() }).strict(),
+  z.object({ awaitLate: z.literal(true) }).strict(),
 ]);
 
 export type Step = z.infer<typeof step>;

@@ -1,0 +1,165 @@
+// Every fault of an agent process gives a clear PW4xxx error at the think, no hang, no orphan.
+import { describe, expect, it } from "vitest";
+import { runWithAgent } from "../dist/index.js";
+import { block, codes, fakeEvaluator, groupAlive, pidAlive, print, runThreadbare, scratch, scriptedAgent, think } from "./helpers.js";
+
+const one = think("answer me", [print("child ran")], { print: true });
+
+async function expectDead(pid: number | undefined) {
+  expect(pid).toBeGreaterThan(0);
+  for (let i = 0; i < 20 && groupAlive(pid!); i++) await new Promise((r) => setTimeout(r, 25));
+  expect(groupAlive(pid!)).toBe(false);
+}
+
+describe("initialize", () => {
+  it("reports a process that is not an ACP agent (PW4002)", async () => {
+    const result = await runWithAgent({
+      source: JSON.stringify(one),
+      fileName: "p.json",
+      cwd: scratch,
+      agent: { command: `${JSON.stringify(process.execPath)} -e "console.log('hello there'); setInterval(() => {}, 1000)"` },
+      evaluatorModule: fakeEvaluator,
+      writeOutput: false,
+    });
+    expect(result.ok).toBe(false);
+    expect(codes(result)).toEqual(["PW4002"]);
+    expect(result.diagnostics[0]!.message).toMatch(/not an ACP agent.*hello there/s);
+  });
+
+  it("reports an agent that crashes at initialize (PW4002) with its stderr", async () => {
+    const run = await runThreadbare(one, { onInitialize: "crash" });
+    expect(codes(run)).toEqual(["PW4002"]);
+    expect(run.diagnostics[0]!.message).toMatch(/exited with code 3/);
+    expect(run.diagnostics[0]!.message).toMatch(/crashing at initialize/);
+  });
+
+  it("reports a command that does not exist", async () => {
+    const shell = await runWithAgent({
+      source: "{}",
+      fileName: "p.json",
+      agent: { command: "/nonexistent/agent --acp" },
+      evaluatorModule: fakeEvaluator,
+      writeOutput: false,
+    });
+    expect(codes(shell)).toEqual(["PW4002"]);
+    const direct = await runWithAgent({
+      source: "{}",
+      fileName: "p.json",
+      agent: { command: { command: "/nonexistent/agent" } },
+      evaluatorModule: fakeEvaluator,
+      writeOutput: false,
+    });
+    expect(codes(direct)).toEqual(["PW4001"]);
+  });
+
+  it("reports a protocol version mismatch (PW4003)", async () => {
+    const run = await runThreadbare(one, { protocolVersion: 99 });
+    expect(codes(run)).toEqual(["PW4003"]);
+    expect(run.diagnostics[0]!.message).toMatch(/version 99/);
+  });
+
+  it("gives up on an agent that never answers initialize", async () => {
+    const result = await runWithAgent({
+      source: "{}",
+      fileName: "p.json",
+      agent: { command: scriptedAgent({ onInitialize: "hang" }), initializeTimeoutMs: 500 },
+      evaluatorModule: fakeEvaluator,
+      writeOutput: false,
+    });
+    expect(codes(result)).toEqual(["PW4002"]);
+    expect(result.diagnostics[0]!.message).toMatch(/no answer to initialize within 500 ms/);
+  });
+});
+
+describe("faults during a think", () => {
+  it("an agent crash fails the think (PW4004) at its position and kills the group", async () => {
+    const run = await runThreadbare(one, { prompts: [{ steps: [{ text: "partial" }, { crash: true }] }] });
+    expect(run.ok).toBe(false);
+    expect(run.diagnostics[0]).toMatchObject({ code: "PW4004", fileName: "program.json" });
+    expect(run.diagnostics[0]!.message).toMatch(/killed by SIGKILL/);
+    await expectDead(run.agentPid);
+  });
+
+  it("an agent that exits fails the think (PW4004)", async () => {
+    const run = await runThreadbare(one, { prompts: [{ steps: [{ exit: 0 }] }] });
+    expect(codes(run)).toEqual(["PW4004"]);
+    expect(run.diagnostics[0]!.message).toMatch(/exited with code 0/);
+  });
+
+  it("garbage on the agent's stdout fails the think (PW4005)", async () => {
+    const run = await runThreadbare(one, { prompts: [{ steps: [{ garbage: "Loading model..." }, { sleep: 5000 }] }] });
+    expect(codes(run)).toEqual(["PW4005"]);
+    expect(run.diagnostics[0]!.message).toMatch(/Loading model/);
+    await expectDead(run.agentPid);
+  });
+
+  it("an agent that never answers hits the idle timeout (PW4006)", async () => {
+    const started = Date.now();
+    const run = await runThreadbare(one, { prompts: [{ steps: [{ hang: true }] }] }, { thinkIdleTimeoutMs: 400 });
+    expect(codes(run)).toEqual(["PW4006"]);
+    expect(run.diagnostics[0]!.message).toMatch(/program\.json:1:1 timed out: the agent was silent for 400 ms/);
+    expect(Date.now() - started).toBeLessThan(8000);
+    await expectDead(run.agentPid);
+  });
+
+  it("the total think timeout applies even while the agent chatters (PW4006)", async () => {
+    const steps = Array.from({ length: 40 }, () => [{ text: "." }, { sleep: 50 }]).flat();
+    const run = await runThreadbare(one, { prompts: [{ steps }] }, { thinkTimeoutMs: 500, thinkIdleTimeoutMs: 400 });
+    expect(codes(run)).toEqual(["PW4006"]);
+    expect(run.diagnostics[0]!.message).toMatch(/no answer within 500 ms/);
+  });
+
+  const stops = [
+    ["refusal", "PW4007"],
+    ["max_tokens", "PW4008"],
+    ["max_turn_requests", "PW4009"],
+    ["cancelled", "PW4010"],
+  ] as const;
+  for (const [stop, code] of stops) {
+    it(`stop reason ${stop} is an error naming it (${code})`, async () => {
+      const run = await runThreadbare(one, { prompts: [{ steps: [{ text: "sorry" }, { stop }] }] });
+      expect(codes(run)).toEqual([code]);
+      expect(run.diagnostics[0]!.message).toContain(stop);
+    });
+  }
+
+  it("a do call after the turn ended is an error at that think; the program goes on", async () => {
+    const program = block(think("first", [print("late child")], { print: true }), think("second", [], { print: true }));
+    const run = await runThreadbare(program, {
+      prompts: [
+        { match: "first", steps: [{ text: "one" }, { doAfterEnd: 0, delayMs: 10 }] },
+        { match: "second", steps: [{ awaitLate: true }, { reply: "two" }] },
+      ],
+    });
+    expect(run.output).toBe("one\ntwo\n");
+    expect(run.output).not.toContain("late child");
+    expect(codes(run)).toEqual(["PW4011"]);
+    expect(run.diagnostics[0]!.message).toMatch(/do\(0\) after the turn of the think at program\.json:1:1 had ended/);
+    expect(run.ok).toBe(false);
+    expect(run.stderr).toMatch(/late do\(0\) answered: error/);
+  });
+
+  it("a bad index returns a tool error with the valid numbers; the program goes on", async () => {
+    const program = think("pick", [print("a"), print("b")], { print: true });
+    const run = await runThreadbare(program, { prompts: [{ steps: [{ do: 7 }, { reply: "got: {{do}}" }] }] });
+    expect(run.ok).toBe(true);
+    expect(run.value).toBe("got: ERROR: there is no do block 7; valid numbers: 0, 1");
+  });
+
+  it("a failing child returns a tool error; the program goes on", async () => {
+    const program = block(think("try", [{ Bogus: {} }], { print: true }), print("after"));
+    const run = await runThreadbare(program, { prompts: [{ steps: [{ do: 0 }, { reply: "got: {{do}}" }] }] });
+    expect(run.ok).toBe(true);
+    expect(run.output).toBe("got: ERROR: do block 0 failed: unknown node Bogus\nafter\n");
+  });
+
+  it("kills processes the agent spawned (its process group)", async () => {
+    const run = await runThreadbare(one, { prompts: [{ steps: [{ spawn: "sleep 30" }, { sleep: 200 }, { reply: "ok" }] }] });
+    expect(run.ok).toBe(true);
+    const pid = Number(/child-pid (\d+)/.exec(run.stderr)?.[1]);
+    expect(pid).toBeGreaterThan(0);
+    for (let i = 0; i < 20 && pidAlive(pid); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(pidAlive(pid)).toBe(false);
+    await expectDead(run.agentPid);
+  });
+});
