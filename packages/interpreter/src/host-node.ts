@@ -36,7 +36,10 @@ export function writeAllSync(fd: number, text: string): void {
       const n = writeSync(fd, buf);
       buf = buf.subarray(n);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EAGAIN") throw e;
+      const code = (e as NodeJS.ErrnoException).code;
+      // The reader went away (`| head`): drop the rest of the output.
+      if (code === "EPIPE") return;
+      if (code !== "EAGAIN") throw e;
     }
   }
 }

@@ -51,8 +51,7 @@ export class Runtime {
   thinkCounter = 0;
   readonly events: boolean;
   /** The innermost call being made (used to position a JS stack overflow). */
-  callSpan: Span | null = null;
-  callFile = "";
+  callSite: Node | null = null;
 
   constructor(opts: { host: Host; agent: Agent; cwd: string; limits?: Limits; askUser?: boolean }) {
     this.host = opts.host;
@@ -87,9 +86,7 @@ export class Runtime {
 
   /** Converts a JS stack overflow into the recursion-depth error. */
   stackOverflow(span: Span, fileName: string) {
-    return runtimeError("PW3070", this.callSpan ?? span, this.callSpan ? this.callFile : fileName, {
-      limit: this.maxDepth,
-    });
+    return runtimeError("PW3070", this.callSite?.span ?? span, fileName, { limit: this.maxDepth });
   }
 
   write(text: string): void {

@@ -25,8 +25,7 @@ function compiledOf(fn: PwFunction): CompiledFunction {
 export function enter(rt: Runtime, c: CompiledFunction, frame: Value[], node: Node, file: string): Value {
   if (++rt.depth > rt.maxDepth) rt.tooDeep(node, file);
   if (++rt.steps >= rt.nextCheck) rt.check(node, file);
-  rt.callSpan = node.span;
-  rt.callFile = file;
+  rt.callSite = node;
   const s = c.body(frame);
   rt.depth--;
   if (s === RETURN) {
@@ -79,6 +78,8 @@ export function compileCall(e: CallExpr, cx: Cx): ExprFn {
   const what = callee.kind === "Ident" ? `'${callee.name}'` : "the callee";
   const fnExpr = compileExpr(callee, cx);
   const n = args.length;
+  const b = callee.kind === "Ident" ? cx.scope.lookup(callee.name) : undefined;
+  if (n === 1 && b && b.fn.isModule && b.fn !== cx.scope.fn) return compileGlobalCall1(e, b.slot, args[0]!, fnExpr, cx, what);
   if (n === 1) {
     const a0 = args[0]!;
     return (f) => {
@@ -105,6 +106,42 @@ export function compileCall(e: CallExpr, cx: Cx): ExprFn {
       return enter(rt, c, frame, e, file);
     }
     return callValue(rt, fv, evalArgs(args, f), e, file, what);
+  };
+}
+
+/**
+ * The hottest call shape: a one-argument call of a module-level name from inside a function
+ * (recursion, helpers). Reads the module slot directly and enters the body inline.
+ */
+function compileGlobalCall1(e: CallExpr, slot: number, a0: ExprFn, fnExpr: ExprFn, cx: Cx, what: string): ExprFn {
+  const G = cx.m.G;
+  const rt = cx.m.rt;
+  const file = cx.m.fileName;
+  return (f) => {
+    const fv = G[slot];
+    if (fv instanceof PwFunction) {
+      const c = fv.compiled ?? compiledOf(fv);
+      let frame: Value[];
+      if (c.size === 1 && c.paramCount === 1) frame = [a0(f)];
+      else {
+        if (c.paramCount === 0) tooMany(fv, 1, e, file);
+        frame = new Array(c.size);
+        frame[0] = a0(f);
+        for (let i = 1; i < c.paramCount; i++) frame[i] = null;
+      }
+      if (++rt.depth > rt.maxDepth) rt.tooDeep(e, file);
+      if (++rt.steps >= rt.nextCheck) rt.check(e, file);
+      rt.callSite = e;
+      const sig = c.body(frame);
+      rt.depth--;
+      if (sig === RETURN) {
+        const v = rt.ret;
+        rt.ret = null;
+        return v;
+      }
+      return null;
+    }
+    return callValue(rt, fnExpr(f), [a0(f)], e, file, what);
   };
 }
 
