@@ -379,7 +379,11 @@ export interface PromptInterp extends NodeBase {
   spread: boolean;
 }
 
-/** A line-leading `do { … }` block: child number `index`; `source` is its exact text. */
+/**
+ * A line-leading `do { … }` block: child number `index`; `source` is its exact text (for the
+ * angle spelling, with the angle delimiters of `do < … >`, `think < … >`, `$<…>` written as
+ * braces, so both spellings give the same `source`).
+ */
 export interface DoRef extends NodeBase {
   kind: "DoRef";
   index: number;

@@ -3,7 +3,7 @@
  * their line-leading `do` blocks). Brace and angle spellings share every rule; only the
  * delimiter tokens differ, so both give the same AST.
  */
-import type { IToken } from "chevrotain";
+import type { IToken, TokenType } from "chevrotain";
 import type { Block, DoRef, Expr, PromptPart, Stmt, StringLit, TemplatePart, ThinkExpr } from "../ast.js";
 import * as T from "../lexer/tokens.js";
 import { Codes } from "./errors.js";
@@ -23,11 +23,21 @@ interface DoBlock {
   block: Block;
   start: number;
   end: number;
-  /** The source of the whole `do` block, angle delimiters rewritten as braces. */
+  /** The source of the whole `do` block (angle delimiters written as braces). */
   source: string;
 }
 
 type PromptItem = IToken | Interp | DoBlock;
+
+const openBrace = (image: string): string => image.slice(0, -1) + "{";
+const angleAsBrace = new Map<TokenType, (image: string) => string>([
+  [T.ThinkAngleOpen, openBrace],
+  [T.AskAngleOpen, openBrace],
+  [T.PromptDoAngle, openBrace],
+  [T.InterpAngleOpen, openBrace],
+  [T.SpreadAngleOpen, openBrace],
+  [T.AngleClose, () => "}"],
+]);
 
 export abstract class PromptRules extends ShellRules {
   /** `$name`, `${e}`, `$@{e}`, `$<e>`, `$@<e>` */
@@ -136,6 +146,7 @@ export abstract class PromptRules extends ShellRules {
       { ALT: () => this.CONSUME(T.PromptDo) },
       { ALT: () => this.CONSUME(T.PromptDoAngle) },
     ]);
+    const openIdx = this.RECORDING_PHASE ? 0 : this.position;
     if (!this.RECORDING_PHASE) {
       const p = this.src.positionAt(open.startOffset);
       this.doStack.push({ line: p.line, column: p.column });
@@ -150,13 +161,27 @@ export abstract class PromptRules extends ShellRules {
     const bodyStart = open.startOffset + open.image.length - 1;
     const end = this.tokEnd(close);
     const block: Block = { kind: "Block", statements, span: this.span(bodyStart, end) };
-    const text = this.src.text;
-    const source =
-      open.tokenType === T.PromptDoAngle
-        ? text.slice(open.startOffset, bodyStart) + "{" + text.slice(bodyStart + 1, close.startOffset) + "}"
-        : text.slice(open.startOffset, end);
-    return { block, start: open.startOffset, end, source };
+    return { block, start: open.startOffset, end, source: this.braceSource(openIdx, this.position) };
   });
+
+  /**
+   * The source text of tokens `from..to` (inclusive) with angle delimiters written as
+   * braces, so both spellings give the same `DoRef.source`.
+   */
+  private braceSource(from: number, to: number): string {
+    const tokens = this.input;
+    const text = this.src.text;
+    let out = "";
+    let at = tokens[from]!.startOffset;
+    for (let i = from; i <= to; i++) {
+      const t = tokens[i]!;
+      const brace = angleAsBrace.get(t.tokenType);
+      if (brace === undefined) continue;
+      out += text.slice(at, t.startOffset) + brace(t.image);
+      at = t.startOffset + t.image.length;
+    }
+    return out + text.slice(at, this.tokEnd(tokens[to]!));
+  }
 
   protected thinkExpr = this.RULE("thinkExpr", (): ThinkExpr => {
     const open = this.OR([
