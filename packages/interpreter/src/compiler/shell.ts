@@ -18,7 +18,6 @@ import { toText, type Value } from "../values.js";
 import { compileExpr } from "./expr.js";
 import type { Cx } from "./scope.js";
 import type { StmtFn } from "./types.js";
-import { isBuiltinName } from "../builtins/index.js";
 
 type Build = (f: Value[]) => string;
 
@@ -51,7 +50,7 @@ function compileWord(w: ShellWord, cx: Cx): Build {
     w.parts.map((p): Build => {
       if (p.kind === "ShellText") return constant(p.raw);
       const e = p.expr;
-      if (e.kind === "Ident" && !cx.scope.lookup(e.name) && !isBuiltinName(e.name)) return constant(p.raw);
+      if (e.kind === "Ident" && !cx.scope.lookup(e.name)) return constant(p.raw);
       const v = compileExpr(e, cx);
       if (p.context === "double") return (f) => shellEscapeDouble(toText(v(f)));
       return (f) => {
