@@ -46,6 +46,26 @@ function lexDiagnostics(errors: ILexingError[], src: SourceFile, fileName: strin
   return out;
 }
 
+/**
+ * Parser errors at the token right after an unexpected character are consequences of it
+ * (the character was dropped); the lexer error already says what is wrong.
+ */
+function withoutFollowOnErrors(diagnostics: Diagnostic[], errors: ILexingError[], tokens: IToken[]): Diagnostic[] {
+  if (errors.length === 0) return diagnostics;
+  const followers = new Set<number>();
+  for (const e of errors) {
+    let lo = 0;
+    let hi = tokens.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (tokens[mid]!.startOffset > e.offset) hi = mid;
+      else lo = mid + 1;
+    }
+    followers.add(lo < tokens.length ? tokens[lo]!.startOffset : Number.NaN);
+  }
+  return diagnostics.filter((d) => d.severity !== "error" || !followers.has(d.span.start.offset));
+}
+
 function startsWithBrace(tokens: IToken[]): boolean {
   const first = tokens.find((t) => t.tokenType !== T.NL && t.tokenType !== T.Semi);
   return first?.tokenType === T.LBrace;
@@ -65,7 +85,10 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
     const p = getParser();
     p.begin(src, lexed.tokens, fileName);
     const body = p.program();
-    const diagnostics = [...lexDiagnostics(lexed.errors, src, fileName), ...p.diagnostics];
+    const diagnostics = [
+      ...lexDiagnostics(lexed.errors, src, fileName),
+      ...withoutFollowOnErrors(p.diagnostics, lexed.errors, lexed.tokens),
+    ];
     diagnostics.sort((a, b) => a.span.start.offset - b.span.start.offset);
     const program: Program = {
       kind: "Program",

@@ -205,21 +205,34 @@ export abstract class PromptRules extends ShellRules {
     return { kind: "Think", mode, prompt, children, verbatim: false, span: this.span(open.startOffset, end) };
   });
 
+  /**
+   * The prompt reached the end of input. If it holds a brace (or angle) of its own that
+   * swallowed the prompt's closer, that is the real mistake: report the outermost one still
+   * open, else the one matched by a closer that ends the text. Otherwise the prompt is just unclosed.
+   */
   private reportUnclosedPrompt(open: IToken, items: PromptItem[], mode: string): void {
     const stack: IToken[] = [];
+    let lastPair: IToken | undefined;
     for (const item of items) {
-      if (!("tokenType" in item)) continue;
+      if (!("tokenType" in item)) {
+        lastPair = undefined;
+        continue;
+      }
+      if (item.image.trim() !== "") lastPair = undefined;
       if (item.tokenType === T.PromptLBrace || item.tokenType === T.PromptLAngle) stack.push(item);
-      else if (item.tokenType === T.PromptRBrace || item.tokenType === T.PromptRAngle) stack.pop();
+      else if (item.tokenType === T.PromptRBrace || item.tokenType === T.PromptRAngle) {
+        const opened = stack.pop();
+        if (stack.length === 0) lastPair = opened;
+      }
     }
     const angle = open.tokenType === T.ThinkAngleOpen || open.tokenType === T.AskAngleOpen;
-    const unmatched = stack[0];
-    if (unmatched !== undefined) {
-      const c = unmatched.image;
+    const culprit = stack[0] ?? lastPair;
+    if (culprit !== undefined) {
+      const c = culprit.image;
       this.report(
         Codes.unbalancedPromptBrace,
-        `unbalanced '${c}' in prompt text: ${angle ? "'<' and '>'" : "braces"} in prompt text must balance (write a lone one as $'${c}')`,
-        this.tokSpan(unmatched),
+        `unbalanced '${c}' in prompt text: ${angle ? "'<' and '>'" : "braces"} in prompt text must balance, so this '${c}' takes the prompt's closing '${angle ? ">" : "}"}' (write a lone one as $'${c}')`,
+        this.tokSpan(culprit),
       );
       return;
     }
