@@ -23,7 +23,6 @@ export const RUNTIME_MESSAGES = {
   PW3012: (a: Args) => `division by zero`,
   PW3013: (a: Args) => `cannot destructure ${a.actual}: ${a.detail}`,
   PW3014: (a: Args) => `'${a.name}' outside of a loop`,
-  PW3015: (a: Args) => `${a.name}: ${a.detail}`,
   PW3020: (a: Args) => `command failed with exit status ${a.status}: ${a.command}${a.stderr ? `\n${a.stderr}` : ""}`,
   PW3021: (a: Args) => `file error: ${a.detail}`,
   PW3022: (a: Args) => `invalid JSON: ${a.detail}`,

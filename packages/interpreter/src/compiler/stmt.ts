@@ -4,7 +4,7 @@ import { raise, RuntimeError } from "../errors.js";
 import { splitLines } from "../methods/string.js";
 import { BREAK, CONTINUE, NORMAL, RETURN, type Runtime } from "../runtime.js";
 import { describe } from "./expr.js";
-import { compileCond, compileExpr } from "./expr.js";
+import { compileCond, compileExpr, localSlot } from "./expr.js";
 import { compileRangeBounds } from "./ops.js";
 import { compileVarDecl } from "./patterns.js";
 import { childCx, type Cx } from "./scope.js";
@@ -16,6 +16,8 @@ import type { Value } from "../values.js";
 export function compileStmt(s: Stmt, cx: Cx): StmtFn {
   switch (s.kind) {
     case "ExprStmt": {
+      const direct = compileLocalAssignStmt(s.expr, cx);
+      if (direct) return direct;
       const e = compileExpr(s.expr, cx);
       return (f) => {
         e(f);
@@ -52,6 +54,18 @@ export function compileStmt(s: Stmt, cx: Cx): StmtFn {
     case "ShellStmt":
       return compileShellStmt(s, cx);
   }
+}
+
+/** `x = e` on an untyped local, as a statement: one closure instead of two. */
+function compileLocalAssignStmt(e: Expr, cx: Cx): StmtFn | null {
+  if (e.kind !== "Assign") return null;
+  const slot = localSlot(e.target, cx);
+  if (slot < 0 || cx.scope.lookup((e.target as Expr & { name: string }).name)!.type) return null;
+  const v = compileExpr(e.value, cx);
+  return (f) => {
+    f[slot] = v(f);
+    return NORMAL;
+  };
 }
 
 export function compileStatements(stmts: Stmt[], cx: Cx): StmtFn {
