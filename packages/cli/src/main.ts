@@ -10,6 +10,7 @@ const EXIT_USAGE = 2;
 function commandLine(argv: string[], term: Terminal, result: { status: number }) {
   return yargs(argv)
     .scriptName("patchwork")
+    .parserConfiguration({ "boolean-negation": false })
     .usage("$0 <command> [options]")
     .command(
       "run <file>",

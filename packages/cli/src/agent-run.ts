@@ -1,0 +1,111 @@
+import { createInterface } from "node:readline";
+import { SourceFile } from "@patchwork/parser";
+import {
+  AcpAgent,
+  runWithAgent,
+  type AcpAgentOptions,
+  type AsyncAgent,
+  type PermissionAnswer,
+  type PermissionQuestion,
+  type RunEvent,
+} from "@patchwork/agent";
+import { renderDiagnostics } from "./files.js";
+import { resolveAgentCommand } from "./presets.js";
+import { Progress } from "./progress.js";
+import type { RunArgs } from "./run-command.js";
+import type { Terminal } from "./terminal.js";
+
+export interface AgentRunInput {
+  args: RunArgs;
+  text: string;
+  cwd: string;
+  agentCommand: string;
+  term: Terminal;
+}
+
+/** `patchwork run FILE --agent …`: the evaluator thread plus the ACP runtime. */
+export async function runWithAcpAgent({ args, text, cwd, agentCommand, term }: AgentRunInput): Promise<number> {
+  const command = resolveAgentCommand(agentCommand);
+  const progress = new Progress(term, { spinner: term.stderrIsTTY, verbose: Boolean(args.verbose) });
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.on("SIGINT", onSigint);
+  process.on("SIGTERM", onSigint);
+  const acpOptions: AcpAgentOptions = {
+    command,
+    cwd,
+    mcpTransport: args.mcpTransport ?? "auto",
+    permissions: { do: "allow", other: args.permissions ?? "deny" },
+    askPermission: (question) => askOnTerminal(question, term, progress),
+    onEvent: (event) => progress.handle(event),
+  };
+  try {
+    const agent: AcpAgentOptions | AsyncAgent = args.askUser ? await askUserAgent(acpOptions, term, progress) : acpOptions;
+    const result = await runWithAgent({
+      source: text,
+      fileName: args.file,
+      cwd,
+      entry: args.entry,
+      agent,
+      signal: controller.signal,
+      timeoutMs: args.timeout !== undefined ? args.timeout * 1000 : undefined,
+      onEvent: (event: RunEvent) => {
+        if (event.type === "print") progress.clear();
+        if (!("thinkId" in event && event.type.startsWith("agent"))) progress.handle(event);
+      },
+    });
+    progress.stop();
+    if (result.diagnostics.length > 0) {
+      term.stderr(renderDiagnostics(result.diagnostics, new SourceFile(text, args.file)));
+    }
+    return result.exitCode;
+  } catch (error) {
+    progress.stop();
+    const e = error as { code?: string; message?: string };
+    if (typeof e?.code === "string" && e.code.startsWith("PW4")) {
+      term.stderr(`${args.file}: error[${e.code}]: ${e.message}\n`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    process.off("SIGINT", onSigint);
+    process.off("SIGTERM", onSigint);
+  }
+}
+
+/** `--permissions ask`: one question on the terminal per tool call the agent wants to make. */
+async function askOnTerminal(question: PermissionQuestion, term: Terminal, progress: Progress): Promise<PermissionAnswer> {
+  if (!process.stdin.isTTY && !term.stderrIsTTY) return "deny";
+  progress.clear();
+  const answer = await readLineAsync(`The agent wants to use ${question.title}. Allow? [y/N] `);
+  return /^y(es)?$/i.test(answer?.trim() ?? "") ? "allow" : "deny";
+}
+
+/** `--ask-user` with an agent: asks go to the terminal, thinks to the agent. */
+async function askUserAgent(options: AcpAgentOptions, term: Terminal, progress: Progress): Promise<AsyncAgent> {
+  const inner = await AcpAgent.start(options);
+  return {
+    async think(request, runChild, signal, context) {
+      if (request.kind !== "ask") return inner.think(request, runChild, signal, context);
+      progress.clear();
+      term.stderr(`${request.prompt}\n`);
+      return { text: (await readLineAsync("> ")) ?? "" };
+    },
+    close: () => inner.close(),
+  };
+}
+
+function readLineAsync(prompt: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: Boolean(process.stdin.isTTY) });
+    let answered = false;
+    rl.question(prompt, (line) => {
+      answered = true;
+      rl.close();
+      resolve(line);
+    });
+    rl.once("close", () => {
+      if (!answered) resolve(null);
+    });
+  });
+}
