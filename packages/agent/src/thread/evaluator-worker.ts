@@ -13,9 +13,17 @@ import type { RunOutcome, ThinkReplyMessage, ThinkResponse, WorkerInit, WorkerMe
 interface EvaluatorModule {
   run(
     source: string,
-    options: { fileName: string; agent: Agent; host: Host; cwd: string; entry?: string; limits?: Record<string, number> },
+    options: {
+      fileName: string;
+      agent: Agent;
+      host: Host;
+      cwd: string;
+      entry?: string;
+      limits?: Record<string, number>;
+      askUser?: boolean;
+    },
   ): { value?: unknown; output?: string; diagnostics?: RunOutcome["diagnostics"] };
-  createNodeHost?(options: { cwd: string }): Host;
+  createNodeHost?(options: { cwd: string; shellStdin?: "ignore" | "inherit"; env?: Record<string, string | undefined> }): Host;
 }
 
 interface ThinkChannel {
@@ -101,6 +109,7 @@ function wrapHost(base: Host, init: WorkerInit, agent: ThreadAgent, output: stri
   return {
     write(text) {
       output.push(text);
+      post({ type: "output", text });
       if (init.writeOutput) base.write(text);
     },
     log(text) {
@@ -130,7 +139,12 @@ async function main(): Promise<void> {
   }
   const agent = new ThreadAgent();
   const output: string[] = [];
-  const host = wrapHost(mod.createNodeHost({ cwd: init.cwd }), init, agent, output);
+  const base = mod.createNodeHost({
+    cwd: init.cwd,
+    ...(init.shellStdin ? { shellStdin: init.shellStdin } : {}),
+    ...(init.env ? { env: init.env } : {}),
+  });
+  const host = wrapHost(base, init, agent, output);
   const result = mod.run(init.source, {
     fileName: init.fileName,
     agent,
@@ -138,6 +152,7 @@ async function main(): Promise<void> {
     cwd: init.cwd,
     ...(init.entry !== undefined ? { entry: init.entry } : {}),
     ...(init.limits !== undefined ? { limits: init.limits } : {}),
+    ...(init.askUser ? { askUser: true } : {}),
   });
   agent.releaseIdle();
   post({

@@ -17,6 +17,11 @@ export interface WorkerInit {
   limits?: Record<string, number>;
   /** Write program output with synchronous fd writes (stdout/stderr) as it happens. */
   writeOutput: boolean;
+  /** `ask` blocks read a line from the terminal instead of asking the agent. */
+  askUser?: boolean;
+  /** Standard input of shell commands (default "ignore"). */
+  shellStdin?: "ignore" | "inherit";
+  env?: Record<string, string | undefined>;
   /** Module exporting `run` and `createNodeHost` (default `@patchwork/interpreter`). */
   evaluatorModule: string;
 }
@@ -43,6 +48,7 @@ export interface RunOutcome {
 export type WorkerMessage =
   | ThinkRequestMessage
   | { type: "event"; event: PwEvent }
+  | { type: "output"; text: string }
   | { type: "done"; outcome: RunOutcome }
   | { type: "failed"; message: string; stack?: string };
 

@@ -6,7 +6,7 @@
  */
 import { Worker } from "node:worker_threads";
 import { fileURLToPath } from "node:url";
-import type { JsonValue, PwEvent } from "@patchwork/interpreter";
+import type { JsonValue } from "@patchwork/interpreter";
 import type { Diagnostic } from "@patchwork/parser";
 import { AcpAgent, type AcpAgentOptions } from "../acp/agent.js";
 import { AgentCodes, toAgentError } from "../errors.js";
@@ -37,6 +37,12 @@ export interface RunWithAgentOptions {
   /** Write program output to this process's stdout/stderr as it happens (default true). */
   writeOutput?: boolean;
   logger?: Logger;
+  /** `ask` blocks read a line from the terminal (`host.readLine`) instead of asking the agent. */
+  askUser?: boolean;
+  /** Standard input of the program's shell commands (default "ignore"). */
+  shellStdin?: "ignore" | "inherit";
+  /** Environment for `env()` and shell commands (default `process.env`). */
+  env?: Record<string, string | undefined>;
   /** Module with `run` and `createNodeHost` for the evaluator thread (default the interpreter). */
   evaluatorModule?: string;
 }
@@ -126,6 +132,9 @@ function evaluate(
     entry: options.entry,
     limits: options.limits,
     writeOutput: options.writeOutput ?? true,
+    askUser: options.askUser,
+    shellStdin: options.shellStdin,
+    env: options.env,
     evaluatorModule: options.evaluatorModule ?? "@patchwork/interpreter",
   };
   const runController = new AbortController();
@@ -171,8 +180,10 @@ function evaluate(
           bridge.start(message);
           return;
         case "event":
-          if (message.event.type === "print") output.push(printed(message.event));
           emit(message.event);
+          return;
+        case "output":
+          output.push(message.text);
           return;
         case "done": {
           const errors = message.outcome.diagnostics.some((d) => d.severity === "error");
@@ -227,8 +238,4 @@ function evaluate(
       });
     });
   });
-}
-
-function printed(event: Extract<PwEvent, { type: "print" }>): string {
-  return event.text.endsWith("\n") ? event.text : `${event.text}\n`;
 }

@@ -1,0 +1,103 @@
+// End to end with the real interpreter: Patchwork source and Threadbare JSON programs on the
+// evaluator thread, the ACP runtime and the scripted agent in a real process.
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { groupAlive, runWith } from "./helpers.js";
+
+const example = (name: string) => readFileSync(fileURLToPath(new URL(`../../../examples/${name}`, import.meta.url)), "utf8");
+
+describe("with the real interpreter", () => {
+  for (const transport of ["http", "stdio"] as const) {
+    it(`runs examples/categorize.pw over ${transport}`, async () => {
+      const run = await runWith(example("categorize.pw"), "categorize.pw", {
+        prompts: [{ match: "categorizing", steps: [{ do: 0 }, { reply: "RECEIPT, the tool said: {{do}}" }] }],
+      }, { mcpTransport: transport });
+      expect(run.diagnostics).toEqual([]);
+      expect(run.output).toBe(
+        "Categorized as: RECEIPT\nExtracting amount...\nRECEIPT, the tool said: Categorized as: RECEIPT\nExtracting amount...\n",
+      );
+      const start = run.events.find((e) => e.type === "think-start");
+      expect(start).toMatchObject({ fileName: "categorize.pw", span: { start: { line: 5 } } });
+      expect((start as { prompt: string }).prompt).toContain("Document content:\n[... invoice for $542.00 from Acme Corp ...]");
+      expect(groupAlive(run.agentPid!)).toBe(false);
+    });
+  }
+
+  it("runs the seeds' Threadbare programs (categorize.json, nested.json)", async () => {
+    const flat = await runWith(example("categorize.json"), "categorize.json", {
+      prompts: [{ steps: [{ do: 0 }, { reply: "done" }] }],
+    });
+    expect(flat.diagnostics).toEqual([]);
+    expect(flat.output).toBe("Categorized as: RECEIPT\nExtracting amount...\n");
+    const nested = await runWith(example("nested.json"), "nested.json", {
+      prompts: [
+        { match: "Categorize", steps: [{ do: 0 }, { reply: "outer: {{do}}" }] },
+        { match: "Extract", steps: [{ do: 0 }, { reply: "$542.00" }] },
+      ],
+    });
+    expect(nested.diagnostics).toEqual([]);
+    expect(nested.output).toBe("Categorized as: RECEIPT\nAmount: $542.00\n");
+    const order = nested.events.filter((e) => e.type.startsWith("think-")).map((e) => e.type);
+    expect(order).toEqual(["think-start", "think-start", "think-end", "think-end"]);
+  });
+
+  it("repairs a typed think with one follow-up turn in the same session", async () => {
+    const run = await runWith(example("typed-think.pw"), "typed-think.pw", {
+      prompts: [
+        { match: "Classify", once: true, steps: [{ reply: "It is a receipt, I think." }] },
+        { steps: [{ reply: '```json\n{"category": "RECEIPT", "confidence": 0.9}\n```' }] },
+      ],
+    });
+    expect(run.diagnostics).toEqual([]);
+    expect(run.output).toContain('"category":"RECEIPT"');
+    expect(run.events.filter((e) => e.type === "session")).toHaveLength(1);
+  });
+
+  it("nests thinks 20 levels deep in Patchwork source", async () => {
+    let source = 'print("bottom")';
+    for (let level = 20; level >= 1; level--) {
+      source = `var r${level} = think {\n  [level ${level}] run do(0)\n  do {\n${source}\n  }\n}\nprint("level ${level}: " + r${level})`;
+    }
+    const run = await runWith(source, "deep.pw", { prompts: [{ match: "[level", steps: [{ do: 0 }, { reply: "ok" }] }] });
+    expect(run.diagnostics).toEqual([]);
+    expect(run.output.split("\n")[0]).toBe("bottom");
+    expect(run.output).toContain("level 1: ok");
+    expect(run.events.filter((e) => e.type === "session")).toHaveLength(20);
+  });
+
+  it("runs 100 thinks in a loop", async () => {
+    const source = 'var n = 0\nfor i in 1...100 {\n  var r = think {\n    count ${i}\n    do {\n      n = n + 1\n    }\n  }\n}\nprint(n)';
+    const run = await runWith(source, "loop.pw", { prompts: [{ match: "count", steps: [{ do: 0 }, { reply: "ok" }] }] });
+    expect(run.diagnostics).toEqual([]);
+    expect(run.output).toBe("100\n");
+  });
+
+  it("an agent failure is a runtime error at the think's position", async () => {
+    const source = 'print("before")\nvar x = think {\n  hello\n}\nprint("after")';
+    const run = await runWith(source, "fail.pw", { prompts: [{ steps: [{ crash: true }] }] });
+    expect(run.ok).toBe(false);
+    expect(run.output).toBe("before\n");
+    expect(run.diagnostics[0]).toMatchObject({ code: "PW4004", fileName: "fail.pw", span: { start: { line: 2, column: 9 } } });
+  });
+
+  it("try/catch sees an agent error and the program goes on", async () => {
+    const source = 'try {\n  var x = think {\n    hello\n  }\n} catch e {\n  print("caught: " + e.message)\n}\nprint("after")';
+    const run = await runWith(source, "catch.pw", { prompts: [{ steps: [{ stop: "refusal" }] }] });
+    expect(run.ok).toBe(true);
+    expect(run.output).toMatch(/^caught: .*refus.*\nafter\n$/s);
+  });
+
+  it("cancels a program stuck in an endless loop", async () => {
+    const controller = new AbortController();
+    const run = await runWith('print("start")\nwhile true {\n}\n', "spin.pw", {}, {
+      signal: controller.signal,
+      onEvent: (event) => {
+        if (event.type === "print") setTimeout(() => controller.abort(), 200);
+      },
+    });
+    expect(run.cancelled).toBe(true);
+    expect(run.output).toBe("start\n");
+    expect(groupAlive(run.agentPid!)).toBe(false);
+  });
+});
