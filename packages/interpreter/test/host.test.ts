@@ -1,4 +1,6 @@
 // Host-facing behaviour: ask-user input, warnings, shell word building, output ordering.
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createNodeHost, ScriptedAgent } from "../src/index.js";
 import { runSource, tempDir } from "./helpers.js";
@@ -53,6 +55,17 @@ describe("shell words", () => {
     expect(r.error).toBeNull();
     const v = "$(touch pwned)`touch pwned2`'; touch pwned3; echo '";
     expect(r.output).toBe(`${v}\n${v}\ntrue\nfalse false false\n`);
+  });
+});
+
+describe("injection", () => {
+  it('a value like `"; rm -rf x; echo "` is one literal argument', () => {
+    const cwd = tempDir();
+    mkdirSync(join(cwd, "x"));
+    const r = runSource('var v = "\\"; rm -rf x; echo \\""\n$ echo $v\n$ echo "$v"\nprint(exists("x"))', { cwd });
+    expect(r.error).toBeNull();
+    expect(r.output).toBe('"; rm -rf x; echo "\n"; rm -rf x; echo "\ntrue\n');
+    expect(existsSync(join(cwd, "x"))).toBe(true);
   });
 });
 

@@ -201,8 +201,12 @@ export function compileIdent(e: Ident, cx: Cx): ExprFn {
     const v = builtinValue(e.name);
     return () => v;
   }
+  if (ACTOR_NAMES.has(e.name)) return () => raise("PW3060", e.span, file, { feature: `'${e.name}' (actor features)` });
   return () => raise("PW3002", e.span, file, { name: e.name });
 }
+
+/** Names of the reference examples' actor features, reported as unsupported when unbound. */
+const ACTOR_NAMES: ReadonlySet<string> = new Set(["delegate", "mailbox", "spawn"]);
 
 /** Compiles a store into a name: returns a closure storing a value (type-checked). */
 export function compileStore(target: Ident, cx: Cx): (f: Value[], v: Value) => void {

@@ -95,11 +95,36 @@ export function compileBlock(b: Block, cx: Cx): StmtFn {
 }
 
 function compileIf(s: IfStmt, cx: Cx): StmtFn {
+  const guard = compileGuard(s, cx);
+  if (guard) return guard;
   const test = compileCond(s.test, cx);
   const then = compileBlock(s.then, cx);
   const other = s.else ? (s.else.kind === "If" ? compileIf(s.else, cx) : compileBlock(s.else, cx)) : null;
   if (!other) return (f) => (test(f) ? then(f) : NORMAL);
   return (f) => (test(f) ? then(f) : other(f));
+}
+
+/** `if c { return e }` without else (a guard clause): one closure for test and return. */
+function compileGuard(s: IfStmt, cx: Cx): StmtFn | null {
+  const only = s.then.statements.length === 1 ? s.then.statements[0]! : null;
+  if (s.else || !only || only.kind !== "Return" || !only.value || only.value.kind === "Think") return null;
+  const test = compileCond(s.test, cx);
+  const rt = cx.m.rt;
+  const inner = childCx(cx);
+  const slot = localSlot(only.value, inner);
+  if (slot >= 0) {
+    return (f) => {
+      if (!test(f)) return NORMAL;
+      rt.ret = f[slot] as Value;
+      return RETURN;
+    };
+  }
+  const value = compileExpr(only.value, inner);
+  return (f) => {
+    if (!test(f)) return NORMAL;
+    rt.ret = value(f);
+    return RETURN;
+  };
 }
 
 function compileJump(s: Node, cx: Cx, signal: number): StmtFn {
