@@ -41,6 +41,7 @@ export class PatchworkParser extends StmtRules {
         { ALT: (): TopLevel => this.SUBRULE(this.statement) },
       ],
       IGNORE_AMBIGUITIES: true,
+      MAX_LOOKAHEAD: 1,
     }),
   );
 

@@ -57,7 +57,7 @@ export abstract class StmtRules extends ExprRules {
   ];
 
   /** A `{` at the start of a statement is a block (listed first), never an object. */
-  protected statement = this.RULE("statement", (): Stmt => this.OR({ DEF: this.statementAlts, IGNORE_AMBIGUITIES: true }));
+  protected statement = this.RULE("statement", (): Stmt => this.OR({ DEF: this.statementAlts, IGNORE_AMBIGUITIES: true, MAX_LOOKAHEAD: 1 }));
 
   private keywordStmt(t: IToken, kind: "Break" | "Continue" | "Succeed"): Stmt {
     return this.RECORDING_PHASE ? (null as never) : { kind, span: this.tokSpan(t) };
