@@ -7,3 +7,5 @@ export type { ParseOptions, ParseResult } from "./parse.js";
 export { loadThreadbare } from "./threadbare.js";
 export type { LoadOptions } from "./threadbare.js";
 export { astToJson } from "./astJson.js";
+export { grammarFiles, serializedGrammar } from "./grammar/generate.js";
+export { textMateGrammar } from "./grammar/textmate.js";
