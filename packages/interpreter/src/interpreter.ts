@@ -22,6 +22,11 @@ export interface InterpreterOptions {
   limits?: Limits;
   /** `ask` blocks read a line from `host.readLine` instead of asking the agent. */
   askUser?: boolean;
+  /**
+   * Compile function bodies and top levels to JavaScript (the fast tier; default true).
+   * False runs everything through the closure compiler (same semantics, slower).
+   */
+  codegen?: boolean;
 }
 
 type ParserApi = {
@@ -53,6 +58,7 @@ export class Interpreter {
       cwd,
       limits: options.limits,
       askUser: options.askUser,
+      codegen: options.codegen,
     });
     this.modules = new Modules(this.runtime, parseModule);
   }

@@ -8,6 +8,7 @@ import type { FunDecl, ImportDecl, Program, Stmt, TopLevel, TraitDecl } from "@p
 import { STD_MODULES } from "./builtins/index.js";
 import { callValue } from "./compiler/call.js";
 import { Scope, type Binding, type FnCtx, type ModuleCtx, type ModuleLoader } from "./compiler/scope.js";
+import { generateBody } from "./compiler/codegen.js";
 import { compileExpr } from "./compiler/expr.js";
 import { compileStatements } from "./compiler/stmt.js";
 import type { StmtFn } from "./compiler/types.js";
@@ -28,7 +29,8 @@ function functionCompiler(m: ModuleCtx): (fn: PwFunction) => CompiledFunction {
     const ctx: FnCtx = { size: 0, isModule: false, returnType: decl.returnType, returnScope: m.scope };
     const scope = new Scope(m.scope, ctx);
     for (const p of decl.params) scope.declare(p.name);
-    const body = compileStatements(decl.body.statements, { m, scope, loops: 0 });
+    const cx = { m, scope, loops: 0 };
+    const body = m.rt.codegen ? generateBody(decl.body.statements, cx) : compileStatements(decl.body.statements, cx);
     return { size: ctx.size, paramCount: decl.params.length, body };
   };
 }
@@ -176,6 +178,7 @@ function importedNames(it: ImportDecl): string[] {
 /** Top-level statements: the value of the last expression statement is the program's value. */
 function compileTopLevel(stmts: Stmt[], m: ModuleCtx, rt: Runtime): StmtFn {
   const cx = { m, scope: m.scope, loops: 0 };
+  if (rt.codegen) return generateBody(stmts, cx, true);
   const fns: StmtFn[] = [];
   for (const s of stmts) {
     if (s.kind === "ExprStmt") {

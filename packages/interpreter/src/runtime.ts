@@ -50,10 +50,13 @@ export class Runtime {
   /** Think ids for events. */
   thinkCounter = 0;
   readonly events: boolean;
+  /** Function bodies and top levels are compiled to JS (codegen.ts); false: closures only. */
+  readonly codegen: boolean;
   /** The innermost call being made (used to position a JS stack overflow). */
   callSite: Node | null = null;
 
-  constructor(opts: { host: Host; agent: Agent; cwd: string; limits?: Limits; askUser?: boolean }) {
+  constructor(opts: { host: Host; agent: Agent; cwd: string; limits?: Limits; askUser?: boolean; codegen?: boolean }) {
+    this.codegen = opts.codegen ?? true;
     this.host = opts.host;
     this.agent = opts.agent;
     this.cwd = opts.cwd;

@@ -20,7 +20,7 @@ import { runSource, tempDir } from "./helpers.js";
 
 describe("run()", () => {
   it("returns value, output and diagnostics", () => {
-    const r = runSource('print("hi")\n{a: [1, 2]}');
+    const r = runSource('print("hi")\nvar o = {a: [1, 2]}\no');
     expect(r.ok).toBe(true);
     expect(r.output).toBe("hi\n");
     expect(r.value).toEqual({ a: [1, 2] });

@@ -51,12 +51,12 @@ export interface FixtureRun {
 }
 
 /** Runs a fixture in a fresh temporary directory; returns the result and stderr. */
-export function runFixture(path: string, agent?: Agent): FixtureRun {
+export function runFixture(path: string, agent?: Agent, codegen = true): FixtureRun {
   const cwd = mkdtempSync(join(tmpdir(), "pw-fixture-"));
   let stderr = "";
   try {
     const host = createNodeHost({ cwd, stdout: () => {}, stderr: (t) => (stderr += t) });
-    const result = run(readFileSync(path, "utf8"), { fileName: path, cwd, host, agent });
+    const result = run(readFileSync(path, "utf8"), { fileName: path, cwd, host, agent, codegen });
     return { result, stderr, cwd };
   } finally {
     rmSync(cwd, { recursive: true, force: true });

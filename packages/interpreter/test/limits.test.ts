@@ -1,8 +1,11 @@
 // Runaway programs become PW307x errors, never hangs or JS stack overflows.
 import { describe, expect, it } from "vitest";
-import { runSource } from "./helpers.js";
+import type { RunOptions } from "../src/index.js";
+import { runSource as runWith } from "./helpers.js";
 
-describe("limits", () => {
+for (const codegen of [true, false]) {
+const runSource = (src: string, options: RunOptions = {}) => runWith(src, { ...options, codegen });
+describe(`limits (${codegen ? "codegen" : "closures only"})`, () => {
   it("caps recursion depth with PW3070 at the recursive call", () => {
     const r = runSource("fun f(n) {\n  return f(n + 1)\n}\nf(0)");
     expect(r.error).toMatch(/^PW3070 at 2:10: recursion too deep \(more than 2000 nested calls\)/);
@@ -50,3 +53,4 @@ describe("limits", () => {
     expect(r.error).toMatch(/^PW3071/);
   });
 });
+}

@@ -1,0 +1,85 @@
+/**
+ * Run-time helpers of generated code (codegen.ts): the slow paths and error exits. Each
+ * mirrors what the closure compiler does for the same node, so both tiers behave alike.
+ */
+import type { BinaryExpr, CallExpr, Ident, Node, UnaryExpr, UpdateExpr } from "@patchwork/parser";
+import { raise } from "../errors.js";
+import { RETURN, type Runtime } from "../runtime.js";
+import { deepEqual, truthy, type CompiledFunction, type Value } from "../values.js";
+import { callValue } from "./call.js";
+import { describe } from "./expr.js";
+import { add } from "./ops.js";
+
+export interface Helpers {
+  undef(node: Ident): never;
+  add(a: Value, b: Value, node: BinaryExpr): Value;
+  bad(a: Value, b: Value, node: BinaryExpr): never;
+  cmp(a: Value, b: Value, node: BinaryExpr): boolean;
+  div(a: Value, b: Value, node: BinaryExpr): Value;
+  eq(a: Value, b: Value): boolean;
+  truthy(v: Value): boolean;
+  neg(v: Value, node: UnaryExpr): number;
+  badUpdate(v: Value, node: UpdateExpr): never;
+  enter(c: CompiledFunction, frame: Value[], node: CallExpr): Value;
+  call(fv: Value | undefined, args: Value[], node: CallExpr, callee: Ident): Value;
+  check(node: Node): void;
+  loopEvent(node: Node, iteration: number): void;
+  bounds(a: Value, b: Value, node: Node): void;
+}
+
+export function makeHelpers(rt: Runtime, file: string): Helpers {
+  const bad = (a: Value, b: Value, node: BinaryExpr): never =>
+    raise("PW3005", node.span, file, { op: node.op, left: describe(a), right: describe(b) });
+  return {
+    undef: (node) => raise("PW3002", node.span, file, { name: node.name }),
+    add: (a, b, node) => add(a, b, (x, y) => bad(x, y, node)),
+    bad,
+    cmp: (a, b, node) => {
+      if (typeof a !== "string" || typeof b !== "string") return bad(a, b, node);
+      switch (node.op) {
+        case "<":
+          return a < b;
+        case ">":
+          return a > b;
+        case "<=":
+          return a <= b;
+        default:
+          return a >= b;
+      }
+    },
+    div: (a, b, node) => {
+      if (typeof a !== "number" || typeof b !== "number") return bad(a, b, node);
+      if (b === 0) return raise("PW3012", node.span, file);
+      return node.op === "/" ? a / b : a % b;
+    },
+    eq: (a, b) => a === b || deepEqual(a, b),
+    truthy,
+    neg: (v, node) => raise("PW3005", node.span, file, { op: "-", left: describe(v) }),
+    badUpdate: (v, node) => raise("PW3005", node.span, file, { op: node.op, left: describe(v) }),
+    enter: (c, frame, node) => {
+      if (++rt.depth > rt.maxDepth) rt.tooDeep(node, file);
+      if (++rt.steps >= rt.nextCheck) rt.check(node, file);
+      rt.callSite = node;
+      const sig = c.body(frame);
+      rt.depth--;
+      if (sig === RETURN) {
+        const v = rt.ret;
+        rt.ret = null;
+        return v;
+      }
+      return null;
+    },
+    call: (fv, args, node, callee) => {
+      if (fv === undefined) return raise("PW3002", callee.span, file, { name: callee.name });
+      return callValue(rt, fv, args, node, file, `'${callee.name}'`);
+    },
+    check: (node) => rt.check(node, file),
+    loopEvent: (node, iteration) => {
+      if (iteration <= 100 || iteration % 1000 === 0) rt.emit({ type: "loop", iteration, span: node.span });
+    },
+    bounds: (a, b, node) => {
+      if (typeof a !== "number" || typeof b !== "number")
+        raise("PW3005", node.span, file, { op: "...", left: describe(a), right: describe(b) });
+    },
+  };
+}

@@ -1,0 +1,269 @@
+/**
+ * The fast tier: function bodies and module top levels are compiled to JavaScript source
+ * (one `new Function` per body), so V8 optimises a whole Patchwork function as one JS function.
+ * Only a core subset is generated inline (numbers, locals, module-level names, operators,
+ * local assignment and `++`/`--`, calls of module-level functions, `var`, `if`, `while`,
+ * `for` over ranges, `return`, `break`, `continue`, blocks). Every other node is compiled by
+ * the closure compiler and called from the generated code (`K[i](f)`), so each node has exactly
+ * one meaning and slow paths and errors go through the same helpers and wordings.
+ * Names are resolved exactly as the closure compiler does (same scopes, same order).
+ */
+import type { BinaryExpr, Block, Expr, ForStmt, Ident, Stmt, WhileStmt } from "@patchwork/parser";
+import { BREAK, CONTINUE, NORMAL, RETURN } from "../runtime.js";
+import { PwFunction, type Value } from "../values.js";
+import { makeHelpers } from "./codegen-helpers.js";
+import { compileCond, compileExpr, compileOperand } from "./expr.js";
+import { compileRangeBounds } from "./ops.js";
+import { childCx, type Cx } from "./scope.js";
+import { compileStmt } from "./stmt.js";
+import type { StmtFn } from "./types.js";
+
+class Gen {
+  /** Constants referenced by the generated code: nodes (for errors) and fallback closures. */
+  readonly K: unknown[] = [];
+  private temps = 0;
+  /** Depth of generated loops around the code being generated. */
+  loops = 0;
+
+  k(v: unknown): string {
+    this.K.push(v);
+    return `K[${this.K.length - 1}]`;
+  }
+
+  temp(): string {
+    return `t${this.temps++}`;
+  }
+
+  tempDecl(): string {
+    if (this.temps === 0) return "";
+    return `let ${Array.from({ length: this.temps }, (_, i) => `t${i}`).join(", ")};`;
+  }
+}
+
+// ─────────────────────────────────── expressions ───────────────────────────────────
+
+function expr(e: Expr, cx: Cx, g: Gen): string {
+  switch (e.kind) {
+    case "Number":
+      return Object.is(e.value, -0) ? "-0" : String(e.value);
+    case "Bool":
+      return e.value ? "true" : "false";
+    case "Null":
+      return "null";
+    case "String":
+      if (e.parts.length === 0) return '""';
+      if (e.parts.length === 1 && e.parts[0]!.kind === "Text") return JSON.stringify(e.parts[0]!.value);
+      break;
+    case "Ident":
+      return ident(e, cx, g) ?? `${g.k(compileExpr(e, cx))}(f)`;
+    case "Binary":
+      return binary(e, cx, g);
+    case "Assign":
+      if (e.target.kind === "Ident") {
+        const slot = localUntyped(e.target, cx);
+        if (slot >= 0) return `(f[${slot}] = ${expr(e.value, cx, g)})`;
+      }
+      break;
+    case "Update":
+      if (e.target.kind === "Ident") {
+        const slot = localUntyped(e.target, cx);
+        if (slot >= 0) {
+          const t = g.temp();
+          const d = e.op === "++" ? "+ 1" : "- 1";
+          return `(${t} = f[${slot}], typeof ${t} === "number" ? (f[${slot}] = ${t} ${d}, ${t}) : H.badUpdate(${t}, ${g.k(e)}))`;
+        }
+      }
+      break;
+    case "Unary": {
+      if (e.op === "!") return `!(${cond(e.operand, cx, g)})`;
+      const t = g.temp();
+      return `(${t} = ${expr(e.operand, cx, g)}, typeof ${t} === "number" ? -${t} : H.neg(${t}, ${g.k(e)}))`;
+    }
+    case "Logical": {
+      const t = g.temp();
+      const l = operand(e.left, cx, g);
+      const r = operand(e.right, cx, g);
+      return e.op === "&&" ? `(H.truthy(${t} = ${l}) ? ${r} : ${t})` : `(H.truthy(${t} = ${l}) ? ${t} : ${r})`;
+    }
+    case "Call":
+      if (e.callee.kind === "Ident") {
+        const b = cx.scope.lookup(e.callee.name);
+        if (b && b.fn.isModule && b.fn !== cx.scope.fn) {
+          const t = g.temp();
+          const args = `[${e.args.map((a) => expr(a, cx, g)).join(", ")}]`;
+          const n = e.args.length;
+          const node = g.k(e);
+          return (
+            `(${t} = G[${b.slot}], ${t} instanceof PF && ${t}.compiled !== null && ${t}.compiled.paramCount === ${n}` +
+            ` ? H.enter(${t}.compiled, ${args}, ${node}) : H.call(${t}, ${args}, ${node}, ${g.k(e.callee)}))`
+          );
+        }
+      }
+      break;
+  }
+  return `${g.k(compileExpr(e, cx))}(f)`;
+}
+
+/** `&&` / `||` operands: a shell expression there is a condition. */
+function operand(e: Expr, cx: Cx, g: Gen): string {
+  return e.kind === "Shell" ? `${g.k(compileOperand(e, cx))}(f)` : expr(e, cx, g);
+}
+
+function localUntyped(e: Ident, cx: Cx): number {
+  const b = cx.scope.lookup(e.name);
+  return b && !b.type && b.fn === cx.scope.fn ? b.slot : -1;
+}
+
+function ident(e: Ident, cx: Cx, g: Gen): string | null {
+  const b = cx.scope.lookup(e.name);
+  if (!b) return null;
+  if (b.fn === cx.scope.fn) return `f[${b.slot}]`;
+  const t = g.temp();
+  return `((${t} = G[${b.slot}]) === undefined ? H.undef(${g.k(e)}) : ${t})`;
+}
+
+function binary(e: BinaryExpr, cx: Cx, g: Gen): string {
+  const a = g.temp();
+  const b = g.temp();
+  const pre = `${a} = ${expr(e.left, cx, g)}, ${b} = ${expr(e.right, cx, g)}, `;
+  const node = g.k(e);
+  const nums = `typeof ${a} === "number" && typeof ${b} === "number"`;
+  switch (e.op) {
+    case "+":
+      return `(${pre}${nums} ? ${a} + ${b} : H.add(${a}, ${b}, ${node}))`;
+    case "-":
+    case "*":
+      return `(${pre}${nums} ? ${a} ${e.op} ${b} : H.bad(${a}, ${b}, ${node}))`;
+    case "/":
+    case "%":
+      return `(${pre}H.div(${a}, ${b}, ${node}))`;
+    case "==":
+      return `(${pre}H.eq(${a}, ${b}))`;
+    case "!=":
+      return `(${pre}!H.eq(${a}, ${b}))`;
+    default:
+      return `(${pre}${nums} ? ${a} ${e.op} ${b} : H.cmp(${a}, ${b}, ${node}))`;
+  }
+}
+
+function cond(e: Expr, cx: Cx, g: Gen): string {
+  switch (e.kind) {
+    case "Binary":
+      if (["<", ">", "<=", ">=", "==", "!="].includes(e.op)) return binary(e, cx, g);
+      break;
+    case "Bool":
+      return e.value ? "true" : "false";
+    case "Unary":
+      if (e.op === "!") return `!(${cond(e.operand, cx, g)})`;
+      break;
+    case "Logical":
+      return `(${cond(e.left, cx, g)} ${e.op} ${cond(e.right, cx, g)})`;
+    case "Shell":
+    case "Assign":
+      return `${g.k(compileCond(e, cx))}(f)`;
+  }
+  return `H.truthy(${expr(e, cx, g)})`;
+}
+
+// ─────────────────────────────────── statements ───────────────────────────────────
+
+/** A statement compiled by the closure compiler, its signal propagated. */
+function fallback(s: Stmt, cx: Cx, g: Gen): string {
+  const fn = g.k(compileStmt(s, cx));
+  const propagate = g.loops > 0 ? `{ if (s === ${BREAK}) break; if (s === ${CONTINUE}) continue; return s; }` : "return s;";
+  return `if ((s = ${fn}(f)) !== ${NORMAL}) ${propagate}\n`;
+}
+
+function stmts(list: Stmt[], cx: Cx, g: Gen, top = false): string {
+  let out = "";
+  for (const s of list) out += stmt(s, cx, g, top);
+  return out;
+}
+
+function block(b: Block, cx: Cx, g: Gen): string {
+  return `{\n${stmts(b.statements, childCx(cx), g)}}\n`;
+}
+
+function stmt(s: Stmt, cx: Cx, g: Gen, top: boolean): string {
+  switch (s.kind) {
+    case "ExprStmt":
+      return top ? `rt.lastValue = ${expr(s.expr, cx, g)};\n` : `${expr(s.expr, cx, g)};\n`;
+    case "VarDecl": {
+      const p = s.pattern;
+      if (p.kind !== "IdentPattern" || s.type || s.init?.kind === "Think" || cx.scope.hasOwn(p.name)) break;
+      const init = s.init ? expr(s.init, cx, g) : "null";
+      const slot = cx.scope.declare(p.name).slot;
+      return `f[${slot}] = ${init};\n`;
+    }
+    case "If": {
+      let out = `if (${cond(s.test, cx, g)}) ${block(s.then, cx, g)}`;
+      if (s.else) out += `else ${s.else.kind === "If" ? stmt(s.else, cx, g, false) : block(s.else, cx, g)}`;
+      return out;
+    }
+    case "While":
+      return loop(s, cx, g);
+    case "For":
+      if (s.iterable.kind === "Range") return forRange(s, cx, g);
+      break;
+    case "Return":
+      if (s.value?.kind === "Think" && cx.scope.fn.returnType) break;
+      return `rt.ret = ${s.value ? expr(s.value, cx, g) : "null"}; return ${RETURN};\n`;
+    case "Succeed":
+      return `rt.ret = null; return ${RETURN};\n`;
+    case "Break":
+    case "Continue":
+      if (g.loops > 0) return s.kind === "Break" ? "break;\n" : "continue;\n";
+      break;
+    case "Block":
+      return block(s, cx, g);
+    case "TypeDecl":
+      compileStmt(s, cx);
+      return "";
+  }
+  return fallback(s, cx, g);
+}
+
+function tick(s: Stmt, g: Gen, counter: string): string {
+  const node = g.k(s);
+  return `if (++rt.steps >= rt.nextCheck) H.check(${node});\nif (EV) H.loopEvent(${node}, ++${counter});\n`;
+}
+
+function loop(s: WhileStmt, cx: Cx, g: Gen): string {
+  const it = g.temp();
+  const test = cond(s.test, cx, g);
+  const inner: Cx = { ...childCx(cx), loops: cx.loops + 1 };
+  g.loops++;
+  const body = stmts(s.body.statements, inner, g);
+  g.loops--;
+  return `${it} = 0;\nwhile (${test}) {\n${tick(s, g, it)}${body}}\n`;
+}
+
+function forRange(s: ForStmt, cx: Cx, g: Gen): string {
+  const it = g.temp();
+  const i = g.temp();
+  const end = g.temp();
+  const range = s.iterable as Expr & { kind: "Range" };
+  const bounds = g.k(compileRangeBounds(range, cx));
+  const varCx = childCx(cx);
+  const slot = varCx.scope.declare(s.name).slot;
+  const inner: Cx = { ...childCx(varCx), loops: cx.loops + 1 };
+  g.loops++;
+  const body = stmts(s.body.statements, inner, g);
+  g.loops--;
+  return (
+    `[${i}, ${end}] = ${bounds}(f);\n${it} = 0;\n` +
+    `for (; ${i} <= ${end}; ${i}++) {\n${tick(s, g, it)}f[${slot}] = ${i};\n${body}}\n`
+  );
+}
+
+/** Compiles statements of a function body (or a module's top level) to one JS function. */
+export function generateBody(list: Stmt[], cx: Cx, topLevel = false): StmtFn {
+  const g = new Gen();
+  const code = stmts(list, cx, g, topLevel);
+  const src = `"use strict";\nreturn function body(f) {\nlet s;\n${g.tempDecl()}\n${code}return ${NORMAL};\n};`;
+  const rt = cx.m.rt;
+  const make = new Function("K", "H", "G", "rt", "PF", "EV", src) as (...a: unknown[]) => StmtFn;
+  return make(g.K, makeHelpers(rt, cx.m.fileName), cx.m.G, rt, PwFunction, rt.events);
+}
+
+export type { Value };
