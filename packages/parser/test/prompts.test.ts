@@ -40,6 +40,11 @@ describe("prompt text", () => {
       { kind: "PromptText", value: ' return {"a": [1, {b}]} ' },
     ]);
   });
+  it("escapes \\$ \\{ \\} give the character; other backslashes stay", () => {
+    expect(strip(think("think { a \\{ b \\$x \\} c\\n \\\\ d }").prompt)).toEqual([
+      { kind: "PromptText", value: " a { b $x } c\\n \\\\ d " },
+    ]);
+  });
   it("quotes and code-like text are plain text", () => {
     expect(strip(think("think { it's \"quoted\" x = 1; if (a) # not a comment }").prompt)).toEqual([
       { kind: "PromptText", value: " it's \"quoted\" x = 1; if (a) # not a comment " },

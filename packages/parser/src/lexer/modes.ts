@@ -48,7 +48,7 @@ function codeMode(opts: { newlines: boolean; shellLine: TokenType | null; angle:
 }
 
 const interpolation = [T.CharLit, T.InterpName, T.InterpOpen, T.SpreadOpen, T.InterpAngleOpen, T.SpreadAngleOpen, T.Dollar];
-const promptCommon = [T.PromptNL, T.PromptDo, T.PromptDoAngle, ...interpolation];
+const promptCommon = [T.PromptNL, T.PromptDo, T.PromptDoAngle, T.PromptEscape, T.Backslash, ...interpolation];
 const shellWordParts = [
   T.ShellEscape, T.ShellSQ, T.ShellSQOpen, T.ShellDQStart, T.ShellBacktick, T.ShellDollarParen,
   T.InterpName, T.InterpOpen, T.SpreadOpen, T.Dollar,

@@ -119,8 +119,11 @@ export const StrEnd = tok({ name: "StrEnd", label: "'\"'", pattern: /"/, pop_mod
 export const PromptNL = tok({ name: "PromptNL", label: "prompt text", pattern: /\n[ \t]*/, line_breaks: true });
 export const PromptDo = tok({ name: "PromptDo", label: "'do {'", pattern: { exec: matchPromptDo }, start_chars_hint: ["d"], line_breaks: false, push_mode: "code" });
 export const PromptDoAngle = tok({ name: "PromptDoAngle", label: "'do <'", pattern: { exec: matchPromptDoAngle }, start_chars_hint: ["d"], line_breaks: false, push_mode: "angle_code" });
-export const PromptText = tok({ name: "PromptText", label: "prompt text", pattern: /[^{}$\n]+/, line_breaks: true });
-export const PromptAngleText = tok({ name: "PromptAngleText", label: "prompt text", pattern: /[^<>$\n]+/, line_breaks: true });
+export const PromptText = tok({ name: "PromptText", label: "prompt text", pattern: /[^{}$\n\\]+/, line_breaks: true });
+export const PromptAngleText = tok({ name: "PromptAngleText", label: "prompt text", pattern: /[^<>$\n\\]+/, line_breaks: true });
+/** `\$`, `\{`, `\}` (and `\<`, `\>`) in prompt text: the character itself. */
+export const PromptEscape = tok({ name: "PromptEscape", label: "an escape", pattern: /\\[{}<>$]/ });
+export const Backslash = tok({ name: "Backslash", label: "prompt text", pattern: /\\/ });
 export const PromptLBrace = tok({ name: "PromptLBrace", label: "'{'", pattern: /\{/, push_mode: "prompt_nested" });
 export const PromptRBrace = tok({ name: "PromptRBrace", label: "'}'", pattern: /\}/, pop_mode: true });
 export const PromptLAngle = tok({ name: "PromptLAngle", label: "'<'", pattern: /</, push_mode: "prompt_angle_nested" });

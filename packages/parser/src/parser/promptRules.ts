@@ -129,7 +129,7 @@ export abstract class PromptRules extends ShellRules {
 
   private promptTextTypes = [
     T.PromptText, T.PromptAngleText, T.PromptNL, T.PromptLBrace, T.PromptRBrace, T.PromptLAngle,
-    T.PromptRAngle, T.CharLit, T.Dollar,
+    T.PromptRAngle, T.CharLit, T.Dollar, T.PromptEscape, T.Backslash,
   ];
 
   private promptPartAlts = [
@@ -267,7 +267,8 @@ export abstract class PromptRules extends ShellRules {
       } else {
         if (start < 0) start = item.startOffset;
         end = item.startOffset + item.image.length;
-        text += item.tokenType === T.CharLit ? charLiteralValue(item.image) : item.image;
+        const type = item.tokenType;
+        text += type === T.CharLit ? charLiteralValue(item.image) : type === T.PromptEscape ? item.image.charAt(1) : item.image;
       }
     }
     flush();
