@@ -37,7 +37,6 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term }: A
     mcpTransport: args.mcpTransport ?? "auto",
     permissions: { do: "allow", other: args.permissions ?? "deny" },
     askPermission: (question) => askOnTerminal(question, term, progress),
-    onEvent: (event) => progress.handle(event),
   };
   try {
     const agent: AcpAgentOptions | AsyncAgent = args.askUser ? await askUserAgent(acpOptions, term, progress) : acpOptions;
@@ -51,7 +50,7 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term }: A
       timeoutMs: args.timeout !== undefined ? args.timeout * 1000 : undefined,
       onEvent: (event: RunEvent) => {
         if (event.type === "print") progress.clear();
-        if (!("thinkId" in event && event.type.startsWith("agent"))) progress.handle(event);
+        progress.handle(event);
       },
     });
     progress.stop();
@@ -83,7 +82,8 @@ async function askOnTerminal(question: PermissionQuestion, term: Terminal, progr
 
 /** `--ask-user` with an agent: asks go to the terminal, thinks to the agent. */
 async function askUserAgent(options: AcpAgentOptions, term: Terminal, progress: Progress): Promise<AsyncAgent> {
-  const inner = await AcpAgent.start(options);
+  // runWithAgent forwards agent events only for agents it starts itself: route them here.
+  const inner = await AcpAgent.start({ ...options, onEvent: (event) => progress.handle(event) });
   return {
     async think(request, runChild, signal, context) {
       if (request.kind !== "ask") return inner.think(request, runChild, signal, context);

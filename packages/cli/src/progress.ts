@@ -36,6 +36,9 @@ export class Progress {
       case "do-end":
         this.dos.pop();
         break;
+      case "agent-started":
+        this.verbose(`[agent ${event.agentName ?? "?"} started, pid ${event.pid}, do tool over ${event.transport}]\n`);
+        break;
       case "agent-text":
         this.verbose(event.text, true);
         break;

@@ -1,0 +1,126 @@
+// `patchwork run --agent …` through real processes with the scripted ACP agent.
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { patchwork, patchworkBin, repoRoot, tempFiles } from "./helpers.js";
+
+/** The agent's pid, from the `--verbose` line announcing it. */
+function agentPid(stderr: string): number {
+  const m = /started, pid (\d+)/.exec(stderr);
+  if (!m) throw new Error(`no agent pid in: ${stderr}`);
+  return Number(m[1]);
+}
+
+/** True while any process of the group led by `pid` is alive. */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const testAgent = join(repoRoot, "packages", "agent", "bin", "patchwork-test-agent.js");
+
+function agentWith(script: object): { dir: string; command: string } {
+  const dir = tempFiles({ "script.json": JSON.stringify(script) });
+  return { dir, command: `"${process.execPath}" "${testAgent}" "${join(dir, "script.json")}"` };
+}
+
+const THINK = 'print("start")\nvar r = think {\n    Say hello.\n}\nprint("got: ${r}")\n';
+
+describe("patchwork run --agent", () => {
+  it("takes the agent from PATCHWORK_AGENT", () => {
+    const { dir, command } = agentWith({ prompts: [{ steps: [{ reply: "hello there" }] }] });
+    const prog = join(tempFiles({ "p.pw": THINK }), "p.pw");
+    const r = patchwork(["run", prog], { env: { PATCHWORK_AGENT: command }, cwd: dir });
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe("start\ngot: hello there\n");
+    expect(r.status).toBe(0);
+  });
+
+  it("--no-agent wins over PATCHWORK_AGENT", () => {
+    const prog = join(tempFiles({ "p.pw": THINK }), "p.pw");
+    const r = patchwork(["run", prog, "--no-agent"], { env: { PATCHWORK_AGENT: "/nonexistent/agent" } });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("__think_prompt");
+  });
+
+  it("a preset whose command is not installed is a usage error naming how to install it", () => {
+    const r = patchwork(["run", "examples/hello.pw", "--agent", "codex"], { env: { PATH: "/nonexistent" } });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("'codex-acp' not found on PATH");
+    expect(r.stderr).toContain("npm install -g");
+  });
+
+  it("an agent that crashes mid-think gives a positioned error, exit 1, output kept", () => {
+    const { command } = agentWith({ prompts: [{ steps: [{ text: "partial" }, { crash: true }] }] });
+    const prog = join(tempFiles({ "p.pw": THINK }), "p.pw");
+    const r = patchwork(["run", prog, "--agent", command]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe("start\n");
+    expect(r.stderr).toMatch(/p\.pw:2:9: error\[PW4\d{3}\]/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("a command that does not exist is a clear error, exit 1", () => {
+    const prog = join(tempFiles({ "p.pw": THINK }), "p.pw");
+    const r = patchwork(["run", prog, "--agent", "/nonexistent/acp-agent"]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/error\[PW4\d{3}\]/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("--verbose streams the agent's text to stderr; no spinner when stderr is not a terminal", () => {
+    const { command } = agentWith({ prompts: [{ steps: [{ text: "thinking hard… " }, { reply: "hi" }] }] });
+    const prog = join(tempFiles({ "p.pw": THINK }), "p.pw");
+    const quiet = patchwork(["run", prog, "--agent", command]);
+    expect(quiet.stderr).toBe("");
+    const loud = patchwork(["run", prog, "--agent", command, "--verbose"]);
+    expect(loud.status).toBe(0);
+    expect(loud.stderr).toContain("think at");
+    expect(loud.stderr).toContain("thinking hard… ");
+    expect(loud.stderr).not.toMatch(/⠋|⠙|\r/);
+  });
+
+  it("--timeout stops a hanging agent with exit 130 and no orphan", () => {
+    const { command } = agentWith({ prompts: [{ steps: [{ hang: true }] }] });
+    const prog = join(tempFiles({ "p.pw": THINK }), "p.pw");
+    const started = Date.now();
+    const r = patchwork(["run", prog, "--agent", command, "--timeout", "1.5", "--verbose"]);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(r.status).toBe(130);
+    expect(r.stderr).toMatch(/timed out/);
+    expect(groupAlive(agentPid(r.stderr))).toBe(false);
+  });
+
+  it("Ctrl-C (SIGINT) cancels the run: exit 130, agent killed", async () => {
+    const { command } = agentWith({ prompts: [{ steps: [{ hang: true }] }] });
+    const prog = join(tempFiles({ "p.pw": THINK }), "p.pw");
+    const child = spawn(process.execPath, [patchworkBin, "run", prog, "--agent", command, "--verbose"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    // Wait until the think is under way, then interrupt.
+    await new Promise<void>((resolve, reject) => {
+      const deadline = setTimeout(() => reject(new Error(`think never started: ${stderr}`)), 15_000);
+      const poll = setInterval(() => {
+        if (stderr.includes("think at")) {
+          clearInterval(poll);
+          clearTimeout(deadline);
+          resolve();
+        }
+      }, 50);
+    });
+    child.kill("SIGINT");
+    const status = await new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    expect(status).toBe(130);
+    expect(stdout).toBe("start\n");
+    expect(stderr).toMatch(/cancelled/);
+    expect(groupAlive(agentPid(stderr))).toBe(false);
+  });
+});
