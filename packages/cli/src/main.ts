@@ -55,9 +55,9 @@ function commandLine(argv: string[], term: Terminal, result: { status: number })
       },
     )
     .command(
-      "mcp-relay",
+      "mcp-relay <socket> [token]",
       false, // internal: started by ACP agents to reach the MCP `do` server over stdio
-      (y) => y.strict(false),
+      (y) => y.positional("socket", { type: "string" }).positional("token", { type: "string" }),
       async () => {
         const { runMcpRelay } = await import("@patchwork/agent");
         result.status = await runMcpRelay(argv.slice(1));
