@@ -175,3 +175,20 @@ describe("result conversion", () => {
     expect(agent.thinks[0]!.request.kind).toBe("ask");
   });
 });
+
+describe("typed thinks without an agent", () => {
+  it("pass the prompt object through any declared type", () => {
+    const r = runSource("var s: string = think { a }\nvar n: {x: number} = think { b }\nvar t: [string] = []\nt = think { c }\nprint(s.__think_prompt, n.__think_prompt, t.__think_prompt)");
+    expect(r.error).toBeNull();
+    expect(r.output.startsWith("a b\n\nAnswer with JSON of type `{x: number}`")).toBe(true);
+    expect(r.output).toContain(" c\n\nAnswer with JSON of type `[string]`");
+  });
+
+  it("an assignment to an annotated var types its think", () => {
+    const agent = new ScriptedAgent([[{ reply: "[1, 2]" }]]);
+    const r = runSource("var xs: [number] = []\nxs = think { numbers }\nprint(len(xs))", { agent });
+    expect(r.error).toBeNull();
+    expect(r.output).toBe("2\n");
+    expect(agent.thinks[0]!.request.typeText).toBe("[number]");
+  });
+});

@@ -235,8 +235,16 @@ export function compileStore(target: Ident, cx: Cx): (f: Value[], v: Value) => v
 }
 
 function compileAssign(e: AssignExpr, cx: Cx): ExprFn {
-  const value = compileExpr(e.value, cx);
   const t = e.target;
+  const typed = t.kind === "Ident" ? cx.scope.lookup(t.name) : undefined;
+  if (typed?.type && e.value.kind === "Think") {
+    // `x = think {…}` for an annotated `x`: the think is typed by the declaration.
+    const think = compileThink(e.value, cx, { type: typed.type, scope: typed.typeScope! });
+    const slot = typed.slot;
+    const frame = typed.fn === cx.scope.fn ? null : cx.m.G;
+    return (f) => ((frame ?? f)[slot] = think(f));
+  }
+  const value = compileExpr(e.value, cx);
   if (t.kind === "Ident") {
     const b = cx.scope.lookup(t.name);
     if (b && !b.type && b.fn === cx.scope.fn) {

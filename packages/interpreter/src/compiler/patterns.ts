@@ -1,7 +1,7 @@
 /** `var` declarations: plain names, `_`, and destructuring of objects and arrays with type checks. */
 import type { Pattern, VarDecl } from "@patchwork/parser";
 import { raise } from "../errors.js";
-import { checkAssignable, isStringType } from "../types/check.js";
+import { checkAssignable } from "../types/check.js";
 import type { Value } from "../values.js";
 import { compileExpr, describe } from "./expr.js";
 import type { Cx } from "./scope.js";
@@ -18,8 +18,10 @@ export function compileVarDecl(s: VarDecl, cx: Cx): StmtFn {
   else init = compileExpr(s.init, cx);
   const dup = firstRedeclared(s.pattern, cx);
   if (dup) return () => raise("PW3003", dup.span, file, { name: dup.name });
+  // A think's result is converted and validated by its type already (and without an agent
+  // it is the `{__think_prompt}` object, which must pass through).
   const check =
-    s.type && !(s.init?.kind === "Think" && !isStringType(s.type, cx.scope))
+    s.type && s.init?.kind !== "Think"
       ? checkAssignable(s.type, cx.scope, describeTarget(s.pattern), s.pattern.span, file)
       : null;
   if (s.pattern.kind === "IdentPattern") {
