@@ -119,7 +119,9 @@ class Turn {
     else if ("reply" in step) {
       await this.chunk(this.fill(step.reply));
       return "end_turn";
-    } else if ("do" in step) await this.callDo(step.do, step.ask ?? false, step.echo ?? false);
+    } else if ("do" in step) {
+      for (let i = 0; i < (step.repeat ?? 1); i++) await this.callDo(step.do, step.ask ?? false, step.echo ?? false);
+    }
     else if ("permission" in step) this.vars.permission = await this.askPermission(step.permission);
     else if ("toolCall" in step)
       await this.update({ sessionUpdate: "tool_call", toolCallId: `tc-${Date.now()}`, title: step.toolCall, status: "completed" });

@@ -9,7 +9,7 @@ const step = z.union([
   z.object({ text: z.string() }).strict(),
   z.object({ thought: z.string() }).strict(),
   z.object({ reply: z.string() }).strict(),
-  z.object({ do: z.number().int(), ask: z.boolean().optional(), echo: z.boolean().optional() }).strict(),
+  z.object({ do: z.number().int(), ask: z.boolean().optional(), echo: z.boolean().optional(), repeat: z.number().int().min(1).optional() }).strict(),
   z.object({ permission: z.string() }).strict(),
   z.object({ toolCall: z.string() }).strict(),
   z.object({ stop: z.enum(["end_turn", "refusal", "max_tokens", "max_turn_requests", "cancelled"]) }).strict(),

@@ -8,11 +8,15 @@ import type { ChildResult } from "@patchwork/interpreter";
 import { AgentCodes, toAgentError } from "../errors.js";
 import type { AgentEvent, AsyncAgent, AsyncRunChild, AsyncThinkReply } from "../types.js";
 import { sendSignalled } from "./channel.js";
-import type { ThinkReplyMessage, ThinkRequestMessage, ThinkResponse } from "./protocol.js";
+import type { HelloMessage, ThinkReplyMessage, ThinkRequestMessage, ThinkResponse } from "./protocol.js";
+
+type Response = ThinkResponse extends infer R ? (R extends unknown ? Omit<R, "seq"> : never) : never;
 
 export class ThinkBridge {
-  private readonly open = new Set<OpenThink>();
+  private readonly open = new Map<number, OpenThink>();
   private thinkCount = 0;
+  private port: MessagePort | null = null;
+  private flag: Int32Array | null = null;
 
   constructor(
     private readonly agent: AsyncAgent,
@@ -20,37 +24,46 @@ export class ThinkBridge {
     private readonly emit: (event: AgentEvent) => void,
   ) {}
 
+  /** The evaluator thread's channel port: responses go out on it, replies come back on it. */
+  connect(hello: HelloMessage): void {
+    this.port = hello.port;
+    this.flag = new Int32Array(hello.signal);
+    this.port.on("message", (message: ThinkReplyMessage) => this.open.get(message.seq)?.onMessage(message));
+    this.port.unref();
+  }
+
   start(message: ThinkRequestMessage): void {
-    const think = new OpenThink(message, ++this.thinkCount, () => this.open.delete(think));
-    this.open.add(think);
+    const { port, flag } = this;
+    if (!port || !flag) throw new Error("the evaluator thread did not say hello");
+    const seq = message.seq;
+    const send = (response: Response) => sendSignalled(port, flag, { ...response, seq });
+    const think = new OpenThink(message, ++this.thinkCount, send, () => this.open.delete(seq));
+    this.open.set(seq, think);
     think.begin(this.agent, this.runSignal, this.emit);
   }
 
   /** Fails every open think (the evaluator is being torn down). */
   shutdown(code: string, message: string): void {
-    for (const think of [...this.open]) think.cancel(code, message);
+    for (const think of [...this.open.values()]) think.cancel(code, message);
+    this.port?.close();
   }
 }
 
 class OpenThink {
-  private readonly port: MessagePort;
-  private readonly flag: Int32Array;
   private readonly controller = new AbortController();
   private readonly pendingDo = new Map<number, (result: ChildResult) => void>();
   private doSeq = 0;
   private reply: AsyncThinkReply | null = null;
   private closed = false;
+  /** The last turn answered normally: closing needs no abort. */
+  private answered = false;
 
   constructor(
     private readonly message: ThinkRequestMessage,
     private readonly id: number,
+    private readonly post: (response: Response) => void,
     private readonly onClosed: () => void,
-  ) {
-    this.port = message.port;
-    this.flag = new Int32Array(message.signal);
-    this.port.on("message", (m: ThinkReplyMessage) => this.onMessage(m));
-    this.port.once("close", () => this.close());
-  }
+  ) {}
 
   begin(agent: AsyncAgent, runSignal: AbortSignal, emit: (event: AgentEvent) => void): void {
     const signal = AbortSignal.any([runSignal, this.controller.signal]);
@@ -74,6 +87,7 @@ class OpenThink {
       (reply) => {
         if (this.closed) return;
         this.reply = reply;
+        this.answered = true;
         this.send({ type: "complete", ok: true, text: reply.text, canFollowUp: reply.followUp !== undefined });
         if (!reply.followUp) this.close();
       },
@@ -86,7 +100,7 @@ class OpenThink {
     );
   }
 
-  private onMessage(message: ThinkReplyMessage): void {
+  onMessage(message: ThinkReplyMessage): void {
     switch (message.type) {
       case "do-result": {
         const resolve = this.pendingDo.get(message.doId);
@@ -102,6 +116,7 @@ class OpenThink {
           this.close();
           return;
         }
+        this.answered = false;
         this.settle(followUp(message.message, this.runChild, this.controller.signal));
         return;
       }
@@ -117,18 +132,17 @@ class OpenThink {
     this.close();
   }
 
-  private send(response: ThinkResponse): void {
+  private send(response: Response): void {
     if (this.closed) return;
-    sendSignalled(this.port, this.flag, response);
+    this.post(response);
   }
 
   private close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.controller.abort();
+    if (!this.answered) this.controller.abort();
     for (const resolve of this.pendingDo.values()) resolve({ ok: false, error: "the think block was interrupted" });
     this.pendingDo.clear();
-    this.port.close();
     this.onClosed();
   }
 }

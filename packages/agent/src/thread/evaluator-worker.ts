@@ -6,7 +6,7 @@
 import { MessageChannel, parentPort, workerData, type MessagePort } from "node:worker_threads";
 import { AgentError } from "@patchwork/interpreter";
 import type { Agent, ChildResult, Host, PwEvent, RunChild, ThinkReply, ThinkRequest } from "@patchwork/interpreter";
-import { receiveBlocking } from "./channel.js";
+import { ChannelSet } from "./channel.js";
 import type { RunOutcome, ThinkReplyMessage, ThinkResponse, WorkerInit, WorkerMessage } from "./protocol.js";
 
 /** The interpreter API this thread needs (checked at run time: the interpreter may lag behind). */
@@ -26,32 +26,36 @@ interface EvaluatorModule {
   createNodeHost?(options: { cwd: string; shellStdin?: "ignore" | "inherit"; env?: Record<string, string | undefined> }): Host;
 }
 
-interface ThinkChannel {
-  port: MessagePort;
-  flag: Int32Array;
-}
-
 const post = (message: WorkerMessage, transfer?: MessagePort[]) => parentPort!.postMessage(message, transfer ?? []);
 
 class ThreadAgent implements Agent {
   private seq = 0;
+  private readonly channels: ChannelSet<ThinkResponse>;
+  private readonly replies: MessagePort;
   /** Completed thinks whose conversation may still get its follow-up turn. */
-  private readonly idle = new Set<ThinkChannel>();
+  private readonly idle = new Set<number>();
   pendingEventIds: number[] = [];
+
+  constructor() {
+    const { port1, port2 } = new MessageChannel();
+    const signal = new SharedArrayBuffer(4);
+    this.replies = port1;
+    this.channels = new ChannelSet(port1, new Int32Array(signal));
+    post({ type: "hello", port: port2, signal }, [port2]);
+  }
 
   think(request: ThinkRequest, runChild: RunChild): ThinkReply {
     this.releaseIdle();
-    const { port1, port2 } = new MessageChannel();
-    const signal = new SharedArrayBuffer(4);
-    const channel: ThinkChannel = { port: port1, flag: new Int32Array(signal) };
+    const seq = ++this.seq;
+    this.channels.open(seq);
     const eventId = this.pendingEventIds.pop() ?? null;
-    post({ type: "think", seq: ++this.seq, eventId, request, port: port2, signal }, [port2]);
-    return this.await(channel, runChild);
+    post({ type: "think", seq, eventId, request });
+    return this.await(seq, runChild);
   }
 
-  private await(channel: ThinkChannel, runChild: RunChild): ThinkReply {
+  private await(seq: number, runChild: RunChild): ThinkReply {
     for (;;) {
-      const response = receiveBlocking<ThinkResponse>(channel.port, channel.flag);
+      const response = this.channels.receive(seq);
       switch (response.type) {
         case "do": {
           let result: ChildResult;
@@ -59,47 +63,48 @@ class ThreadAgent implements Agent {
             result = runChild(response.index);
           } catch (error) {
             // Not a user-level failure (a limit, an internal error): tell the agent, then unwind.
-            this.send(channel, { type: "do-result", doId: response.doId, result: { ok: false, error: String(error) } });
-            channel.port.close();
+            this.send({ seq, type: "do-result", doId: response.doId, result: { ok: false, error: String(error) } });
+            this.send({ seq, type: "release" });
+            this.channels.close(seq);
             throw error;
           }
-          this.send(channel, { type: "do-result", doId: response.doId, result });
+          this.send({ seq, type: "do-result", doId: response.doId, result });
           break;
         }
         case "complete":
           if (!response.ok) {
-            channel.port.close();
+            this.channels.close(seq);
             throw new AgentError(response.code, response.message);
           }
           if (!response.canFollowUp) {
-            channel.port.close();
+            this.channels.close(seq);
             return { kind: "text", text: response.text };
           }
-          this.idle.add(channel);
+          this.idle.add(seq);
           return {
             kind: "text",
             text: response.text,
             followUp: (message, nextRunChild) => {
-              if (!this.idle.delete(channel)) throw new AgentError("PW4013", "this conversation can no longer be continued");
-              this.send(channel, { type: "follow-up", message });
-              return this.await(channel, nextRunChild);
+              if (!this.idle.delete(seq)) throw new AgentError("PW4013", "this conversation can no longer be continued");
+              this.send({ seq, type: "follow-up", message });
+              return this.await(seq, nextRunChild);
             },
           };
         case "cancel":
-          channel.port.close();
+          this.channels.close(seq);
           throw new AgentError(response.code, response.message);
       }
     }
   }
 
-  private send(channel: ThinkChannel, message: ThinkReplyMessage): void {
-    channel.port.postMessage(message);
+  private send(message: ThinkReplyMessage): void {
+    this.replies.postMessage(message);
   }
 
   releaseIdle(): void {
-    for (const channel of this.idle) {
-      this.send(channel, { type: "release" });
-      channel.port.close();
+    for (const seq of this.idle) {
+      this.send({ seq, type: "release" });
+      this.channels.close(seq);
     }
     this.idle.clear();
   }

@@ -176,6 +176,9 @@ function evaluate(
 
     worker.on("message", (message: WorkerMessage) => {
       switch (message.type) {
+        case "hello":
+          bridge.connect(message);
+          return;
         case "think":
           bridge.start(message);
           return;

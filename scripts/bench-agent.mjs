@@ -1,0 +1,120 @@
+#!/usr/bin/env node
+// Agent runtime benchmark (npm run bench:agent). Prints, in one run:
+//  1. one think round trip through our runtime (evaluator thread → ACP runtime → scripted
+//     agent) vs the same prompt turn done with the bare ACP SDK (goal ≤ 1.2×);
+//  2. one `do` round trip (agent calls the MCP tool, the evaluator runs the child), http and stdio;
+//  3. memory (heapUsed / rss) after 1,000 sequential thinks vs after 10 (goal: flat).
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable, Writable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import * as acp from "@agentclientprotocol/sdk/unstable";
+import { runWithAgent } from "../packages/agent/dist/index.js";
+
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc");
+const root = fileURLToPath(new URL("..", import.meta.url));
+const agentBin = join(root, "packages/agent/bin/patchwork-test-agent.js");
+const dir = mkdtempSync(join(tmpdir(), "pw-bench-agent-"));
+let scriptCount = 0;
+const agentCommand = (script) => {
+  const file = join(dir, `script-${++scriptCount}.json`);
+  writeFileSync(file, JSON.stringify(script));
+  return { file, command: `${JSON.stringify(process.execPath)} ${JSON.stringify(agentBin)} ${JSON.stringify(file)}` };
+};
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const ms = (x) => `${x.toFixed(2)} ms`;
+
+/** Runs a Patchwork program with N thinks; returns per-think durations (think-start → think-end). */
+async function timedThinks(source, script, extra = {}) {
+  const { command } = agentCommand(script);
+  const starts = new Map();
+  const durations = [];
+  const result = await runWithAgent({
+    source,
+    fileName: "bench.pw",
+    cwd: dir,
+    agent: { command },
+    writeOutput: false,
+    ...extra,
+    onEvent: (e) => {
+      if (e.type === "think-start") starts.set(e.id, performance.now());
+      else if (e.type === "think-end") durations.push(performance.now() - starts.get(e.id));
+      extra.onEvent?.(e);
+    },
+  });
+  if (!result.ok) throw new Error(`bench run failed: ${JSON.stringify(result.diagnostics)}`);
+  return durations;
+}
+
+const loop = (n, body) => `for i in 1...${n} {\n  var r = think {\n    count \${i}\n${body}  }\n}\n`;
+
+/** The same turns with the bare SDK: session/new with the same kind of MCP declaration, prompt, collect text. */
+async function bareSdk(n) {
+  const { file } = agentCommand({ prompts: [{ match: "count", steps: [{ reply: "ok" }] }] });
+  const child = spawn(process.execPath, [agentBin, file], { stdio: ["pipe", "pipe", "inherit"], detached: true });
+  let text = "";
+  const app = acp.client({ name: "bench" }).onNotification(acp.methods.client.session.update, ({ params }) => {
+    if (params.update.sessionUpdate === "agent_message_chunk" && params.update.content.type === "text") text += params.update.content.text;
+  });
+  const connection = app.connect(acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout)));
+  await connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+  const mcpServers = [{ type: "http", name: "patchwork", url: "http://127.0.0.1:9/mcp", headers: [{ name: "Authorization", value: "Bearer x" }] }];
+  const durations = [];
+  for (let i = 1; i <= n; i++) {
+    const t0 = performance.now();
+    text = "";
+    const { sessionId } = await connection.agent.request(acp.methods.agent.session.new, { cwd: dir, mcpServers });
+    await connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: `count ${i}` }] });
+    if (text !== "ok") throw new Error(`bare SDK got ${JSON.stringify(text)}`);
+    durations.push(performance.now() - t0);
+  }
+  connection.close();
+  process.kill(-child.pid, "SIGKILL");
+  return durations;
+}
+
+const N = 300;
+console.log(`patchwork agent benchmark (node ${process.version}, ${N} thinks per measurement)\n`);
+
+// 1. think round trip
+const ours = median((await timedThinks(loop(N, ""), { prompts: [{ match: "count", steps: [{ reply: "ok" }] }] })).slice(20));
+const bare = median((await bareSdk(N)).slice(20));
+console.log("1. think round trip (session/new + one prompt turn, no do)");
+console.log(`   patchwork runtime (evaluator thread → ACP runtime → agent): ${ms(ours)}`);
+console.log(`   bare ACP SDK client (main thread → agent):                  ${ms(bare)}`);
+console.log(`   ratio: ${(ours / bare).toFixed(2)}× (goal ≤ 1.2×)\n`);
+
+// 2. do round trip: a turn that calls do 51 times vs once, over the same MCP connection
+console.log("2. do round trip (agent → MCP tool `do` → evaluator runs the child → result)");
+for (const transport of ["http", "stdio"]) {
+  const body = "    do {\n      n = n + 1\n    }\n";
+  const source = (k) => `var n = 0\n${loop(15, body)}`;
+  const many = await timedThinks(source(51), { prompts: [{ match: "count", steps: [{ do: 0, repeat: 51 }, { reply: "ok" }] }] }, { mcpTransport: transport });
+  const one = await timedThinks(source(1), { prompts: [{ match: "count", steps: [{ do: 0 }, { reply: "ok" }] }] }, { mcpTransport: transport });
+  const perDo = (median(many.slice(3)) - median(one.slice(3))) / 50;
+  console.log(`   ${transport.padEnd(5)}: ${ms(perDo)} per do call (first connection of a session: ${ms(median(one.slice(3)) - ours)})`);
+}
+console.log("");
+
+// 3. memory
+console.log("3. memory after sequential thinks (main thread heapUsed after GC; process rss)");
+const samples = {};
+const M = 1000;
+await timedThinks(loop(M, ""), { prompts: [{ match: "count", steps: [{ reply: "ok" }] }] }, {
+  onEvent: (e) => {
+    if (e.type === "think-end" && (e.id === 10 || e.id === M)) {
+      gc();
+      const m = process.memoryUsage();
+      samples[e.id] = { heapUsed: m.heapUsed / 1048576, rss: m.rss / 1048576 };
+    }
+  },
+});
+const mb = (x) => `${x.toFixed(1)} MB`;
+console.log(`   after ${String(10).padStart(4)} thinks: heapUsed ${mb(samples[10].heapUsed)}, rss ${mb(samples[10].rss)}`);
+console.log(`   after ${String(M).padStart(4)} thinks: heapUsed ${mb(samples[M].heapUsed)}, rss ${mb(samples[M].rss)}`);
+console.log(`   growth: heapUsed ${mb(samples[M].heapUsed - samples[10].heapUsed)}, rss ${mb(samples[M].rss - samples[10].rss)} (goal: flat)`);
