@@ -41,6 +41,7 @@ export class McpHub {
     this.entries.set(token, { call });
     const release = async () => {
       this.entries.delete(token);
+      if (this.http) await (await this.http).release(token);
     };
     const lookup = (t: string) => this.entries.get(t);
     if (transport === "http") {
