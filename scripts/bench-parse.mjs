@@ -93,23 +93,38 @@ function generate(unit) {
   return parts.join("\n");
 }
 
-function measure(name, fn, text, runs = 8) {
-  for (let i = 0; i < 3; i++) fn(text); // warm up
-  const times = [];
+/**
+ * Median time of `runs` runs of each parser, interleaved (A, B, A, B, …) so that changes in
+ * machine load hit both alike; three warm-up runs each first.
+ */
+function measure(cases, runs = 9) {
+  for (const c of cases) for (let i = 0; i < 3; i++) c.fn(c.text);
+  const times = cases.map(() => []);
   for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    fn(text);
-    times.push(performance.now() - t0);
+    cases.forEach((c, k) => {
+      const t0 = performance.now();
+      c.fn(c.text);
+      times[k].push(performance.now() - t0);
+    });
   }
-  times.sort((a, b) => a - b);
-  const median = times[Math.floor(times.length / 2)];
-  const mbs = text.length / 1024 / 1024 / (median / 1000);
-  console.log(`${name.padEnd(10)} ${(text.length / 1024 / 1024).toFixed(2)} MB  median ${median.toFixed(1)} ms  ${mbs.toFixed(1)} MB/s`);
-  return median;
+  return cases.map((c, k) => {
+    const sorted = times[k].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)];
+    const mb = c.text.length / 1024 / 1024;
+    console.log(`${c.name.padEnd(10)} ${mb.toFixed(2)} MB  median ${median.toFixed(1)} ms  ${(mb / (median / 1000)).toFixed(1)} MB/s`);
+    return median;
+  });
 }
 
 const pw = generate(patchworkUnit);
 const js = generate(javascriptUnit);
+// `--write DIR`: also save the generated programs (for profiling).
+const writeAt = process.argv.indexOf("--write");
+if (writeAt > 0) {
+  const { writeFileSync } = await import("node:fs");
+  writeFileSync(`${process.argv[writeAt + 1]}/bench.pw`, pw);
+  writeFileSync(`${process.argv[writeAt + 1]}/bench.js`, js);
+}
 const check = parse(pw);
 const errors = check.diagnostics.filter((d) => d.severity === "error");
 if (errors.length > 0) {
@@ -118,6 +133,8 @@ if (errors.length > 0) {
 }
 acorn.parse(js, { ecmaVersion: "latest", locations: true });
 
-const tPw = measure("patchwork", (t) => parse(t), pw);
-const tJs = measure("acorn", (t) => acorn.parse(t, { ecmaVersion: "latest", locations: true }), js);
+const [tPw, tJs] = measure([
+  { name: "patchwork", text: pw, fn: (t) => parse(t) },
+  { name: "acorn", text: js, fn: (t) => acorn.parse(t, { ecmaVersion: "latest", locations: true }) },
+]);
 console.log(`ratio      patchwork takes ${(tPw / tJs).toFixed(2)}× acorn's time (goal ≤ 3×)`);

@@ -29,7 +29,7 @@ let lexer: Lexer | undefined;
 function getLexer(): Lexer {
   lexer ??= new Lexer(lexerDefinition, {
     positionTracking: "onlyOffset",
-    ensureOptimizations: false,
+    ensureOptimizations: true,
     skipValidations: true,
   });
   return lexer;
@@ -63,6 +63,6 @@ export function tokenize(text: string): LexResult {
 
 /** Validate the lexer definition (used by tests; production skips validations). */
 export function validateLexer(): string[] {
-  const l = new Lexer(lexerDefinition, { positionTracking: "onlyOffset" });
+  const l = new Lexer(lexerDefinition, { positionTracking: "onlyOffset", ensureOptimizations: true });
   return l.lexerDefinitionErrors.map((e) => e.message);
 }

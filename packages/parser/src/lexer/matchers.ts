@@ -113,3 +113,30 @@ export function matchShellRBrace(text: string, offset: number, tokens: IToken[])
   }
   return depth > 0 ? null : ["}"];
 }
+
+/**
+ * A run of characters up to (not including) one of `stops`: the text tokens of strings,
+ * prompts and shell words. Written as a matcher (not a negated regex class) so that every
+ * lexer mode keeps Chevrotain's first-character optimization.
+ */
+export function runUntil(stops: string): (text: string, offset: number) => [string] | null {
+  const stop = new Uint8Array(128);
+  for (let i = 0; i < stops.length; i++) stop[stops.charCodeAt(i)] = 1;
+  return (text, offset) => {
+    const n = text.length;
+    let i = offset;
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c < 128 && stop[c] === 1) break;
+      i++;
+    }
+    return i > offset ? [text.slice(offset, i)] : null;
+  };
+}
+
+/** Every UTF-16 code unit except `stops`: the start characters of a `runUntil` token. */
+export function startCharsExcept(stops: string): number[] {
+  const out: number[] = [];
+  for (let c = 0; c <= 0xffff; c++) if (stops.indexOf(String.fromCharCode(c)) < 0) out.push(c);
+  return out;
+}

@@ -12,6 +12,8 @@ import {
   matchPromptDoAngle,
   matchShellDollarParen,
   matchShellRBrace,
+  runUntil,
+  startCharsExcept,
 } from "./matchers.js";
 
 export const allTokens: TokenType[] = [];
@@ -20,6 +22,10 @@ function tok(config: ITokenConfig): TokenType {
   const t = createToken(config);
   allTokens.push(t);
   return t;
+}
+/** A text token: a run of characters up to one of `stops` (see `runUntil`). */
+function run(name: string, label: string, stops: string): TokenType {
+  return tok({ name, label, pattern: { exec: runUntil(stops) }, start_chars_hint: startCharsExcept(stops), line_breaks: stops.indexOf("\n") < 0 });
 }
 function cat(name: string, label?: string): TokenType {
   return tok(label ? { name, pattern: Lexer.NA, label } : { name, pattern: Lexer.NA });
@@ -111,7 +117,7 @@ export const SpreadAngleOpen = tok({ name: "SpreadAngleOpen", label: "'$@<'", pa
 export const Dollar = tok({ name: "Dollar", label: "'$'", pattern: /\$/ });
 
 // ── strings ──
-export const StrText = tok({ name: "StrText", label: "string text", pattern: /[^"\\$]+/, line_breaks: true });
+export const StrText = run("StrText", "string text", '"\\$');
 export const StrEscape = tok({ name: "StrEscape", label: "an escape", pattern: /\\[\s\S]/, line_breaks: true });
 export const StrEnd = tok({ name: "StrEnd", label: "'\"'", pattern: /"/, pop_mode: true });
 
@@ -119,8 +125,8 @@ export const StrEnd = tok({ name: "StrEnd", label: "'\"'", pattern: /"/, pop_mod
 export const PromptNL = tok({ name: "PromptNL", label: "prompt text", pattern: /\n[ \t]*/, line_breaks: true });
 export const PromptDo = tok({ name: "PromptDo", label: "'do {'", pattern: { exec: matchPromptDo }, start_chars_hint: ["d"], line_breaks: false, push_mode: "code" });
 export const PromptDoAngle = tok({ name: "PromptDoAngle", label: "'do <'", pattern: { exec: matchPromptDoAngle }, start_chars_hint: ["d"], line_breaks: false, push_mode: "angle_code" });
-export const PromptText = tok({ name: "PromptText", label: "prompt text", pattern: /[^{}$\n\\]+/, line_breaks: true });
-export const PromptAngleText = tok({ name: "PromptAngleText", label: "prompt text", pattern: /[^<>$\n\\]+/, line_breaks: true });
+export const PromptText = run("PromptText", "prompt text", "{}$\n\\");
+export const PromptAngleText = run("PromptAngleText", "prompt text", "<>$\n\\");
 /** `\$`, `\{`, `\}` (and `\<`, `\>`) in prompt text: the character itself. */
 export const PromptEscape = tok({ name: "PromptEscape", label: "an escape", pattern: /\\[{}<>$]/ });
 export const Backslash = tok({ name: "Backslash", label: "prompt text", pattern: /\\/ });
@@ -145,7 +151,7 @@ export const ShellRedirAll = tok({ name: "ShellRedirAll", label: "a redirect", p
 export const ShellRedirAppend = tok({ name: "ShellRedirAppend", label: "a redirect", pattern: /[0-9]*>>/ });
 export const ShellRedirOut = tok({ name: "ShellRedirOut", label: "a redirect", pattern: /[0-9]*>/ });
 export const ShellRedirIn = tok({ name: "ShellRedirIn", label: "a redirect", pattern: /[0-9]*</ });
-export const ShellWordText = tok({ name: "ShellWordText", label: "a shell word", pattern: /[^\s|&;<>()$"'\\`]+/ });
+export const ShellWordText = run("ShellWordText", "a shell word", " \t\n\r\f\v|&;<>()$\"'\\`");
 export const ShellAmp = tok({ name: "ShellAmp", label: "'&'", pattern: /&/ });
 export const ShellEscape = tok({ name: "ShellEscape", label: "a shell word", pattern: /\\[\s\S]/, line_breaks: true });
 export const ShellSQ = tok({ name: "ShellSQ", label: "a quoted word", pattern: /'[^'\n\r]*'/ });
@@ -156,7 +162,7 @@ export const ShellParenChar = tok({ name: "ShellParenChar", label: "a shell word
 export const ShellLParen = tok({ name: "ShellLParen", label: "'('", pattern: /\(/, push_mode: "shell_cap_nested" });
 export const ShellRParen = tok({ name: "ShellRParen", label: "')'", pattern: /\)/, pop_mode: true });
 export const ShellDQStart = tok({ name: "ShellDQStart", label: "'\"'", pattern: /"/, push_mode: "shell_dq" });
-export const ShellDQText = tok({ name: "ShellDQText", label: "a shell word", pattern: /[^"\\$]+/, line_breaks: true });
+export const ShellDQText = run("ShellDQText", "a shell word", '"\\$');
 export const ShellDQEnd = tok({ name: "ShellDQEnd", label: "'\"'", pattern: /"/, pop_mode: true });
 
 // ── keywords (retagged from identifiers after lexing) ──
