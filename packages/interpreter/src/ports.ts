@@ -107,7 +107,7 @@ export type PwEvent =
 export interface Host {
   /** Program output (stdout). */
   write(text: string): void;
-  /** Diagnostics and `log(...)` (stderr). */
+  /** Diagnostics and `log(...)` (stderr). The text ends with its own newline, as for `write`. */
   log(text: string): void;
   readFile(path: string): string;
   /** Atomic: write a temporary file, then rename it into place. */

@@ -82,6 +82,11 @@ export class Runtime {
     this.nextCheck = this.computeNext();
   }
 
+  /** Clock check before slow operations (shell commands, thinks). */
+  checkTime(node: Node, fileName: string): void {
+    if (Date.now() > this.deadline) raise("PW3072", node.span, fileName, { limit: this.timeoutMs });
+  }
+
   tooDeep(node: Node, fileName: string): never {
     this.depth--;
     raise("PW3070", node.span, fileName, { limit: this.maxDepth });

@@ -54,3 +54,12 @@ describe(`limits (${codegen ? "codegen" : "closures only"})`, () => {
   });
 });
 }
+
+describe("timeout and slow operations", () => {
+  it("checks the clock before each shell command", () => {
+    const started = Date.now();
+    const r = runWith("for i in 1...50 {\n  $ sleep 0.05\n}", { limits: { timeoutMs: 200 } });
+    expect(r.error).toMatch(/^PW3072 at 2:3/);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});

@@ -88,7 +88,8 @@ export function compileShellList(list: ShellList, cx: Cx): Build {
   return concat(parts);
 }
 
-export function runShell(rt: Runtime, command: string, node: Node): ShellResult {
+export function runShell(rt: Runtime, command: string, node: Node, file: string): ShellResult {
+  rt.checkTime(node, file);
   const r = rt.host.shell(command, { cwd: rt.cwd });
   rt.lastStatus = r.status;
   if (rt.events) rt.emit({ type: "shell", command, status: r.status, span: node.span });
@@ -106,7 +107,7 @@ export function compileShellExpr(e: ShellExpr, cx: Cx, cond: boolean): (f: Value
   const file = cx.m.fileName;
   return (f) => {
     const command = build(f);
-    const r = runShell(rt, command, e);
+    const r = runShell(rt, command, e, file);
     if (cond) return r.status === 0;
     if (r.status !== 0) failed(r, command, e, file);
     return r.stdout.replace(/(\r?\n)+$/, "");
@@ -120,7 +121,7 @@ export function compileShellStmt(s: ShellStmt, cx: Cx): StmtFn {
   const file = cx.m.fileName;
   return (f) => {
     const command = build(f);
-    const r = runShell(rt, command, s);
+    const r = runShell(rt, command, s, file);
     rt.write(r.stdout);
     if (r.status !== 0) failed(r, command, s, file);
     if (r.stderr) rt.log(r.stderr);

@@ -111,6 +111,7 @@ export function compileThink(e: ThinkExpr, cx: Cx, typed: ThinkType | null): (f:
     return s;
   };
   return (f) => {
+    rt.checkTime(e, file);
     const prompt = body(f) + suffix();
     const id = ++rt.thinkCounter;
     const request: ThinkRequest = {
