@@ -8,6 +8,8 @@ export class SourceFile {
   readonly fileName: string;
   readonly text: string;
   private readonly lineStarts: number[];
+  /** The line (0-based) of the last lookup: spans are mostly asked for in source order. */
+  private lastLine = 0;
 
   constructor(text: string, fileName = "<input>") {
     this.text = text;
@@ -24,13 +26,25 @@ export class SourceFile {
   /** Position of a 0-based offset (clamped to the text). */
   positionAt(offset: number): Position {
     const o = Math.max(0, Math.min(offset, this.text.length));
+    const starts = this.lineStarts;
+    const last = this.lastLine;
+    if (starts[last]! <= o) {
+      const next = starts[last + 1];
+      if (next === undefined || o < next) return { offset: o, line: last + 1, column: o - starts[last]! + 1 };
+      const after = starts[last + 2];
+      if (after === undefined || o < after) {
+        this.lastLine = last + 1;
+        return { offset: o, line: last + 2, column: o - next + 1 };
+      }
+    }
     let lo = 0;
-    let hi = this.lineStarts.length - 1;
+    let hi = starts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (this.lineStarts[mid]! <= o) lo = mid;
+      if (starts[mid]! <= o) lo = mid;
       else hi = mid - 1;
     }
+    this.lastLine = lo;
     return { offset: o, line: lo + 1, column: o - this.lineStarts[lo]! + 1 };
   }
 

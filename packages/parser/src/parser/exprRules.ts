@@ -45,11 +45,14 @@ export abstract class ExprRules extends PromptRules {
       }
     });
     if (this.RECORDING_PHASE || ops === null) return first;
-    return this.fold(operands!, ops, 0, operands!.length - 1, 0).expr;
+    return this.fold(operands!, ops, 0, operands!.length - 1, 0);
   });
 
-  /** Precedence climbing over the flat operand/operator lists. */
-  private fold(xs: Expr[], ops: IToken[], i: number, last: number, minPrec: number): { expr: Expr; next: number } {
+  /** Index of the next operator after a `fold` (avoids allocating a result pair). */
+  private foldNext = 0;
+
+  /** Precedence climbing over the flat operand/operator lists (operator k joins xs[k], xs[k+1]). */
+  private fold(xs: Expr[], ops: IToken[], i: number, last: number, minPrec: number): Expr {
     let left = xs[i]!;
     let k = i;
     while (k < last) {
@@ -57,11 +60,12 @@ export abstract class ExprRules extends PromptRules {
       const prec = precedence[op.tokenTypeIdx]!;
       if (prec < minPrec) break;
       // `=` is right-associative; everything else left-associative.
-      const r = this.fold(xs, ops, k + 1, last, prec === 1 ? prec : prec + 1);
-      left = this.binary(op, left, r.expr);
-      k = r.next;
+      const right = this.fold(xs, ops, k + 1, last, prec === 1 ? prec : prec + 1);
+      left = this.binary(op, left, right);
+      k = this.foldNext;
     }
-    return { expr: left, next: k };
+    this.foldNext = k;
+    return left;
   }
 
   private binary(op: IToken, left: Expr, right: Expr): Expr {
@@ -189,15 +193,11 @@ export abstract class ExprRules extends PromptRules {
     return out;
   });
 
-  private literal(t: IToken, make: () => Expr): Expr {
-    return this.RECORDING_PHASE ? (null as never) : make();
-  }
-
   private primaryAlts = [
     {
       ALT: (): Expr => {
         const t = this.CONSUME(T.NumberTok);
-        return this.literal(t, () => ({ kind: "Number", value: Number(t.image), raw: t.image, span: this.tokSpan(t) }));
+        return this.RECORDING_PHASE ? (null as never) : { kind: "Number", value: Number(t.image), raw: t.image, span: this.tokSpan(t) };
       },
     },
     { ALT: (): Expr => this.SUBRULE(this.stringLit) },
@@ -205,37 +205,37 @@ export abstract class ExprRules extends PromptRules {
     {
       ALT: (): Expr => {
         const t = this.CONSUME(T.Ident);
-        return this.literal(t, () => ({ kind: "Ident", name: t.image, span: this.tokSpan(t) }));
+        return this.RECORDING_PHASE ? (null as never) : { kind: "Ident", name: t.image, span: this.tokSpan(t) };
       },
     },
     {
       ALT: (): Expr => {
         const t = this.CONSUME(T.True);
-        return this.literal(t, () => ({ kind: "Bool", value: true, span: this.tokSpan(t) }));
+        return this.RECORDING_PHASE ? (null as never) : { kind: "Bool", value: true, span: this.tokSpan(t) };
       },
     },
     {
       ALT: (): Expr => {
         const t = this.CONSUME(T.False);
-        return this.literal(t, () => ({ kind: "Bool", value: false, span: this.tokSpan(t) }));
+        return this.RECORDING_PHASE ? (null as never) : { kind: "Bool", value: false, span: this.tokSpan(t) };
       },
     },
     {
       ALT: (): Expr => {
         const t = this.CONSUME(T.Null);
-        return this.literal(t, () => ({ kind: "Null", span: this.tokSpan(t) }));
+        return this.RECORDING_PHASE ? (null as never) : { kind: "Null", span: this.tokSpan(t) };
       },
     },
     {
       ALT: (): Expr => {
         const t = this.CONSUME(T.Self);
-        return this.literal(t, () => ({ kind: "Self", span: this.tokSpan(t) }));
+        return this.RECORDING_PHASE ? (null as never) : { kind: "Self", span: this.tokSpan(t) };
       },
     },
     {
       ALT: (): Expr => {
         const t = this.CONSUME(T.ShellStatus);
-        return this.literal(t, () => ({ kind: "ShellStatus", span: this.tokSpan(t) }));
+        return this.RECORDING_PHASE ? (null as never) : { kind: "ShellStatus", span: this.tokSpan(t) };
       },
     },
     {
@@ -243,7 +243,7 @@ export abstract class ExprRules extends PromptRules {
         const open = this.CONSUME(T.LBracket);
         const elements = this.SUBRULE2(this.exprList);
         const close = this.CONSUME(T.RBracket);
-        return this.literal(open, () => ({ kind: "Array", elements, span: this.spanFrom(open, close) }));
+        return this.RECORDING_PHASE ? (null as never) : { kind: "Array", elements, span: this.spanFrom(open, close) };
       },
     },
     { ALT: (): Expr => this.SUBRULE(this.objectLit) },
