@@ -43,7 +43,11 @@ export class Modules implements ModuleLoader {
   ) {}
 
   /** Creates a module, hoists its items and compiles its top-level statements. */
-  create(program: Program, fileName: string): { m: ModuleCtx; body: StmtFn; hasStatements: boolean } {
+  create(
+    program: Program,
+    fileName: string,
+    register?: (m: ModuleCtx) => void,
+  ): { m: ModuleCtx; body: StmtFn; hasStatements: boolean } {
     const fn: FnCtx = { size: 0, isModule: true, returnType: null, returnScope: null };
     const m: ModuleCtx = {
       fileName,
@@ -56,6 +60,8 @@ export class Modules implements ModuleLoader {
       defaultExport: null,
       loader: this,
     };
+    // Registered before its imports load, so a cycle sees this module (items hoisted).
+    register?.(m);
     const items = program.body.filter(isItem);
     for (const it of items) this.declareItem(it, m);
     for (const it of items) if (it.kind === "Import") this.runImport(it, m);
@@ -149,8 +155,7 @@ export class Modules implements ModuleLoader {
     }
     const parsed = this.parse(text, abs);
     if (!parsed.program) throw new ImportFailure(parsed.error ?? "parse error");
-    const { m, body } = this.create(parsed.program, abs);
-    this.cache.set(abs, m);
+    const { m, body } = this.create(parsed.program, abs, (mod) => this.cache.set(abs, mod));
     body(m.G);
     return m;
   }

@@ -192,3 +192,15 @@ describe("typed thinks without an agent", () => {
     expect(agent.thinks[0]!.request.typeText).toBe("[number]");
   });
 });
+
+describe("children in loops and functions", () => {
+  for (const codegen of [true, false]) {
+    it(`see the current loop variable (${codegen ? "codegen" : "closures"})`, () => {
+      const agent = new ScriptedAgent(() => [{ do: 0 }, { reply: "ok" }]);
+      const src = "fun show(tag) {\n  for i in 1...2 {\n    var r = think {\n      Look.\n      do { print(tag, i) }\n    }\n  }\n}\nshow(\"a\")\nshow(\"b\")";
+      const r = runSource(src, { agent, codegen });
+      expect(r.error).toBeNull();
+      expect(r.output).toBe("a 1\na 2\nb 1\nb 2\n");
+    });
+  }
+});
