@@ -51,7 +51,9 @@ export class Modules implements ModuleLoader {
     const fn: FnCtx = { size: 0, isModule: true, returnType: null, returnScope: null };
     const m: ModuleCtx = {
       fileName,
-      dir: dirname(resolve(this.rt.cwd, fileName)),
+      // File names are paths as the user gave them (relative to the process), not to the
+      // program's working directory.
+      dir: dirname(resolve(fileName)),
       rt: this.rt,
       G: [],
       scope: new Scope(null, fn),
