@@ -22,6 +22,7 @@ describe("error codes and positions", () => {
     ["unterminated shell capture", "var x = $(ls", ["PW1006@1:13"], /expected '\)' to close the shell command/],
     ["unterminated shell quote", "$ echo 'abc\nprint(1)", ["PW1006@1:8"], /unterminated single quote/],
     ["unterminated shell double quote", '$ echo "abc', ["PW1006@1:8"], /unterminated double quote/],
+    ["think without its brace", "var x = think\n{ hi }", ["PW2001@1:9"], /expected '\{' or '<' after 'think' \(on the same line\) but found a newline/],
     ["interpolation in import source", 'import a from "./${x}.pw"', ["PW2001@1:15"], /plain string/],
   ];
   it.each(table)("%s", (_name, source, expected, message) => {

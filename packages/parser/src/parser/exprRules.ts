@@ -261,7 +261,15 @@ export abstract class ExprRules extends PromptRules {
     },
     { ALT: (): Expr => this.SUBRULE(this.thinkExpr) },
     { ALT: (): Expr => this.SUBRULE(this.shellExpr) },
+    { ALT: (): Expr => this.bareThink(this.CONSUME(T.Think)) },
+    { ALT: (): Expr => this.bareThink(this.CONSUME(T.Ask)) },
   ];
+
+  /** `think` / `ask` not followed by `{` or `<` on the same line. */
+  private bareThink(t: IToken): Expr {
+    if (this.RECORDING_PHASE) return null as never;
+    return this.fail(Codes.syntax, `expected '{' or '<' after '${t.image}' (on the same line) but found ${describeToken(this.LA(1))}`, t);
+  }
 
   /** Assignments written inside parentheses (not turned into `==` in conditions). */
   protected parenthesized = new WeakSet<Expr>();

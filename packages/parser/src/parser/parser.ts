@@ -205,83 +205,66 @@ export class PatchworkParser extends StmtRules {
     };
   });
 
+  /** `{a, b,}`: the names of an import. */
+  protected importNames = this.RULE("importNames", (): { names: string[]; close: IToken } => {
+    this.CONSUME(T.LBrace);
+    const names: string[] = [];
+    this.OPTION(() => {
+      names.push(this.CONSUME(T.Ident).image);
+      this.MANY(() => {
+        this.CONSUME(T.Comma);
+        names.push(this.CONSUME2(T.Ident).image);
+      });
+      this.OPTION2(() => this.CONSUME2(T.Comma));
+    });
+    this.OPTION3(() => this.CONSUME(T.NL));
+    const close = this.CONSUME(T.RBrace);
+    return { names, close };
+  });
+
   /** The four import forms (see ImportDecl). */
   protected importDecl = this.RULE("importDecl", (): ImportDecl => {
     const kw = this.CONSUME(T.Import);
-    const names: string[] = [];
-    const path: string[] = [];
-    let source: string | null = null;
-    let form: ImportDecl["form"] = "module";
-    let end: IToken | { span: import("../ast.js").Span } = kw;
-    const nameList = (): IToken => {
-      this.CONSUME(T.LBrace);
-      this.OPTION(() => {
-        names.push(this.CONSUME(T.Ident).image);
-        this.MANY(() => {
-          this.CONSUME(T.Comma);
-          names.push(this.CONSUME2(T.Ident).image);
-        });
-        this.OPTION2(() => this.CONSUME2(T.Comma));
-      });
-      this.OPTION5(() => this.CONSUME(T.NL));
-      return this.CONSUME(T.RBrace);
-    };
-    this.OR([
+    const decl = this.OR([
       {
-        ALT: () => {
+        ALT: (): Omit<ImportDecl, "span"> & { end: number } => {
           this.CONSUME(T.Dot);
           this.CONSUME(T.Slash);
-          end = nameList();
-          form = "siblings";
+          const { names, close } = this.SUBRULE(this.importNames);
+          return { kind: "Import", form: "siblings", path: [], names, source: null, end: this.RECORDING_PHASE ? 0 : this.tokEnd(close) };
         },
       },
       {
         ALT: () => {
-          this.CONSUME2(T.LBrace);
-          this.OPTION3(() => {
-            names.push(this.CONSUME3(T.Ident).image);
-            this.MANY2(() => {
-              this.CONSUME3(T.Comma);
-              names.push(this.CONSUME4(T.Ident).image);
-            });
-            this.OPTION4(() => this.CONSUME4(T.Comma));
-          });
-          this.OPTION6(() => this.CONSUME2(T.NL));
-          this.CONSUME2(T.RBrace);
+          const { names } = this.SUBRULE2(this.importNames);
           this.CONSUME(T.From);
           const s = this.SUBRULE(this.plainString);
-          if (!this.RECORDING_PHASE) {
-            source = s.value;
-            end = s;
-          }
-          form = "named";
+          if (this.RECORDING_PHASE) return null as never;
+          return { kind: "Import", form: "named", path: [], names, source: s.value, end: s.span.end.offset };
         },
       },
       {
         ALT: () => {
-          const first = this.CONSUME5(T.Ident);
-          this.OR2([
+          const first = this.CONSUME(T.Ident);
+          return this.OR2([
             {
               ALT: () => {
                 this.CONSUME2(T.From);
                 const s = this.SUBRULE2(this.plainString);
-                if (!this.RECORDING_PHASE) {
-                  names.push(first.image);
-                  source = s.value;
-                  end = s;
-                  form = "default";
-                }
+                if (this.RECORDING_PHASE) return null as never;
+                return { kind: "Import", form: "default", path: [], names: [first.image], source: s.value, end: s.span.end.offset };
               },
             },
             {
               ALT: () => {
-                path.push(first.image);
-                end = first;
-                this.MANY3(() => {
+                const path = [first.image];
+                let last = first;
+                this.MANY(() => {
                   this.CONSUME2(T.Dot);
-                  end = this.CONSUME(T.AnyName);
-                  path.push(end.image);
+                  last = this.CONSUME(T.AnyName);
+                  path.push(last.image);
                 });
+                return { kind: "Import", form: "module", path, names: [], source: null, end: this.tokEnd(last) };
               },
             },
           ]);
@@ -289,7 +272,8 @@ export class PatchworkParser extends StmtRules {
       },
     ]);
     if (this.RECORDING_PHASE) return null as never;
-    return { kind: "Import", form, path, names, source, span: this.spanFrom(kw, end) };
+    const { end, ...rest } = decl;
+    return { ...rest, span: this.span(kw.startOffset, end) } as ImportDecl;
   });
 
   constructor() {
