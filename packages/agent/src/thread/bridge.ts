@@ -57,6 +57,7 @@ class OpenThink {
   private closed = false;
   /** The last turn answered normally: closing needs no abort. */
   private answered = false;
+  private unlink: () => void = () => undefined;
 
   constructor(
     private readonly message: ThinkRequestMessage,
@@ -66,7 +67,14 @@ class OpenThink {
   ) {}
 
   begin(agent: AsyncAgent, runSignal: AbortSignal, emit: (event: AgentEvent) => void): void {
-    const signal = AbortSignal.any([runSignal, this.controller.signal]);
+    // Linked by hand: AbortSignal.any costs a weak registration per think.
+    const onRunAbort = () => this.controller.abort();
+    if (runSignal.aborted) this.controller.abort();
+    else {
+      runSignal.addEventListener("abort", onRunAbort, { once: true });
+      this.unlink = () => runSignal.removeEventListener("abort", onRunAbort);
+    }
+    const signal = this.controller.signal;
     const context = { thinkId: this.message.eventId ?? this.id, emit };
     this.settle(agent.think(this.message.request, this.runChild, signal, context));
   }
@@ -140,6 +148,7 @@ class OpenThink {
   private close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.unlink();
     if (!this.answered) this.controller.abort();
     for (const resolve of this.pendingDo.values()) resolve({ ok: false, error: "the think block was interrupted" });
     this.pendingDo.clear();
