@@ -49,7 +49,7 @@ export type AgentEvent =
   | { type: "tool-call"; thinkId: number; toolCallId: string; title: string; status: string }
   | { type: "permission"; thinkId: number | null; title: string; decision: "allow" | "deny" | "cancelled" }
   | { type: "session"; thinkId: number; sessionId: string; transport: McpTransport }
-  | { type: "anomaly"; message: string }
+  | { type: "anomaly"; code: string; message: string }
   | { type: "agent-stderr"; text: string };
 
 /**

@@ -25,6 +25,7 @@ describe("cancellation", () => {
     expect(run.exitCode).toBe(130);
     expect(run.diagnostics.map((d) => d.code)).toEqual(["PW4010"]);
     expect(Date.now() - started).toBeLessThan(10_000);
+    expect(run.stderr).toContain("cancel received for test-session-1");
     await expectDead(run.agentPid);
   });
 

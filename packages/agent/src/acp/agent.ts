@@ -55,6 +55,8 @@ export class AcpAgent implements AsyncAgent {
   readonly diagnostics: Diagnostic[] = [];
   private readonly active = new Set<ThinkHandler>();
   private readonly ended = new Map<string, ThinkHandler>();
+  /** `session/prompt` requests still unanswered (cancelled turns answer `cancelled`). */
+  private readonly pendingPrompts = new Set<Promise<unknown>>();
   private closed = false;
 
   private constructor(
@@ -91,7 +93,7 @@ export class AcpAgent implements AsyncAgent {
     const redirect = new RedirectActor({
       anomaly: (message) => {
         options.logger?.warn(message);
-        emit({ type: "anomaly", message });
+        emit({ type: "anomaly", code: AgentCodes.anomaly, message });
       },
       orphan: (sessionId, message) => self?.orphan(sessionId, message),
     });
@@ -153,6 +155,12 @@ export class AcpAgent implements AsyncAgent {
     this.closed = true;
     this.desk.cancelAll();
     this.failAll(agentError(AgentCodes.cancelled, "the agent runtime was closed"));
+    if (this.pendingPrompts.size > 0 && this.process.alive) {
+      // Give cancelled turns a moment to answer `cancelled`, as the protocol expects.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.allSettled([...this.pendingPrompts]), new Promise((r) => (timer = setTimeout(r, 250)))]);
+      clearTimeout(timer);
+    }
     this.connection.close();
     await this.process.kill();
     await this.hub.close();
@@ -189,7 +197,7 @@ export class AcpAgent implements AsyncAgent {
       span: handler?.request.span ?? { start: { offset: 0, line: 1, column: 1 }, end: { offset: 0, line: 1, column: 1 } },
       fileName: handler?.request.fileName,
     });
-    this.options.onEvent?.({ type: "anomaly", message: text });
+    this.options.onEvent?.({ type: "anomaly", code: AgentCodes.doAfterEnd, message: text });
   }
 
   private handlerRuntime(): HandlerRuntime {
@@ -209,7 +217,13 @@ export class AcpAgent implements AsyncAgent {
         });
         return response.sessionId;
       },
-      prompt: (sessionId, prompt) => self.connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt }),
+      prompt(sessionId, prompt) {
+        const request = self.connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt });
+        self.pendingPrompts.add(request);
+        const forget = () => void self.pendingPrompts.delete(request);
+        request.then(forget, forget);
+        return request;
+      },
       cancelSession: (sessionId) => self.cancelSession(sessionId),
       failure: (error) => self.failure(error),
       track(handler, active) {

@@ -67,6 +67,7 @@ export function runTestAgentMain(argv: string[]): void {
       return { sessionId: id };
     })
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+      log(`cancel received for ${params.sessionId}`);
       sessions.get(params.sessionId)?.cancel?.abort();
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
