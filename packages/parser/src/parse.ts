@@ -102,8 +102,11 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
     // A bug, not a user error: still never throw at the caller.
     if (process.env["PATCHWORK_PARSER_DEBUG"] === "1") throw e;
     parser = undefined;
-    const message = `internal parser error: ${e instanceof Error ? e.message : String(e)}`;
-    const d: Diagnostic = { code: Codes.syntax, severity: "error", message, span: src.span(0, 0) };
+    const tooDeep = e instanceof RangeError;
+    const message = tooDeep
+      ? "the program is nested too deeply to parse"
+      : `internal parser error: ${e instanceof Error ? e.message : String(e)}`;
+    const d: Diagnostic = { code: tooDeep ? Codes.tooDeep : Codes.syntax, severity: "error", message, span: src.span(0, 0) };
     if (fileName !== undefined) d.fileName = fileName;
     return { program: emptyProgram(src), diagnostics: [d] };
   }

@@ -68,6 +68,12 @@ describe("error codes and positions", () => {
     );
   });
 
+  it("absurd nesting is a diagnostic, not a crash, and the parser recovers", () => {
+    const { diagnostics } = parse("(".repeat(5000) + "1" + ")".repeat(5000));
+    expect(diagnostics.map((d) => d.code)).toEqual(["PW2007"]);
+    expect(parse("print(1)").diagnostics).toEqual([]);
+  });
+
   it("the single-quoted string still becomes a string", () => {
     const { program } = parse("var s = 'abc'");
     expect(program.body[0]).toMatchObject({ init: { kind: "String", parts: [{ kind: "Text", value: "abc" }] } });

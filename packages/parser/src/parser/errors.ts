@@ -18,6 +18,7 @@ export const Codes = {
   invalidTarget: "PW2004",
   missingSeparator: "PW2005",
   unexpectedToken: "PW2006",
+  tooDeep: "PW2007",
   jsonSyntax: "PW2101",
   threadbareShape: "PW2102",
 } as const;
