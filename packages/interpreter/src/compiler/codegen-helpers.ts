@@ -21,6 +21,7 @@ export interface Helpers {
   neg(v: Value, node: UnaryExpr): number;
   badUpdate(v: Value, node: UpdateExpr): never;
   enter(c: CompiledFunction, frame: Value[], node: CallExpr): Value;
+  tooDeep(node: Node): never;
   call(fv: Value | undefined, args: Value[], node: CallExpr, callee: Ident): Value;
   check(node: Node): void;
   loopEvent(node: Node, iteration: number): void;
@@ -69,6 +70,7 @@ export function makeHelpers(rt: Runtime, file: string): Helpers {
       }
       return null;
     },
+    tooDeep: (node) => rt.tooDeep(node, file),
     call: (fv, args, node, callee) => {
       if (fv === undefined) return raise("PW3002", callee.span, file, { name: callee.name });
       return callValue(rt, fv, args, node, file, `'${callee.name}'`);

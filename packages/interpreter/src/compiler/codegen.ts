@@ -89,13 +89,18 @@ function expr(e: Expr, cx: Cx, g: Gen): string {
       if (e.callee.kind === "Ident") {
         const b = cx.scope.lookup(e.callee.name);
         if (b && b.fn.isModule && b.fn !== cx.scope.fn) {
-          const t = g.temp();
+          // The call protocol of `enter` (call.ts), inlined: depth, steps, body, signal.
+          const [t, c, fr, sg, rv] = [g.temp(), g.temp(), g.temp(), g.temp(), g.temp()];
           const args = `[${e.args.map((a) => expr(a, cx, g)).join(", ")}]`;
           const n = e.args.length;
           const node = g.k(e);
+          const enter =
+            `(${fr} = ${args}, ++rt.depth > rt.maxDepth && H.tooDeep(${node}), ` +
+            `++rt.steps >= rt.nextCheck && H.check(${node}), rt.callSite = ${node}, ` +
+            `${sg} = ${c}.body(${fr}), rt.depth--, ${sg} === ${RETURN} ? (${rv} = rt.ret, rt.ret = null, ${rv}) : null)`;
           return (
-            `(${t} = G[${b.slot}], ${t} instanceof PF && ${t}.compiled !== null && ${t}.compiled.paramCount === ${n}` +
-            ` ? H.enter(${t}.compiled, ${args}, ${node}) : H.call(${t}, ${args}, ${node}, ${g.k(e.callee)}))`
+            `(${t} = G[${b.slot}], ${t} instanceof PF && (${c} = ${t}.compiled) !== null && ${c}.paramCount === ${n}` +
+            ` ? ${enter} : H.call(${t}, ${args}, ${node}, ${g.k(e.callee)}))`
           );
         }
       }
