@@ -45,6 +45,16 @@ describe("prompt text", () => {
       { kind: "PromptText", value: " a { b $x } c\\n \\\\ d " },
     ]);
   });
+  it("any Unicode text, in every text mode", () => {
+    const chars = ["é", "\u0100", "\u01ff", "\u4e2d", "\ud83d\ude00", "\ufffd", "\uffff", "\u00a0"];
+    for (const c of chars) {
+      expect(strip(think(`think { a${c}b }`).prompt)).toEqual([{ kind: "PromptText", value: ` a${c}b ` }]);
+      expect(strip(think(`think < a${c}b >`).prompt)).toEqual([{ kind: "PromptText", value: ` a${c}b ` }]);
+      expect(expr(`"x${c}"`)).toEqual({ kind: "String", parts: [{ kind: "Text", value: `x${c}` }] });
+      const shell = parseOk(`$ echo a${c}b "q${c}"`).body[0]!;
+      expect(shell).toMatchObject({ command: { first: { commands: [{ words: [{}, { parts: [{ raw: `a${c}b` }] }, { parts: [{ raw: `"q${c}"` }] }] }] } } });
+    }
+  });
   it("quotes and code-like text are plain text", () => {
     expect(strip(think("think { it's \"quoted\" x = 1; if (a) # not a comment }").prompt)).toEqual([
       { kind: "PromptText", value: " it's \"quoted\" x = 1; if (a) # not a comment " },

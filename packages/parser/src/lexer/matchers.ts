@@ -137,6 +137,10 @@ export function runUntil(stops: string): (text: string, offset: number) => [stri
 /** Every UTF-16 code unit except `stops`: the start characters of a `runUntil` token. */
 export function startCharsExcept(stops: string): number[] {
   const out: number[] = [];
-  for (let c = 0; c <= 0xffff; c++) if (stops.indexOf(String.fromCharCode(c)) < 0) out.push(c);
+  for (let c = 0; c < 128; c++) if (stops.indexOf(String.fromCharCode(c)) < 0) out.push(c);
+  for (let c = 128; c < 256; c++) out.push(c);
+  // Above 255 Chevrotain dispatches on buckets of ~256 code units: one member of each
+  // bucket suffices (the boundaries of both 255- and 256-wide buckets are listed).
+  for (let c = 256; c <= 0xffff; c++) if (c === 256 || c % 255 === 0 || c % 256 === 0 || c === 0xffff) out.push(c);
   return out;
 }
