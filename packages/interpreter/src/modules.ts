@@ -60,6 +60,7 @@ export class Modules implements ModuleLoader {
       fn,
       exports: null,
       defaultExport: null,
+      items: new Map(),
       loader: this,
     };
     // Registered before its imports load, so a cycle sees this module (items hoisted).
@@ -95,6 +96,7 @@ export class Modules implements ModuleLoader {
   }
 
   private exportItem(it: FunDecl | TraitDecl, m: ModuleCtx, b: Binding): void {
+    m.items.set(it.name, b);
     if (it.exported || it.isDefault) (m.exports ??= new Map()).set(it.name, b);
     if (it.isDefault) m.defaultExport = b;
   }
@@ -165,11 +167,7 @@ export class Modules implements ModuleLoader {
   objectOf(mod: ModuleCtx): PwObject {
     const obj: PwObject = new Map();
     if (mod.exports) for (const [name, b] of mod.exports) obj.set(name, mod.G[b.slot] ?? null);
-    else
-      for (const name of mod.scope.ownNames()) {
-        const v = mod.G[mod.scope.lookup(name)!.slot];
-        if (v !== undefined) obj.set(name, v);
-      }
+    else for (const [name, b] of mod.items) obj.set(name, mod.G[b.slot] ?? null);
     if (mod.defaultExport) obj.set("default", mod.G[mod.defaultExport.slot] ?? null);
     return obj;
   }

@@ -43,10 +43,6 @@ export class Scope {
     return undefined;
   }
 
-  ownNames(): string[] {
-    return [...this.names.keys()];
-  }
-
   hasOwn(name: string): boolean {
     return this.names.has(name);
   }
@@ -84,6 +80,8 @@ export interface ModuleCtx {
   /** Exported names (null: the module exports nothing explicitly, so everything is visible). */
   exports: Map<string, Binding> | null;
   defaultExport: Binding | null;
+  /** Functions and traits declared by the module (its members when nothing is exported). */
+  items: Map<string, Binding>;
   loader: ModuleLoader;
 }
 
