@@ -108,6 +108,7 @@ export class ThinkHandler implements Thinker {
   private async turn(promptText: string): Promise<AsyncThinkReply> {
     const { runtime } = this;
     let text = "";
+    let answered = false;
     this.turnOpen = true;
     runtime.track(this, true);
     runtime.redirect.send({ type: "PushThinker", thinker: this });
@@ -131,11 +132,14 @@ export class ThinkHandler implements Thinker {
           message.respond(await this.runDo(message.index));
           timers.resume();
         } else if (message.kind === "failed") throw await runtime.failure(message.error);
-        else return this.finishTurn(message.response, text);
+        else {
+          answered = true;
+          return this.finishTurn(message.response, text);
+        }
       }
     } catch (error) {
       if (!this.inbox.failed) this.inbox.fail(error);
-      runtime.cancelSession(this.sessionId);
+      if (!answered) runtime.cancelSession(this.sessionId);
       throw error;
     } finally {
       timers.clear();
