@@ -1,11 +1,12 @@
 /**
  * The Threadbare loader: JSON programs (`Print`, `Block`, `Think`) into the Patchwork AST.
  * Shapes are validated with zod; a bad node is reported with its JSON path, invalid JSON
- * with its line and column. JSON carries no positions per node: every node spans the document.
+ * with its line and column. Nodes and diagnostics point at their JSON text.
  */
 import { z } from "zod";
 import type { Block, Expr, Program, Span, Stmt, ThinkExpr } from "./ast.js";
 import type { Diagnostic } from "./diagnostics.js";
+import { jsonSpans } from "./jsonSpans.js";
 import { Codes } from "./parser/errors.js";
 import { SourceFile } from "./source.js";
 
@@ -28,23 +29,30 @@ class Loader {
     private readonly src: SourceFile,
     private readonly fileName: string | undefined,
     private readonly whole: Span,
+    private readonly offsets: Map<string, [number, number]>,
   ) {}
 
-  error(message: string): void {
-    const d: Diagnostic = { code: Codes.threadbareShape, severity: "error", message, span: this.whole };
+  /** The span of the JSON value at `path` (the whole document when unknown). */
+  private at(path: string): Span {
+    const o = this.offsets.get(path);
+    return o === undefined ? this.whole : this.src.span(o[0], o[1]);
+  }
+
+  error(message: string, path: string): void {
+    const d: Diagnostic = { code: Codes.threadbareShape, severity: "error", message, span: this.at(path) };
     if (this.fileName !== undefined) d.fileName = this.fileName;
     this.diagnostics.push(d);
   }
 
   node(value: unknown, path: string): Stmt | null {
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      this.error(`${path}: expected a node object ({"Print": …}, {"Block": …} or {"Think": …}) but found ${describe(value)}`);
+      this.error(`${path}: expected a node object ({"Print": …}, {"Block": …} or {"Think": …}) but found ${describe(value)}`, path);
       return null;
     }
     const keys = Object.keys(value);
     if (keys.length !== 1 || !nodeKinds.includes(keys[0] as (typeof nodeKinds)[number])) {
       const found = keys.length === 0 ? "an empty object" : `key${keys.length > 1 ? "s" : ""} ${keys.map((k) => JSON.stringify(k)).join(", ")}`;
-      this.error(`${path}: expected exactly one of "Print", "Block", "Think" but found ${found}`);
+      this.error(`${path}: expected exactly one of "Print", "Block", "Think" but found ${found}`, path);
       return null;
     }
     const kind = keys[0] as (typeof nodeKinds)[number];
@@ -60,15 +68,16 @@ class Loader {
     if (r.success) return r.data;
     const issue = r.error.issues[0]!;
     const where = path + issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("");
-    this.error(`${where}: ${issue.message}`);
+    this.error(`${where}: ${issue.message}`, this.offsets.has(where) ? where : path);
     return null;
   }
 
   private print(body: unknown, path: string): Stmt | null {
     const p = this.check(printShape, body, path);
     if (p === null) return null;
-    const span = this.whole;
-    const message: Expr = { kind: "String", parts: p.message === "" ? [] : [{ kind: "Text", value: p.message, span }], span };
+    const span = this.at(parentPath(path));
+    const textSpan = this.at(`${path}.message`);
+    const message: Expr = { kind: "String", parts: p.message === "" ? [] : [{ kind: "Text", value: p.message, span: textSpan }], span: textSpan };
     const callee: Expr = { kind: "Ident", name: "print", span };
     return { kind: "ExprStmt", expr: { kind: "Call", callee, args: [message], span }, span };
   }
@@ -85,24 +94,29 @@ class Loader {
   private block(body: unknown, path: string): Block | null {
     const b = this.check(blockShape, body, path);
     if (b === null) return null;
-    return { kind: "Block", statements: this.children(b.children, `${path}.children`), span: this.whole };
+    return { kind: "Block", statements: this.children(b.children, `${path}.children`), span: this.at(parentPath(path)) };
   }
 
   private think(body: unknown, path: string): Stmt | null {
     const t = this.check(thinkShape, body, path);
     if (t === null) return null;
-    const span = this.whole;
+    const span = this.at(parentPath(path));
     const children = this.children(t.think.children, `${path}.think.children`);
     const expr: ThinkExpr = {
       kind: "Think",
       mode: "think",
-      prompt: [{ kind: "PromptText", value: t.think.prompt, span }],
+      prompt: [{ kind: "PromptText", value: t.think.prompt, span: this.at(`${path}.think.prompt`) }],
       children,
       verbatim: true,
       span,
     };
     return { kind: "ExprStmt", expr, span };
   }
+}
+
+/** `$.a.Print` → `$.a` (the node object around a kind key). */
+function parentPath(path: string): string {
+  return path.slice(0, path.lastIndexOf("."));
 }
 
 function describe(value: unknown): string {
@@ -152,7 +166,7 @@ export function loadThreadbare(json: string | unknown, options: LoadOptions = {}
       return { program, diagnostics: [d] };
     }
   }
-  const loader = new Loader(src, options.fileName, whole);
+  const loader = new Loader(src, options.fileName, whole, typeof json === "string" ? jsonSpans(json) : new Map());
   const root = loader.node(value, "$");
   if (root !== null) program.body.push(root);
   return { program, diagnostics: loader.diagnostics };

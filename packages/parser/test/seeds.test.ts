@@ -89,6 +89,21 @@ describe("seed programs (Threadbare JSON)", () => {
     });
   });
 
+  it("nodes and diagnostics point at their JSON text", () => {
+    const json = '{"Block": {"children": [\n  {"Print": {"message": "a\\"b"}},\n  {"Think": {"think": {"prompt": "p", "children": [7]}}}\n]}}';
+    const slice = (s: { start: { offset: number }; end: { offset: number } }) => json.slice(s.start.offset, s.end.offset);
+    const { program, diagnostics } = loadThreadbare(json);
+    const block = program.body[0]!;
+    expect(slice(block.span)).toBe(json);
+    if (block.kind !== "Block") throw new Error("shape");
+    const print = block.statements[0]!;
+    expect(slice(print.span)).toBe('{"Print": {"message": "a\\"b"}}');
+    expect(print).toMatchObject({ expr: { args: [{ parts: [{ value: 'a"b' }] }] } });
+    expect(diagnostics.map((d) => [d.message, slice(d.span), d.span.start.line])).toEqual([
+      [expect.stringMatching(/^\$\.Block\.children\[1\]\.Think\.think\.children\[0\]: expected a node object/), "7", 3],
+    ]);
+  });
+
   it("accepts an already parsed value", () => {
     const { program, diagnostics } = loadThreadbare({ Block: { children: [{ Print: { message: "" } }] } });
     expect(diagnostics).toEqual([]);
