@@ -37,6 +37,7 @@ export const RUNTIME_MESSAGES = {
   PW3070: (a: Args) => `recursion too deep (more than ${a.limit} nested calls)`,
   PW3071: (a: Args) => `step budget exceeded (${a.limit} steps)`,
   PW3072: (a: Args) => `time limit exceeded (${a.limit} ms)`,
+  PW3073: (a: Args) => `value too large: ${a.detail}`,
 } as const;
 
 export type RuntimeCode = keyof typeof RUNTIME_MESSAGES;

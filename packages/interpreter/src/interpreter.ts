@@ -73,7 +73,7 @@ export class Interpreter {
     try {
       return runMain(this.modules, rt, program, fileName, options.entry);
     } catch (e) {
-      if (e instanceof RangeError) throw rt.stackOverflow(program.span, fileName);
+      if (e instanceof RangeError) throw rt.fromRangeError(e, program.span, fileName);
       throw e;
     }
   }

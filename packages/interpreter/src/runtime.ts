@@ -92,9 +92,14 @@ export class Runtime {
     raise("PW3070", node.span, fileName, { limit: this.maxDepth });
   }
 
-  /** Converts a JS stack overflow into the recursion-depth error. */
-  stackOverflow(span: Span, fileName: string) {
-    return runtimeError("PW3070", this.callSite?.span ?? span, fileName, { limit: this.maxDepth });
+  /**
+   * Converts a JS RangeError: a stack overflow becomes the recursion-depth error (PW3070),
+   * anything else (a string or array too large for the engine) PW3073.
+   */
+  fromRangeError(e: RangeError, span: Span, fileName: string) {
+    if (/call stack/i.test(e.message))
+      return runtimeError("PW3070", this.callSite?.span ?? span, fileName, { limit: this.maxDepth });
+    return runtimeError("PW3073", span, fileName, { detail: e.message });
   }
 
   write(text: string): void {

@@ -63,3 +63,11 @@ describe("timeout and slow operations", () => {
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 });
+
+describe("engine limits", () => {
+  it("a string past the engine's maximum length is PW3073, not a recursion error", () => {
+    const r = runWith('var s = "x"\ntry {\n  while true { s = s + s }\n} catch e { print(e.message.startsWith("value too large")) }');
+    expect(r.error).toBeNull();
+    expect(r.output).toBe("true\n");
+  });
+});

@@ -251,9 +251,9 @@ function compileTry(s: TryStmt, cx: Cx): StmtFn {
     try {
       return body(f);
     } catch (e) {
-      if (e instanceof RangeError) throw rt.stackOverflow(s.span, file);
-      if (!(e instanceof RuntimeError) || e.fatal) throw e;
-      err = e;
+      const x = e instanceof RangeError ? rt.fromRangeError(e, s.span, file) : e;
+      if (!(x instanceof RuntimeError) || x.fatal) throw x;
+      err = x;
     }
     rt.depth = depth;
     if (slot >= 0) f[slot] = errorObject(err);

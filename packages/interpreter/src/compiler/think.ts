@@ -65,7 +65,7 @@ function makeRunChild(rt: Runtime, children: Child[], f: Value[], thinkId: numbe
       return { ok: true, text: printed.length > 0 ? printed : toText(v) };
     } catch (err) {
       rt.depth = depth;
-      if (err instanceof RangeError) throw rt.stackOverflow(e.span, file);
+      if (err instanceof RangeError) throw rt.fromRangeError(err, e.span, file);
       if (!(err instanceof RuntimeError) || err.fatal) throw err;
       rt.emit({ type: "do-end", thinkId, index, ok: false });
       const { line, column } = err.span.start;
@@ -147,7 +147,7 @@ function askAgent(rt: Runtime, request: ThinkRequest, runChild: RunChild, e: Thi
   } catch (err) {
     if (err instanceof AgentError) throw new RuntimeError(err.code, err.message, e.span, file);
     if (err instanceof RuntimeError) throw err;
-    if (err instanceof RangeError) throw rt.stackOverflow(e.span, file);
+    if (err instanceof RangeError) throw rt.fromRangeError(err, e.span, file);
     return raise("PW3031", e.span, file, { detail: err instanceof Error ? err.message : String(err) });
   }
 }
