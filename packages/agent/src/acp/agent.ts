@@ -249,9 +249,12 @@ export class AcpAgent implements AsyncAgent {
     if (!this.process.fault && (this.connection.signal.aborted || !this.process.alive)) await this.process.settle();
     if (this.process.fault) return agentError(this.process.fault.code, this.process.fault.message);
     if (error instanceof acp.RequestError || (error as { code?: unknown })?.code !== undefined) {
-      const e = error as { message?: string; code?: unknown };
+      const e = error as { message?: string; code?: unknown; data?: unknown };
       if (typeof e.code === "string" && e.code.startsWith("PW")) return toAgentError(error);
-      return agentError(AgentCodes.requestFailed, `the agent answered with an error: ${e.message ?? String(error)}`);
+      const data = e.data as { details?: unknown } | string | undefined;
+      const details = typeof data === "string" ? data : typeof data?.details === "string" ? data.details : "";
+      const message = `${e.message ?? String(error)}${details ? ` (${details})` : ""}`;
+      return agentError(AgentCodes.requestFailed, `the agent answered with an error: ${message}${this.process.stderrSuffix()}`);
     }
     return toAgentError(error, AgentCodes.requestFailed);
   }
