@@ -139,6 +139,12 @@ describe("faults during a think", () => {
     expect(run.stderr).toMatch(/late do\(0\) answered: error/);
   });
 
+  it("an ACP request error fails the think (PW4013) with the agent's details", async () => {
+    const run = await runThreadbare(one, { failSessionNew: "please authenticate first" });
+    expect(codes(run)).toEqual(["PW4013"]);
+    expect(run.diagnostics[0]!.message).toMatch(/answered with an error: .*please authenticate first/);
+  });
+
   it("a bad index returns a tool error with the valid numbers; the program goes on", async () => {
     const program = think("pick", [print("a"), print("b")], { print: true });
     const run = await runThreadbare(program, { prompts: [{ steps: [{ do: 7 }, { reply: "got: {{do}}" }] }] });

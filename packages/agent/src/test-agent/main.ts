@@ -62,6 +62,7 @@ export function runTestAgentMain(argv: string[]): void {
       };
     })
     .onRequest(acp.methods.agent.session.new, ({ params }) => {
+      if (script.failSessionNew !== undefined) throw acp.RequestError.internalError({ details: script.failSessionNew });
       const id = `test-session-${++sessionCount}`;
       sessions.set(id, { id, mcpServers: params.mcpServers, cancel: null });
       return { sessionId: id };

@@ -45,6 +45,8 @@ export const scriptSchema = z
     mcpAcp: z.boolean().optional(),
     /** Misbehave at `initialize`. */
     onInitialize: z.enum(["crash", "hang", "garbage", "exit"]).optional(),
+    /** Answer `session/new` with a JSON-RPC error carrying this text. */
+    failSessionNew: z.string().optional(),
     /** Text written to stdout at start-up (makes the process not an ACP agent). */
     banner: z.string().optional(),
     prompts: z.array(entry).default([]),
