@@ -36,11 +36,6 @@ for (const t of [T.NL, T.Semi, T.RBrace, T.ShellRBrace, T.AngleClose, EOF]) ends
 const shellLineEnd: boolean[] = [];
 for (const t of [T.ShellLineEndCode, T.ShellLineEndPlain]) shellLineEnd[t.tokenTypeIdx!] = true;
 
-/** Snapshot of parser context that must be restored when a statement is abandoned. */
-interface Context {
-  doDepth: number;
-}
-
 /** A `do` block being parsed (for error messages). */
 interface DoContext {
   line: number;
@@ -127,12 +122,13 @@ export abstract class ParserBase extends EmbeddedActionsParser {
 
   // ── statement lists with recovery ──
 
-  protected saveContext(): Context {
-    return { doDepth: this.doStack.length };
+  /** What must be restored when a statement is abandoned: the `do` nesting. */
+  protected saveContext(): number {
+    return this.doStack.length;
   }
 
-  protected restoreContext(c: Context): void {
-    this.doStack.length = c.doDepth;
+  protected restoreContext(doDepth: number): void {
+    this.doStack.length = doDepth;
   }
 
   protected get position(): number {
