@@ -85,6 +85,7 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
     const p = getParser();
     p.begin(src, lexed.tokens, fileName);
     const body = p.program();
+    p.explainEndOfInput();
     const diagnostics = [
       ...lexDiagnostics(lexed.errors, src, fileName),
       ...withoutFollowOnErrors(p.diagnostics, lexed.errors, lexed.tokens),

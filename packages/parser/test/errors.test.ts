@@ -19,7 +19,7 @@ describe("error codes and positions", () => {
     ["stray closing brace", "print(1)\n}", ["PW2006@2:1"], /unexpected '\}'/],
     ["invalid assignment target", "1 = 2", ["PW2004@1:1"], /invalid assignment target/],
     ["invalid update target", "f()++", ["PW2004@1:1"], /invalid target for '\+\+'/],
-    ["unterminated shell capture", "var x = $(ls", ["PW1006@1:13"], /expected '\)' to close the shell command/],
+    ["unterminated shell capture", "var x = $(ls", ["PW1006@1:9"], /unterminated shell command: '\$\(' has no closing '\)'/],
     ["unterminated shell quote", "$ echo 'abc\nprint(1)", ["PW1006@1:8"], /unterminated single quote/],
     ["unterminated shell double quote", '$ echo "abc', ["PW1006@1:8"], /unterminated double quote/],
     ["think without its brace", "var x = think\n{ hi }", ["PW2001@1:9"], /expected '\{' or '<' after 'think' \(on the same line\) but found a newline/],

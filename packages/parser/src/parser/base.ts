@@ -65,9 +65,14 @@ export abstract class ParserBase extends EmbeddedActionsParser {
   begin(src: SourceFile, tokens: IToken[], fileName: string | undefined): void {
     this.src = src;
     this.fileName = fileName;
+    this.resetState();
+    this.input = tokens;
+  }
+
+  /** Forget everything about the previous input. */
+  protected resetState(): void {
     this.diagnostics = [];
     this.doStack = [];
-    this.input = tokens;
   }
 
   // ── spans ──

@@ -2,7 +2,7 @@
  * Grammar rules for expressions. Binary operators are parsed as a flat list and folded by
  * precedence (one rule instead of one rule per level); postfix operators loop on `cur`.
  */
-import type { IToken } from "chevrotain";
+import { EOF, type IToken } from "chevrotain";
 import type { AssignExpr, BinaryOp, Expr, Property, ShellExpr } from "../ast.js";
 import * as T from "../lexer/tokens.js";
 import { Codes, describeToken } from "./errors.js";
@@ -331,7 +331,12 @@ export abstract class ExprRules extends PromptRules {
     const close = this.OPTION(() => this.CONSUME(T.RParen));
     if (this.RECORDING_PHASE) return null as never;
     if (close === undefined) {
-      this.fail(Codes.unterminatedShell, `expected ')' to close the shell command but found ${describeToken(this.LA(1))}`, this.LA(1));
+      const next = this.LA(1);
+      if (next.tokenType === EOF) {
+        this.fail(Codes.unterminatedShell, `unterminated shell command: '${open.image.trim()}' has no closing ')'`, open);
+      }
+      const at = this.src.positionAt(open.startOffset);
+      this.fail(Codes.unterminatedShell, `expected ')' to close the shell command started at ${at.line}:${at.column} but found ${describeToken(next)}`, next);
     }
     const form = open.tokenType === T.ShellCapOpen ? "capture" : "paren";
     return { kind: "Shell", form, command, span: this.spanFrom(open, close as IToken) };

@@ -200,6 +200,7 @@ export abstract class PromptRules extends ShellRules {
     if (this.RECORDING_PHASE) return null as never;
     const mode = open.tokenType === T.ThinkOpen || open.tokenType === T.ThinkAngleOpen ? "think" : "ask";
     if (close === undefined) this.reportUnclosedPrompt(open, items, mode);
+    else this.findSuspectBraces(open, items);
     const end = close === undefined ? this.src.text.length : this.tokEnd(close);
     const { prompt, children } = this.promptParts(items);
     return { kind: "Think", mode, prompt, children, verbatim: false, span: this.span(open.startOffset, end) };
@@ -237,6 +238,61 @@ export abstract class PromptRules extends ShellRules {
       return;
     }
     this.report(Codes.unclosedPrompt, `unclosed prompt: '${mode} ${angle ? "<" : "{"}' has no closing '${angle ? ">" : "}"}'`, this.tokSpan(open));
+  }
+
+  /** Braces of prompt text that probably took a closer meant for something else (see `explainEndOfInput`). */
+  private suspects: { open: IToken; close: IToken }[] = [];
+
+  protected override resetState(): void {
+    super.resetState();
+    this.suspects = [];
+  }
+
+  /**
+   * A `}` closing a brace of the prompt text, alone on its line and indented no deeper than
+   * the line of `think {`, was most likely meant to close the prompt: remember the pair.
+   */
+  private findSuspectBraces(open: IToken, items: PromptItem[]): void {
+    const indent = (offset: number): number => {
+      const text = this.src.text;
+      let start = offset;
+      while (start > 0 && text.charCodeAt(start - 1) !== 10) start--;
+      let i = start;
+      while (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9) i++;
+      return i === offset ? i - start : -1;
+    };
+    const text = this.src.text;
+    let lineStart = open.startOffset;
+    while (lineStart > 0 && text.charCodeAt(lineStart - 1) !== 10) lineStart--;
+    const thinkIndent = /^[ \t]*/.exec(text.slice(lineStart, open.startOffset))![0].length;
+    const stack: IToken[] = [];
+    for (const item of items) {
+      if (!("tokenType" in item)) continue;
+      if (item.tokenType === T.PromptLBrace || item.tokenType === T.PromptLAngle) stack.push(item);
+      else if (item.tokenType === T.PromptRBrace || item.tokenType === T.PromptRAngle) {
+        const opened = stack.pop();
+        const at = indent(item.startOffset);
+        if (opened !== undefined && at >= 0 && at <= thinkIndent) this.suspects.push({ open: opened, close: item });
+      }
+    }
+  }
+
+  /**
+   * The input ended inside a block: if a prompt's own brace took the closer meant for the
+   * prompt (so the prompt took the block's), say so at that brace instead of at the end.
+   */
+  explainEndOfInput(): void {
+    const suspect = this.suspects[0];
+    if (suspect === undefined) return;
+    const end = this.src.text.length;
+    const i = this.diagnostics.findIndex((d) => d.severity === "error" && d.span.start.offset === end);
+    if (i < 0) return;
+    const c = suspect.open.image;
+    const closer = this.src.positionAt(suspect.close.startOffset);
+    const d = this.diagnostics[i]!;
+    d.code = Codes.unbalancedPromptBrace;
+    d.message = `unbalanced '${c}' in prompt text: it takes the '${suspect.close.image}' at ${closer.line}:${closer.column}, which looks like the end of the prompt (prompt text braces must balance; write a lone one as $'${c}')`;
+    d.span = this.tokSpan(suspect.open);
   }
 
   private promptParts(items: PromptItem[]): { prompt: PromptPart[]; children: Stmt[] } {
