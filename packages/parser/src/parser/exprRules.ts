@@ -249,13 +249,12 @@ export abstract class ExprRules extends PromptRules {
     { ALT: (): Expr => this.SUBRULE(this.objectLit) },
     {
       ALT: (): Expr => {
-        const open = this.CONSUME(T.LParen);
+        this.CONSUME(T.LParen);
         const e = this.SUBRULE(this.expression);
         this.CONSUME(T.RParen);
         if (this.RECORDING_PHASE) return null as never;
         // Parentheses leave no node; a parenthesised assignment in a condition stays an assignment.
         if (e.kind === "Assign") this.parenthesized.add(e);
-        void open;
         return e;
       },
     },

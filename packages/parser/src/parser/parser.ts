@@ -1,7 +1,7 @@
 /** Grammar rules for items and the program; the complete Patchwork parser. */
 import type { IToken } from "chevrotain";
 import { EOF } from "chevrotain";
-import type { Annotation, FunDecl, FunFlavor, ImportDecl, Item, Param, TopLevel, TraitDecl, TypeExpr } from "../ast.js";
+import type { Annotation, FunDecl, FunFlavor, ImportDecl, Item, Param, Span, TopLevel, TraitDecl, TypeExpr } from "../ast.js";
 import * as T from "../lexer/tokens.js";
 import { StmtRules } from "./stmtRules.js";
 
@@ -71,7 +71,7 @@ export class PatchworkParser extends StmtRules {
     ]);
   });
 
-  private itemSpan(mods: Modifiers, start: number, end: number): import("../ast.js").Span {
+  private itemSpan(mods: Modifiers, start: number, end: number): Span {
     const first = mods.annotations[0]?.span.start.offset ?? (mods.start ? mods.start.startOffset : start);
     return this.span(Math.min(first, start), end);
   }
@@ -185,8 +185,7 @@ export class PatchworkParser extends StmtRules {
               annotations.push(this.SUBRULE(this.annotation));
               this.MANY3(() => this.CONSUME2(T.NL));
             });
-            const start = this.RECORDING_PHASE ? null : null;
-            methods.push(this.SUBRULE(this.funDecl, { ARGS: [{ annotations, exported: false, isDefault: false, start }] }));
+            methods.push(this.SUBRULE(this.funDecl, { ARGS: [{ annotations, exported: false, isDefault: false, start: null }] }));
           },
         },
       ]);

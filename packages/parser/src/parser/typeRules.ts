@@ -1,8 +1,9 @@
 /** Grammar rules for types (`string | [T] | {k: T}`) and binding patterns. */
-import type { IToken } from "chevrotain";
-import type { ObjectTypeField, PatField, Pattern, TypeExpr } from "../ast.js";
+import type { IToken, ParserMethod } from "chevrotain";
+import type { ObjectTypeField, PatField, Pattern, StringLit, TypeExpr } from "../ast.js";
 import * as T from "../lexer/tokens.js";
 import { ParserBase } from "./base.js";
+import { Codes } from "./errors.js";
 import { stringValue } from "./strings.js";
 
 export abstract class TypeRules extends ParserBase {
@@ -100,12 +101,12 @@ export abstract class TypeRules extends ParserBase {
     if (this.RECORDING_PHASE) return null as never;
     const value = stringValue(s);
     if (value === null) {
-      this.report("PW2001", "expected a plain string here; interpolation is not allowed", s.span);
+      this.report(Codes.syntax, "expected a plain string here; interpolation is not allowed", s.span);
     }
     return { value: value ?? "", span: s.span };
   });
 
-  protected abstract stringLit: import("chevrotain").ParserMethod<[], import("../ast.js").StringLit>;
+  protected abstract stringLit: ParserMethod<[], StringLit>;
 
   // ── patterns ──
 
