@@ -47,6 +47,7 @@ describe("shell words and operators", () => {
     ["$ find . -exec rm {} \\;", "find . -exec rm {} \\;"],
     ["$   spaced    words  ", "spaced words"],
     ["$ echo #not-a-comment", "echo #not-a-comment"],
+    ['$ echo ${HOME:-/tmp} ${#list} "${x##*/}" ${HOME}', 'echo ${HOME:-/tmp} ${#list} "${x##*/}" «${HOME}:bare»'],
   ];
   it.each(table)("%s", (source, expected) => {
     expect(render(shellStmt(source))).toBe(expected);

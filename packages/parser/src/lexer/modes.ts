@@ -51,7 +51,7 @@ const interpolation = [T.CharLit, T.InterpName, T.InterpOpen, T.SpreadOpen, T.In
 const promptCommon = [T.PromptNL, T.PromptDo, T.PromptDoAngle, T.PromptEscape, T.Backslash, ...interpolation];
 const shellWordParts = [
   T.ShellEscape, T.ShellSQ, T.ShellSQOpen, T.ShellDQStart, T.ShellBacktick, T.ShellDollarParen,
-  T.InterpName, T.InterpOpen, T.SpreadOpen, T.Dollar,
+  T.ShellParamExpansion, T.InterpName, T.InterpOpen, T.SpreadOpen, T.Dollar,
 ];
 const shellOperators = [
   T.ShellAndAnd, T.ShellOrOr, T.ShellPipe, T.ShellSemi, T.ShellRedirDup, T.ShellRedirAll,
@@ -75,6 +75,6 @@ export const lexerDefinition: IMultiModeLexerDefinition = {
     shell_line_plain: [T.ShellBlank, T.ShellLineEndPlain, ...shellOperators, ...shellWordParts, T.ShellWordText, T.ShellParenChar],
     shell_cap: [T.ShellBlankNL, ...shellOperators, ...shellWordParts, T.ShellWordText, T.ShellLParen, T.RParen],
     shell_cap_nested: [T.ShellBlankNL, ...shellOperators, ...shellWordParts, T.ShellWordText, T.ShellLParen, T.ShellRParen],
-    shell_dq: [T.ShellDQText, T.ShellEscape, T.InterpName, T.InterpOpen, T.SpreadOpen, T.Dollar, T.ShellDQEnd],
+    shell_dq: [T.ShellDQText, T.ShellEscape, T.ShellParamExpansion, T.InterpName, T.InterpOpen, T.SpreadOpen, T.Dollar, T.ShellDQEnd],
   },
 };

@@ -158,6 +158,11 @@ export const ShellSQ = tok({ name: "ShellSQ", label: "a quoted word", pattern: /
 export const ShellSQOpen = tok({ name: "ShellSQOpen", label: "an unterminated quote", pattern: /'[^'\n\r]*/ });
 export const ShellBacktick = tok({ name: "ShellBacktick", label: "a shell word", pattern: /`[^`]*`?/, line_breaks: true });
 export const ShellDollarParen = tok({ name: "ShellDollarParen", label: "a shell word", pattern: { exec: matchShellDollarParen }, start_chars_hint: ["$"], line_breaks: true });
+/**
+ * sh's own parameter expansions that cannot be Patchwork (`${#x}`, `${x:-d}`, `${x##p}`…):
+ * raw text, passed to sh as written. A plain `${x}` is a Patchwork interpolation.
+ */
+export const ShellParamExpansion = tok({ name: "ShellParamExpansion", label: "a shell word", pattern: /\$\{(?:#[A-Za-z0-9_@*]+|[A-Za-z_][A-Za-z0-9_]*(?::[-=?+]|##|%%)[^}\n]*)\}/ });
 export const ShellParenChar = tok({ name: "ShellParenChar", label: "a shell word", pattern: /[()]/ });
 export const ShellLParen = tok({ name: "ShellLParen", label: "'('", pattern: /\(/, push_mode: "shell_cap_nested" });
 export const ShellRParen = tok({ name: "ShellRParen", label: "')'", pattern: /\)/, pop_mode: true });

@@ -108,8 +108,8 @@ export abstract class ShellRules extends TypeRules {
   });
 
   private shellTextAlts = [
-    T.ShellWordText, T.ShellEscape, T.ShellSQ, T.ShellBacktick, T.ShellDollarParen, T.ShellParenChar,
-    T.ShellAmp, T.Dollar,
+    T.ShellWordText, T.ShellEscape, T.ShellSQ, T.ShellBacktick, T.ShellDollarParen, T.ShellParamExpansion,
+    T.ShellParenChar, T.ShellAmp, T.Dollar,
   ].map((type) => ({ ALT: (): WordItem => this.CONSUME(type) }));
 
   private shellPartAlts = [
@@ -133,6 +133,7 @@ export abstract class ShellRules extends TypeRules {
               { ALT: () => this.CONSUME(T.ShellDQText) },
               { ALT: () => this.CONSUME2(T.ShellEscape) },
               { ALT: () => this.CONSUME2(T.Dollar) },
+              { ALT: () => this.CONSUME2(T.ShellParamExpansion) },
               { ALT: () => this.SUBRULE2(this.shellInterp) },
             ]),
           );
