@@ -129,10 +129,12 @@ function ident(e: Ident, cx: Cx, g: Gen): string | null {
 
 function binary(e: BinaryExpr, cx: Cx, g: Gen): string {
   const a = g.temp();
-  const b = g.temp();
-  const pre = `${a} = ${expr(e.left, cx, g)}, ${b} = ${expr(e.right, cx, g)}, `;
+  // A number literal on the right needs no temporary and no type test.
+  const lit = e.right.kind === "Number" ? expr(e.right, cx, g) : null;
+  const b = lit === null ? g.temp() : `(${lit})`;
+  const pre = lit === null ? `${a} = ${expr(e.left, cx, g)}, ${b} = ${expr(e.right, cx, g)}, ` : `${a} = ${expr(e.left, cx, g)}, `;
   const node = g.k(e);
-  const nums = `typeof ${a} === "number" && typeof ${b} === "number"`;
+  const nums = lit === null ? `typeof ${a} === "number" && typeof ${b} === "number"` : `typeof ${a} === "number"`;
   switch (e.op) {
     case "+":
       return `(${pre}${nums} ? ${a} + ${b} : H.add(${a}, ${b}, ${node}))`;
