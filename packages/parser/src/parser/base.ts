@@ -73,7 +73,11 @@ export abstract class ParserBase extends EmbeddedActionsParser {
   protected resetState(): void {
     this.diagnostics = [];
     this.doStack = [];
+    this.skippedToEnd = false;
   }
+
+  /** Error recovery has skipped to the end of the input. */
+  private skippedToEnd = false;
 
   // ── spans ──
 
@@ -101,6 +105,8 @@ export abstract class ParserBase extends EmbeddedActionsParser {
   // ── diagnostics ──
 
   report(code: Code, message: string, span: Span, severity: Severity = "error"): void {
+    // After recovery skipped to the end of the input, a missing closer there is a consequence.
+    if (this.skippedToEnd && severity === "error" && span.start.offset >= this.src.text.length) return;
     const last = this.diagnostics[this.diagnostics.length - 1];
     // One error per place: a follow-on error at the same spot adds nothing.
     if (last !== undefined && last.severity === "error" && severity === "error" && last.span.start.offset === span.start.offset) return;
@@ -215,6 +221,7 @@ export abstract class ParserBase extends EmbeddedActionsParser {
       const t = tokens[i]!;
       if (force || (stopsStatement[t.tokenTypeIdx] !== true && (nestingRole[t.tokenTypeIdx] ?? 0) >= 0)) i++;
     }
+    if (i >= tokens.length || tokens[i]!.tokenType === EOF) this.skippedToEnd = true;
     this.position = i - 1;
   }
 }
