@@ -52,8 +52,8 @@ export class Modules implements ModuleLoader {
     const m: ModuleCtx = {
       fileName,
       // File names are paths as the user gave them (relative to the process), not to the
-      // program's working directory.
-      dir: dirname(resolve(fileName)),
+      // program's working directory; a pseudo name like `<input>` imports from the cwd.
+      dir: fileName.startsWith("<") ? this.rt.cwd : dirname(resolve(fileName)),
       rt: this.rt,
       G: [],
       scope: new Scope(null, fn),
