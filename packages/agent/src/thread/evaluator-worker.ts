@@ -4,7 +4,7 @@
  * receiving `Do` any number of times, then `Complete` (seeds: `eval_think_block`).
  */
 import { MessageChannel, parentPort, workerData, type MessagePort } from "node:worker_threads";
-import { AgentError } from "@patchwork/interpreter";
+import type { AgentError as AgentErrorClass } from "@patchwork/interpreter";
 import type { Agent, ChildResult, Host, PwEvent, RunChild, ThinkReply, ThinkRequest } from "@patchwork/interpreter";
 import { ChannelSet } from "./channel.js";
 import type { RunOutcome, ThinkReplyMessage, ThinkResponse, WorkerInit, WorkerMessage } from "./protocol.js";
@@ -23,8 +23,13 @@ interface EvaluatorModule {
       askUser?: boolean;
     },
   ): { value?: unknown; output?: string; diagnostics?: RunOutcome["diagnostics"] };
+  /** The interpreter's error class for agent failures (thrown from `think`). */
+  AgentError?: typeof AgentErrorClass;
   createNodeHost?(options: { cwd: string; shellStdin?: "ignore" | "inherit"; env?: Record<string, string | undefined> }): Host;
 }
+
+/** Set from the evaluator module (the interpreter exports it), so `instanceof` holds there. */
+let AgentError: typeof AgentErrorClass;
 
 const post = (message: WorkerMessage, transfer?: MessagePort[]) => parentPort!.postMessage(message, transfer ?? []);
 
@@ -142,6 +147,7 @@ async function main(): Promise<void> {
     post({ type: "failed", message: `${init.evaluatorModule} does not export run() and createNodeHost()` });
     return;
   }
+  AgentError = mod.AgentError ?? (await import("@patchwork/interpreter")).AgentError;
   const agent = new ThreadAgent();
   const output: string[] = [];
   const base = mod.createNodeHost({
