@@ -23,7 +23,11 @@ export const stringMethods: Record<string, MethodDef> = {
   startsWith: m(1, 1, (s, a, site) => s.startsWith(str(a[0]!, "the prefix", site))),
   endsWith: m(1, 1, (s, a, site) => s.endsWith(str(a[0]!, "the suffix", site))),
   includes: m(1, 1, (s, a, site) => s.includes(str(a[0]!, "the text", site))),
-  split: m(0, 1, (s, a, site) => (a.length === 0 ? [s] : s.split(str(a[0]!, "the separator", site)))),
+  split: m(0, 1, (s, a, site) => {
+    if (a.length === 0) return [s];
+    const sep = str(a[0]!, "the separator", site);
+    return sep === "" ? Array.from(s) : s.split(sep);
+  }),
   /** Replaces every occurrence. */
   replace: m(2, 2, (s, a, site) => s.split(str(a[0]!, "the pattern", site)).join(str(a[1]!, "the replacement", site))),
   toUpperCase: m(0, 0, (s) => s.toUpperCase()),
