@@ -47,6 +47,8 @@ export class ThinkHandler implements Thinker {
   private runChild: AsyncRunChild;
   private turnOpen = false;
   private readonly sessionRef = { id: "" };
+  /** Tool call titles by id (updates usually omit the title). */
+  private readonly toolTitles = new Map<string, string>();
 
   constructor(
     private readonly runtime: HandlerRuntime,
@@ -175,6 +177,7 @@ export class ThinkHandler implements Thinker {
           this.context.emit({ type: "agent-thought", thinkId: this.thinkId, text: update.content.text });
         return "";
       case "tool_call":
+        this.toolTitles.set(update.toolCallId, update.title);
         this.context.emit({
           type: "tool-call",
           thinkId: this.thinkId,
@@ -188,7 +191,7 @@ export class ThinkHandler implements Thinker {
           type: "tool-call",
           thinkId: this.thinkId,
           toolCallId: update.toolCallId,
-          title: update.title ?? "",
+          title: update.title ?? this.toolTitles.get(update.toolCallId) ?? "",
           status: update.status ?? "in_progress",
         });
         return "";
