@@ -102,6 +102,21 @@ describe("nesting", () => {
     expect(run.events.some((e) => e.type === "anomaly")).toBe(false);
   });
 
+  it("reports a message for a session that is not on top, and still delivers it to its own think", async () => {
+    const program = think("outer: do(0)", [think("inner", [], { print: true })], { print: true });
+    const run = await runThreadbare(program, {
+      prompts: [
+        { match: "outer", steps: [{ text: "A" }, { do: 0 }, { reply: "C" }] },
+        { match: "inner", steps: [{ textFor: "test-session-1", text: "B" }, { reply: "inner reply" }] },
+      ],
+    });
+    expect(run.diagnostics).toEqual([]);
+    expect(run.output).toBe("inner reply\nABC\n");
+    const anomaly = run.events.find((e) => e.type === "anomaly");
+    expect(anomaly).toMatchObject({ code: "PW4015" });
+    expect((anomaly as { message: string }).message).toMatch(/session test-session-1, but the active think is session test-session-2/);
+  });
+
   it("nests 20 levels deep without deadlock", async () => {
     const depth = 20;
     let program: object = print("bottom reached");

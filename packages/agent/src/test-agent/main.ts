@@ -116,7 +116,12 @@ class Turn {
   }
 
   private async step(step: Step): Promise<acp.StopReason | null> {
-    if ("text" in step) await this.chunk(this.fill(step.text));
+    if ("textFor" in step)
+      await this.client.notify(acp.methods.client.session.update, {
+        sessionId: step.textFor,
+        update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: this.fill(step.text) } },
+      });
+    else if ("text" in step) await this.chunk(this.fill(step.text));
     else if ("thought" in step) await this.update({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: step.thought } });
     else if ("reply" in step) {
       await this.chunk(this.fill(step.reply));

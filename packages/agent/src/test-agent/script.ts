@@ -8,6 +8,7 @@ import * as z from "zod";
 const step = z.union([
   z.object({ text: z.string() }).strict(),
   z.object({ thought: z.string() }).strict(),
+  z.object({ textFor: z.string(), text: z.string() }).strict(),
   z.object({ reply: z.string() }).strict(),
   z.object({ do: z.number().int(), ask: z.boolean().optional(), echo: z.boolean().optional(), repeat: z.number().int().min(1).optional() }).strict(),
   z.object({ permission: z.string() }).strict(),
