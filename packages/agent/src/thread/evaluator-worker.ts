@@ -135,6 +135,11 @@ function wrapHost(base: Host, init: WorkerInit, agent: ThreadAgent, output: stri
     event(event: PwEvent) {
       base.event?.(event);
       if (event.type === "think-start") agent.pendingEventIds.push(event.id);
+      else if (event.type === "think-end") {
+        // A think answered without the agent (`--ask-user`) leaves its id unclaimed.
+        const index = agent.pendingEventIds.lastIndexOf(event.id);
+        if (index >= 0) agent.pendingEventIds.splice(index, 1);
+      }
       post({ type: "event", event });
     },
   };
