@@ -1,9 +1,9 @@
 // End to end with the real interpreter: Patchwork source and Threadbare JSON programs on the
 // evaluator thread, the ACP runtime and the scripted agent in a real process.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { groupAlive, runWith } from "./helpers.js";
+import { groupAlive, runWith, scratch } from "./helpers.js";
 
 const example = (name: string) => readFileSync(fileURLToPath(new URL(`../../../examples/${name}`, import.meta.url)), "utf8");
 
@@ -86,6 +86,35 @@ describe("with the real interpreter", () => {
     const run = await runWith(source, "catch.pw", { prompts: [{ steps: [{ stop: "refusal" }] }] });
     expect(run.ok).toBe(true);
     expect(run.output).toMatch(/^caught: .*refus.*\nafter\n$/s);
+  });
+
+  it("runs shell commands for the evaluator thread (status, output, cwd)", async () => {
+    const source = 'var x = $(echo hi there)\nprint(x)\n$ echo streamed\nif $(exit 3) { print("no") } else { print("status " + $?) }\nprint($(pwd))';
+    const run = await runWith(source, "sh.pw", {});
+    expect(run.diagnostics).toEqual([]);
+    expect(run.output).toBe(`hi there\nstreamed\nstatus 3\n${scratch}\n`);
+  });
+
+  it("cancelling kills a running shell command and what it started", async () => {
+    const controller = new AbortController();
+    const marker = `pw-cancel-${process.pid}-${Date.now()}`;
+    const run = await runWith(`print("start")\n$ sleep 30 | cat # ${marker}\nprint("end")`, "sh.pw", {}, {
+      signal: controller.signal,
+      onEvent: (event) => {
+        if (event.type === "print") setTimeout(() => controller.abort(), 300);
+      },
+    });
+    expect(run.cancelled).toBe(true);
+    expect(run.output).toBe("start\n");
+    await new Promise((r) => setTimeout(r, 100));
+    const left = readdirSync("/proc").filter((p) => {
+      try {
+        return /^\d+$/.test(p) && readFileSync(`/proc/${p}/cmdline`, "utf8").includes(marker);
+      } catch {
+        return false;
+      }
+    });
+    expect(left).toEqual([]);
   });
 
   it("cancels a program stuck in an endless loop", async () => {

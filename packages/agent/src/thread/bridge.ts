@@ -42,6 +42,11 @@ export class ThinkBridge {
     think.begin(this.agent, this.runSignal, this.emit);
   }
 
+  /** Answers a non-think request of the evaluator (a shell command) on its channel. */
+  answer(seq: number, response: Response): void {
+    if (this.port && this.flag) sendSignalled(this.port, this.flag, { ...response, seq });
+  }
+
   /** Fails every open think (the evaluator is being torn down). */
   shutdown(code: string, message: string): void {
     for (const think of [...this.open.values()]) think.cancel(code, message);

@@ -5,7 +5,17 @@
  */
 import { MessageChannel, parentPort, workerData, type MessagePort } from "node:worker_threads";
 import type { AgentError as AgentErrorClass } from "@patchwork/interpreter";
-import type { Agent, ChildResult, Host, PwEvent, RunChild, ThinkReply, ThinkRequest } from "@patchwork/interpreter";
+import type {
+  Agent,
+  ChildResult,
+  Host,
+  PwEvent,
+  RunChild,
+  ShellOptions,
+  ShellResult,
+  ThinkReply,
+  ThinkRequest,
+} from "@patchwork/interpreter";
 import { ChannelSet } from "./channel.js";
 import type { RunOutcome, ThinkReplyMessage, ThinkResponse, WorkerInit, WorkerMessage } from "./protocol.js";
 
@@ -102,6 +112,22 @@ class ThreadAgent implements Agent {
     }
   }
 
+  /** Runs a shell command on the main thread (killable on cancel) and blocks for its result. */
+  shell(command: string, options: ShellOptions): ShellResult {
+    const seq = ++this.seq;
+    this.channels.open(seq);
+    post({ type: "shell", seq, command, cwd: options.cwd, env: options.env });
+    try {
+      for (;;) {
+        const response = this.channels.receive(seq);
+        if (response.type === "shell-result") return response.result;
+        if (response.type === "cancel") throw new AgentError(response.code, response.message);
+      }
+    } finally {
+      this.channels.close(seq);
+    }
+  }
+
   private send(message: ThinkReplyMessage): void {
     this.replies.postMessage(message);
   }
@@ -130,7 +156,7 @@ function wrapHost(base: Host, init: WorkerInit, agent: ThreadAgent, output: stri
     writeFile: (path, text) => base.writeFile(path, text),
     exists: (path) => base.exists(path),
     env: (name) => base.env(name),
-    shell: (command, options) => base.shell(command, options),
+    shell: (command, options) => agent.shell(command, options),
     readLine: base.readLine ? (prompt) => base.readLine!(prompt) : undefined,
     event(event: PwEvent) {
       base.event?.(event);

@@ -6,7 +6,7 @@
  * as in the seeds; worker → main on the same channel: the `do` result and follow-up turns.
  */
 import type { MessagePort } from "node:worker_threads";
-import type { ChildResult, JsonValue, PwEvent, ThinkRequest } from "@patchwork/interpreter";
+import type { ChildResult, JsonValue, PwEvent, ShellResult, ThinkRequest } from "@patchwork/interpreter";
 import type { Diagnostic } from "@patchwork/parser";
 
 export interface WorkerInit {
@@ -59,6 +59,7 @@ export type WorkerMessage =
   | ThinkRequestMessage
   | { type: "event"; event: PwEvent }
   | { type: "output"; text: string }
+  | { type: "shell"; seq: number; command: string; cwd: string; env: Record<string, string> | undefined }
   | { type: "done"; outcome: RunOutcome }
   | { type: "failed"; message: string; stack?: string };
 
@@ -68,6 +69,7 @@ export type ThinkResponse = { seq: number } & (
   | { type: "complete"; ok: true; text: string; canFollowUp: boolean }
   | { type: "complete"; ok: false; code: string; message: string }
   | { type: "cancel"; code: string; message: string }
+  | { type: "shell-result"; result: ShellResult }
 );
 
 /** What the worker sends back on a think's channel (`seq`). */

@@ -12,6 +12,7 @@ import { AcpAgent, type AcpAgentOptions } from "../acp/agent.js";
 import { AgentCodes, toAgentError } from "../errors.js";
 import type { AsyncAgent, Logger, McpTransport, PermissionAnswer, PermissionPolicy, PermissionQuestion, RunEvent } from "../types.js";
 import { ThinkBridge } from "./bridge.js";
+import { ShellRunner } from "./shell.js";
 import type { WorkerInit, WorkerMessage } from "./protocol.js";
 
 export interface RunWithAgentOptions {
@@ -139,6 +140,7 @@ function evaluate(
   };
   const runController = new AbortController();
   const bridge = new ThinkBridge(agent, runController.signal, emit);
+  const shells = new ShellRunner({ env: options.env ?? process.env, stdin: options.shellStdin ?? "ignore" });
   const worker = new Worker(workerPath, { workerData: init });
   const output: string[] = [];
 
@@ -159,6 +161,7 @@ function evaluate(
       runController.abort();
       acpAgent?.cancel(message);
       bridge.shutdown(code, message);
+      shells.killAll();
       void worker.terminate();
       finish({
         ok: false,
@@ -187,6 +190,11 @@ function evaluate(
           return;
         case "output":
           output.push(message.text);
+          return;
+        case "shell":
+          void shells
+            .run(message.command, message.cwd ?? cwd, message.env)
+            .then((result) => bridge.answer(message.seq, { type: "shell-result", result }));
           return;
         case "done": {
           const errors = message.outcome.diagnostics.some((d) => d.severity === "error");

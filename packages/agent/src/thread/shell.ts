@@ -1,0 +1,59 @@
+/**
+ * Shell commands of the program, run for the evaluator thread on the main thread. The
+ * evaluator blocks on its channel exactly as with `spawnSync`, but the command runs in its
+ * own process group, so cancelling the run kills it and everything it started (a blocked
+ * `spawnSync` in the worker could not be interrupted, and its command outlived the run).
+ * Same behaviour as the interpreter's `createNodeHost` shell: `/bin/sh -c`, captured output.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { constants } from "node:os";
+import type { ShellResult } from "@patchwork/interpreter";
+
+export interface ShellRunnerOptions {
+  env: Record<string, string | undefined>;
+  stdin: "ignore" | "inherit";
+}
+
+export class ShellRunner {
+  private readonly running = new Set<ChildProcess>();
+
+  constructor(private readonly options: ShellRunnerOptions) {}
+
+  run(command: string, cwd: string, env: Record<string, string> | undefined): Promise<ShellResult> {
+    return new Promise((resolve) => {
+      const child = spawn("/bin/sh", ["-c", command], {
+        cwd,
+        env: { ...this.options.env, ...env },
+        stdio: [this.options.stdin, "pipe", "pipe"],
+        detached: true,
+      });
+      this.running.add(child);
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      child.stdout!.on("data", (b: Buffer) => out.push(b));
+      child.stderr!.on("data", (b: Buffer) => err.push(b));
+      child.once("error", (error) => {
+        this.running.delete(child);
+        resolve({ status: 127, stdout: "", stderr: `${error.message}\n` });
+      });
+      child.once("close", (code, signal) => {
+        this.running.delete(child);
+        const status = code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : 1);
+        resolve({ status, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") });
+      });
+    });
+  }
+
+  /** Kills every running command's process group. */
+  killAll(): void {
+    for (const child of this.running) {
+      if (child.pid === undefined) continue;
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        /* already gone */
+      }
+    }
+    this.running.clear();
+  }
+}
