@@ -50,6 +50,7 @@ const ruleWhat: Record<string, string> = {
   typeExpr: "a type",
   pattern: "a pattern (a name, {…} or […])",
   shellWordPart: "a shell word",
+  shellWord: "a shell word",
   shellCommand: "a shell command",
   shellItem: "a shell word or redirect",
   funFlavor: "'fun', 'worker', 'skill' or 'task'",
