@@ -1,5 +1,5 @@
 /** `parse(source)`: source text to AST and diagnostics. Never throws. */
-import type { ILexingError, IToken } from "chevrotain";
+import type { ILexingError, IToken } from "./chevrotain.js";
 import type { Program, Span } from "./ast.js";
 import type { Diagnostic } from "./diagnostics.js";
 import { tokenize } from "./lexer/lexer.js";

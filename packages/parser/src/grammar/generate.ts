@@ -3,7 +3,7 @@
  * rules (Chevrotain's serialized grammar) and the TextMate grammar. A test regenerates them
  * in memory and fails when the committed files are stale.
  */
-import { createSyntaxDiagramsCode, type ISerializedGast } from "chevrotain";
+import { createSyntaxDiagramsCode, type ISerializedGast } from "../chevrotain.js";
 import { getParser } from "../parse.js";
 import { textMateGrammar } from "./textmate.js";
 

@@ -1,5 +1,5 @@
 /** The Patchwork lexer: Chevrotain over the modes of `modes.ts`, plus keyword retagging. */
-import { Lexer, type IToken, type ILexingError, type TokenType } from "chevrotain";
+import { Lexer, type IToken, type ILexingError, type TokenType } from "../chevrotain.js";
 import { continuesLine } from "./matchers.js";
 import { lexerDefinition } from "./modes.js";
 import * as T from "./tokens.js";

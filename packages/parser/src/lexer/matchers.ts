@@ -2,7 +2,7 @@
  * Custom token matchers: the few places where a regular expression cannot decide alone.
  * They see the text and the tokens matched so far; none of them keeps state.
  */
-import type { IToken } from "chevrotain";
+import type { IToken } from "../chevrotain.js";
 
 /**
  * Token types (by `tokenTypeIdx`) after which a newline does not end the statement:

@@ -21,7 +21,7 @@
  * | shell_cap_nested    | `(` in a shell capture                      | `)`                          |
  * | shell_dq            | `"` in a shell word                         | `"`                          |
  */
-import type { IMultiModeLexerDefinition, TokenType } from "chevrotain";
+import type { IMultiModeLexerDefinition, TokenType } from "../chevrotain.js";
 import * as T from "./tokens.js";
 
 const trivia = [T.WhiteSpace, T.Comment];

@@ -5,7 +5,7 @@
  * Keywords are not matched by the lexer: identifiers are retagged after lexing (one Map
  * lookup instead of a regex per keyword), see `lexer.ts`.
  */
-import { createToken, Lexer, type TokenType, type ITokenConfig } from "chevrotain";
+import { createToken, Lexer, type TokenType, type ITokenConfig } from "../chevrotain.js";
 import {
   matchNewline,
   matchPromptDo,

@@ -10,7 +10,7 @@ import {
   type IRecognitionException,
   type IToken,
   type ParserMethod,
-} from "chevrotain";
+} from "../chevrotain.js";
 import type { Block, Expr, Span, Stmt } from "../ast.js";
 import type { Diagnostic, Severity } from "../diagnostics.js";
 import { nestingRole } from "../lexer/lexer.js";

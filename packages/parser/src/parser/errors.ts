@@ -2,7 +2,7 @@
  * Diagnostic codes and the wording of parse errors: the one place that knows how errors are
  * phrased (Chevrotain's error provider points here too).
  */
-import { EOF, type IParserErrorMessageProvider, type IToken, type TokenType } from "chevrotain";
+import { EOF, type IParserErrorMessageProvider, type IToken, type TokenType } from "../chevrotain.js";
 
 /** Stable diagnostic codes of the parser package (docs/errors/parse.md). */
 export const Codes = {

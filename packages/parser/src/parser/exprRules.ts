@@ -2,7 +2,7 @@
  * Grammar rules for expressions. Binary operators are parsed as a flat list and folded by
  * precedence (one rule instead of one rule per level); postfix operators loop on `cur`.
  */
-import { EOF, type IToken } from "chevrotain";
+import { EOF, type IToken } from "../chevrotain.js";
 import type { AssignExpr, BinaryOp, Expr, Property, ShellExpr } from "../ast.js";
 import * as T from "../lexer/tokens.js";
 import { Codes, describeToken } from "./errors.js";

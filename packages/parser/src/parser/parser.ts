@@ -1,6 +1,6 @@
 /** Grammar rules for items and the program; the complete Patchwork parser. */
-import type { IToken } from "chevrotain";
-import { EOF } from "chevrotain";
+import type { IToken } from "../chevrotain.js";
+import { EOF } from "../chevrotain.js";
 import type { Annotation, FunDecl, FunFlavor, ImportDecl, Item, Param, Span, TopLevel, TraitDecl, TypeExpr } from "../ast.js";
 import * as T from "../lexer/tokens.js";
 import { StmtRules } from "./stmtRules.js";

@@ -3,7 +3,7 @@
  * their line-leading `do` blocks). Brace and angle spellings share every rule; only the
  * delimiter tokens differ, so both give the same AST.
  */
-import type { IToken, TokenType } from "chevrotain";
+import type { IToken, TokenType } from "../chevrotain.js";
 import type { Block, DoRef, Expr, PromptPart, Stmt, StringLit, TemplatePart, ThinkExpr } from "../ast.js";
 import * as T from "../lexer/tokens.js";
 import { Codes } from "./errors.js";

@@ -3,7 +3,7 @@
  * and redirects. Words keep their literal text exactly as written; `$name`, `${…}` and
  * `$@{…}` become interpolations.
  */
-import type { IToken } from "chevrotain";
+import type { IToken } from "../chevrotain.js";
 import type {
   Expr,
   ShellCommand,

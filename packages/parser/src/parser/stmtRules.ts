@@ -1,5 +1,5 @@
 /** Grammar rules for statements and blocks. */
-import { EOF, type IToken } from "chevrotain";
+import { EOF, type IToken } from "../chevrotain.js";
 import type { Block, Expr, IfStmt, Pattern, Stmt, TypeDecl, TypeExpr } from "../ast.js";
 import * as T from "../lexer/tokens.js";
 import { Codes, describeToken } from "./errors.js";

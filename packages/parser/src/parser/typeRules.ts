@@ -1,5 +1,5 @@
 /** Grammar rules for types (`string | [T] | {k: T}`) and binding patterns. */
-import type { IToken, ParserMethod } from "chevrotain";
+import type { IToken, ParserMethod } from "../chevrotain.js";
 import type { ObjectTypeField, PatField, Pattern, StringLit, TypeExpr } from "../ast.js";
 import * as T from "../lexer/tokens.js";
 import { ParserBase } from "./base.js";
