@@ -1,10 +1,8 @@
 import { createInterface } from "node:readline";
 import { SourceFile } from "@patchwork/parser";
 import {
-  AcpAgent,
   runWithAgent,
   type AcpAgentOptions,
-  type AsyncAgent,
   type PermissionAnswer,
   type PermissionQuestion,
   type RunEvent,
@@ -39,13 +37,13 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term }: A
     askPermission: (question) => askOnTerminal(question, term, progress),
   };
   try {
-    const agent: AcpAgentOptions | AsyncAgent = args.askUser ? await askUserAgent(acpOptions, term, progress) : acpOptions;
     const result = await runWithAgent({
       source: text,
       fileName: args.file,
       cwd,
       entry: args.entry,
-      agent,
+      agent: acpOptions,
+      askUser: args.askUser,
       signal: controller.signal,
       timeoutMs: args.timeout !== undefined ? args.timeout * 1000 : undefined,
       onEvent: (event: RunEvent) => {
@@ -78,21 +76,6 @@ async function askOnTerminal(question: PermissionQuestion, term: Terminal, progr
   progress.clear();
   const answer = await readLineAsync(`The agent wants to use ${question.title}. Allow? [y/N] `);
   return /^y(es)?$/i.test(answer?.trim() ?? "") ? "allow" : "deny";
-}
-
-/** `--ask-user` with an agent: asks go to the terminal, thinks to the agent. */
-async function askUserAgent(options: AcpAgentOptions, term: Terminal, progress: Progress): Promise<AsyncAgent> {
-  // runWithAgent forwards agent events only for agents it starts itself: route them here.
-  const inner = await AcpAgent.start({ ...options, onEvent: (event) => progress.handle(event) });
-  return {
-    async think(request, runChild, signal, context) {
-      if (request.kind !== "ask") return inner.think(request, runChild, signal, context);
-      progress.clear();
-      term.stderr(`${request.prompt}\n`);
-      return { text: (await readLineAsync("> ")) ?? "" };
-    },
-    close: () => inner.close(),
-  };
 }
 
 function readLineAsync(prompt: string): Promise<string | null> {

@@ -9,8 +9,7 @@ import {
   type RunChild,
   type ThinkRequest,
 } from "@patchwork/interpreter";
-import { UsageError, isThreadbare, readSource, renderDiagnostics } from "./files.js";
-import { readLineSync } from "./line-input.js";
+import { UsageError, readSource, renderDiagnostics } from "./files.js";
 import type { Terminal } from "./terminal.js";
 
 export interface RunArgs {
@@ -50,14 +49,14 @@ export async function runCommand(args: RunArgs, term: Terminal): Promise<number>
 /** No agent: the evaluator runs right here, thinks evaluate to their prompts. */
 function runInProcess(args: RunArgs, text: string, cwd: string, term: Terminal): number {
   const host: Host = createNodeHost({ cwd });
-  let agent: Agent = args.noAgent ? new NoAgent() : announceOnce(new NoAgent(), term);
-  if (args.askUser) agent = askOnTerminal(agent, readLineSync(term));
+  const agent: Agent = args.noAgent ? new NoAgent() : announceOnce(new NoAgent(), term);
   const result = run(text, {
     fileName: args.file,
     agent,
     host,
     cwd,
     entry: args.entry,
+    askUser: args.askUser,
     limits: args.timeout !== undefined ? { timeoutMs: args.timeout * 1000 } : undefined,
   });
   if (result.diagnostics.length > 0) {
@@ -81,16 +80,3 @@ function announceOnce(inner: Agent, term: Terminal): Agent {
     },
   };
 }
-
-/** `--ask-user`: an ask block shows its text on the terminal and returns the typed line. */
-export function askOnTerminal(inner: Agent, readLine: (prompt: string) => string | null): Agent {
-  return {
-    think(request: ThinkRequest, runChild: RunChild) {
-      if (request.kind !== "ask") return inner.think(request, runChild);
-      const line = readLine(`${request.prompt}\n> `);
-      return { kind: "text", text: line ?? "" };
-    },
-  };
-}
-
-export { isThreadbare };

@@ -72,6 +72,15 @@ describe("patchwork run --agent", () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it("--ask-user with an agent: asks go to the terminal, thinks to the agent", () => {
+    const { command } = agentWith({ prompts: [{ match: "Greet", steps: [{ reply: "Hello, Ada!" }] }] });
+    const prog = join(tempFiles({ "p.pw": 'var name = ask { Your name? }\nprint(think { Greet ${name}. })\n' }), "p.pw");
+    const r = patchwork(["run", prog, "--agent", command, "--ask-user"], { input: "Ada\n" });
+    expect(r.stdout).toBe("Hello, Ada!\n");
+    expect(r.stderr).toContain("Your name?");
+    expect(r.status).toBe(0);
+  });
+
   it("--verbose streams the agent's text to stderr; no spinner when stderr is not a terminal", () => {
     const { command } = agentWith({ prompts: [{ steps: [{ text: "thinking hard… " }, { reply: "hi" }] }] });
     const prog = join(tempFiles({ "p.pw": THINK }), "p.pw");

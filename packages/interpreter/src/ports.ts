@@ -23,6 +23,8 @@ export type JsonValue =
 // ─────────────────────────────────── Agent ───────────────────────────────────
 
 export interface ThinkRequest {
+  /** Run-wide think number (1, 2, …): the same id as this think's `think-start`/`think-end` events. */
+  id: number;
   kind: "think" | "ask";
   /** The rendered prompt, exactly as the agent should receive it. */
   prompt: string;

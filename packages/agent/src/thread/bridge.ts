@@ -14,7 +14,6 @@ type Response = ThinkResponse extends infer R ? (R extends unknown ? Omit<R, "se
 
 export class ThinkBridge {
   private readonly open = new Map<number, OpenThink>();
-  private thinkCount = 0;
   private port: MessagePort | null = null;
   private flag: Int32Array | null = null;
 
@@ -37,7 +36,7 @@ export class ThinkBridge {
     if (!port || !flag) throw new Error("the evaluator thread did not say hello");
     const seq = message.seq;
     const send = (response: Response) => sendSignalled(port, flag, { ...response, seq });
-    const think = new OpenThink(message, ++this.thinkCount, send, () => this.open.delete(seq));
+    const think = new OpenThink(message, send, () => this.open.delete(seq));
     this.open.set(seq, think);
     think.begin(this.agent, this.runSignal, this.emit);
   }
@@ -66,7 +65,6 @@ class OpenThink {
 
   constructor(
     private readonly message: ThinkRequestMessage,
-    private readonly id: number,
     private readonly post: (response: Response) => void,
     private readonly onClosed: () => void,
   ) {}
@@ -80,7 +78,7 @@ class OpenThink {
       this.unlink = () => runSignal.removeEventListener("abort", onRunAbort);
     }
     const signal = this.controller.signal;
-    const context = { thinkId: this.message.eventId ?? this.id, emit };
+    const context = { thinkId: this.message.request.id, emit };
     this.settle(agent.think(this.message.request, this.runChild, signal, context));
   }
 

@@ -49,7 +49,6 @@ class ThreadAgent implements Agent {
   private readonly replies: MessagePort;
   /** Completed thinks whose conversation may still get its follow-up turn. */
   private readonly idle = new Set<number>();
-  pendingEventIds: number[] = [];
 
   constructor() {
     const { port1, port2 } = new MessageChannel();
@@ -63,8 +62,7 @@ class ThreadAgent implements Agent {
     this.releaseIdle();
     const seq = ++this.seq;
     this.channels.open(seq);
-    const eventId = this.pendingEventIds.pop() ?? null;
-    post({ type: "think", seq, eventId, request });
+    post({ type: "think", seq, request });
     return this.await(seq, runChild);
   }
 
@@ -160,12 +158,6 @@ function wrapHost(base: Host, init: WorkerInit, agent: ThreadAgent, output: stri
     readLine: base.readLine ? (prompt) => base.readLine!(prompt) : undefined,
     event(event: PwEvent) {
       base.event?.(event);
-      if (event.type === "think-start") agent.pendingEventIds.push(event.id);
-      else if (event.type === "think-end") {
-        // A think answered without the agent (`--ask-user`) leaves its id unclaimed.
-        const index = agent.pendingEventIds.lastIndexOf(event.id);
-        if (index >= 0) agent.pendingEventIds.splice(index, 1);
-      }
       post({ type: "event", event });
     },
   };

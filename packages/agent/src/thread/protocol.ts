@@ -35,8 +35,6 @@ export interface ThinkRequestMessage {
   type: "think";
   /** Evaluator-thread sequence number of this think (1, 2, …): its channel id. */
   seq: number;
-  /** The interpreter's think id from the matching `think-start` event, if seen. */
-  eventId: number | null;
   request: ThinkRequest;
 }
 

@@ -115,6 +115,7 @@ export function compileThink(e: ThinkExpr, cx: Cx, typed: ThinkType | null): (f:
     const prompt = body(f) + suffix();
     const id = ++rt.thinkCounter;
     const request: ThinkRequest = {
+      id,
       kind: e.mode,
       prompt,
       typeText: typed ? typeToText(typed.type) : null,
