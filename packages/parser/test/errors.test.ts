@@ -16,6 +16,7 @@ describe("error codes and positions", () => {
     ["missing closing paren", "print(1\n", ["PW2001@2:1"], /expected '\)' but found end of input/],
     ["expected expression", "var x = (1 + )", ["PW2001@1:14"], /expected an expression but found '\)'/],
     ["missing separator", 'print("a") print("b")', ["PW2005@1:12"], /expected a newline or ';' after the statement but found 'print'/],
+    ["missing separator after an object literal", 'var o = {a: 1} print("b")', ["PW2005@1:16"], /expected a newline or ';'/],
     ["stray closing brace", "print(1)\n}", ["PW2006@2:1"], /unexpected '\}'/],
     ["invalid assignment target", "1 = 2", ["PW2004@1:1"], /invalid assignment target/],
     ["invalid update target", "f()++", ["PW2004@1:1"], /invalid target for '\+\+'/],
@@ -30,6 +31,24 @@ describe("error codes and positions", () => {
     expect(codes(diagnostics)).toEqual(expected);
     expect(diagnostics[0]!.message).toMatch(message);
     expect(diagnostics[0]!.severity).toBe("error");
+  });
+
+  it("a statement that ends with its block needs no separator before the next one", () => {
+    for (const source of [
+      "for n in xs { if n == 2 { continue } print(n) }",
+      "if a { x() } else { y() } print(1)",
+      "while a { b() } c()",
+      "try { a() } catch e { b() } c()",
+      "{ a() } b()",
+      "fun f() { } print(1)",
+      "do_it() ; if a < b { } x = 1",
+    ]) {
+      const { diagnostics } = parse(source);
+      expect(codes(diagnostics), source).toEqual([]);
+    }
+    const { program } = parse("for n in xs { if n == 2 { continue } print(n) }");
+    const loop = program.body[0] as { body: { statements: { kind: string }[] } };
+    expect(loop.body.statements.map((s) => s.kind)).toEqual(["If", "ExprStmt"]);
   });
 
   it("assignment in a condition is a warning and parses as ==", () => {

@@ -33,6 +33,10 @@ const stopsStatement: boolean[] = [];
 for (const t of [T.NL, T.Semi, T.ShellLineEndCode, T.ShellLineEndPlain]) stopsStatement[t.tokenTypeIdx!] = true;
 const endsStatement: boolean[] = [];
 for (const t of [T.NL, T.Semi, T.RBrace, T.ShellRBrace, T.AngleClose, EOF]) endsStatement[t.tokenTypeIdx!] = true;
+/** Statements that end with a block: another statement may follow on the same line. */
+const endsWithBlock = new Set(["If", "For", "While", "Try", "Block", "FunDecl", "TraitDecl"]);
+const closesBlock: boolean[] = [];
+for (const t of [T.RBrace, T.ShellRBrace, T.AngleClose]) closesBlock[t.tokenTypeIdx!] = true;
 const shellLineEnd: boolean[] = [];
 for (const t of [T.ShellLineEndCode, T.ShellLineEndPlain]) shellLineEnd[t.tokenTypeIdx!] = true;
 
@@ -155,6 +159,12 @@ export abstract class ParserBase extends EmbeddedActionsParser {
     return shellLineEnd[this.LA(0).tokenTypeIdx] === true;
   }
 
+  /** `if c { … } print(x)`: a statement that ends with its block needs no separator. */
+  private closedByBlock(s: unknown): boolean {
+    const kind = (s as { kind?: string } | undefined)?.kind;
+    return kind !== undefined && endsWithBlock.has(kind) && closesBlock[this.LA(0).tokenTypeIdx] === true;
+  }
+
   /**
    * Parse one statement with `rule`; on a syntax error report it and skip to the end of the
    * statement (a newline or `;` at the statement's nesting level, or the closer of the
@@ -169,7 +179,7 @@ export abstract class ParserBase extends EmbeddedActionsParser {
     const context = this.saveContext();
     try {
       const s = this.SUBRULE(rule);
-      if (!this.atStatementEnd()) {
+      if (!this.atStatementEnd() && !this.closedByBlock(s)) {
         const t = this.LA(1);
         this.report(
           Codes.missingSeparator,
