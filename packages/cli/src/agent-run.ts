@@ -25,6 +25,9 @@ export interface AgentRunInput {
 export async function runWithAcpAgent({ args, text, cwd, agentCommand, term }: AgentRunInput): Promise<number> {
   const command = resolveAgentCommand(agentCommand);
   const progress = new Progress(term, { spinner: term.stderrIsTTY, verbose: Boolean(args.verbose) });
+  // On an interactive terminal the spinner shares the screen with program output: write that
+  // output here, on the main thread, clearing the spinner line first.
+  const viaMain = term.stderrIsTTY && term.stdoutIsTTY;
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.on("SIGINT", onSigint);
@@ -44,10 +47,20 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term }: A
       entry: args.entry,
       agent: acpOptions,
       askUser: args.askUser,
+      writeOutput: !viaMain,
+      onOutput: viaMain
+        ? (output) => {
+            progress.clear();
+            term.stdout(output);
+          }
+        : undefined,
       signal: controller.signal,
       timeoutMs: args.timeout !== undefined ? args.timeout * 1000 : undefined,
       onEvent: (event: RunEvent) => {
-        if (event.type === "print") progress.clear();
+        if (event.type === "log" && viaMain) {
+          progress.clear();
+          term.stderr(event.text);
+        }
         progress.handle(event);
       },
     });

@@ -6,6 +6,8 @@ export interface Terminal {
   stderr(text: string): void;
   /** True when stderr is an interactive terminal (spinners, prompts). */
   readonly stderrIsTTY: boolean;
+  /** True when stdout is an interactive terminal. */
+  readonly stdoutIsTTY: boolean;
 }
 
 function writeAll(fd: number, text: string): void {
@@ -28,5 +30,8 @@ export const processTerminal: Terminal = {
   stderr: (text) => writeAll(2, text),
   get stderrIsTTY() {
     return Boolean(process.stderr.isTTY);
+  },
+  get stdoutIsTTY() {
+    return Boolean(process.stdout.isTTY);
   },
 };

@@ -35,8 +35,14 @@ export interface RunWithAgentOptions {
   thinkTimeoutMs?: number;
   signal?: AbortSignal;
   onEvent?: (event: RunEvent) => void;
-  /** Write program output to this process's stdout/stderr as it happens (default true). */
+  /**
+   * Write program output to this process's stdout/stderr as it happens, from the evaluator
+   * thread (default true). With `false`, output reaches `onOutput` and `log(...)` text arrives
+   * as `log` events, in program order, on the main thread (e.g. to clear a spinner first).
+   */
   writeOutput?: boolean;
+  /** Program output (stdout) as it is produced, delivered on the main thread. */
+  onOutput?: (text: string) => void;
   logger?: Logger;
   /** `ask` blocks read a line from the terminal (`host.readLine`) instead of asking the agent. */
   askUser?: boolean;
@@ -190,6 +196,7 @@ function evaluate(
           return;
         case "output":
           output.push(message.text);
+          options.onOutput?.(message.text);
           return;
         case "shell":
           void shells
