@@ -32,6 +32,7 @@ describe("cancellation", () => {
   it("the run timeout cancels the run (PW4006)", async () => {
     const run = await runThreadbare(one, { prompts: [{ steps: [{ hang: true }] }] }, { timeoutMs: 1500 });
     expect(run.cancelled).toBe(true);
+    expect(run.exitCode).toBe(1); // a time limit is an error, not an interrupt
     expect(run.diagnostics.map((d) => d.code)).toEqual(["PW4006"]);
     expect(run.diagnostics[0]!.message).toMatch(/timed out after 1500 ms/);
     await expectDead(run.agentPid);

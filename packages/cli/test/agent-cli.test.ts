@@ -93,14 +93,14 @@ describe("patchwork run --agent", () => {
     expect(loud.stderr).not.toMatch(/⠋|⠙|\r/);
   });
 
-  it("--timeout stops a hanging agent with exit 130 and no orphan", () => {
+  it("--timeout stops a hanging agent: exit 1, error at the think, no orphan", () => {
     const { command } = agentWith({ prompts: [{ steps: [{ hang: true }] }] });
     const prog = join(tempFiles({ "p.pw": THINK }), "p.pw");
     const started = Date.now();
     const r = patchwork(["run", prog, "--agent", command, "--timeout", "1.5", "--verbose"]);
     expect(Date.now() - started).toBeLessThan(15_000);
-    expect(r.status).toBe(130);
-    expect(r.stderr).toMatch(/timed out/);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/p\.pw:2:9: error\[PW4006\]: the run timed out after 1500 ms/);
     expect(groupAlive(agentPid(r.stderr))).toBe(false);
   });
 
@@ -129,7 +129,7 @@ describe("patchwork run --agent", () => {
     const status = await new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     expect(status).toBe(130);
     expect(stdout).toBe("start\n");
-    expect(stderr).toMatch(/cancelled/);
+    expect(stderr).toMatch(/p\.pw:2:9: error\[PW4\d{3}\]: .*cancelled/);
     expect(groupAlive(agentPid(stderr))).toBe(false);
   });
 });

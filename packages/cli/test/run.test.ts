@@ -109,3 +109,29 @@ describe("no-agent mode", () => {
     expect(r.stderr).toContain("What is your name?");
   });
 });
+
+describe("limits without an agent", () => {
+  it("--timeout turns an endless loop into a positioned error, exit 1", () => {
+    const dir = tempFiles({ "loop.pw": 'print("spinning")\nwhile true { }\n' });
+    const r = patchwork(["run", join(dir, "loop.pw"), "--timeout", "1"]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe("spinning\n");
+    expect(r.stderr).toMatch(/loop\.pw:2:1: error\[PW3072\]: time limit exceeded/);
+  });
+
+  it("runaway recursion is a positioned error, not a crash", () => {
+    const dir = tempFiles({ "deep.pw": "fun f(n) { return f(n + 1) }\nf(0)\n" });
+    const r = patchwork(["run", join(dir, "deep.pw")]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/deep\.pw:1:19: error\[PW3070\]: recursion too deep/);
+    expect(r.stderr).not.toMatch(/RangeError|\n\s+at /);
+  });
+
+  it("write() into a missing directory names the file asked for", () => {
+    const dir = tempFiles({ "w.pw": 'write("no/such/dir/out.txt", "x")\n' });
+    const r = patchwork(["run", join(dir, "w.pw"), "--cwd", dir]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/w\.pw:1:1: error\[PW3021\]: .*no\/such\/dir\/out\.txt.*its directory does not exist/);
+    expect(r.stderr).not.toMatch(/\.tmp/);
+  });
+});

@@ -74,6 +74,12 @@ export function writeFileAtomic(path: string, text: string): void {
     } catch {
       // the temporary file was never created
     }
+    // Name the file the program asked for, not our temporary one.
+    const err = e as NodeJS.ErrnoException;
+    if (typeof err.code === "string") {
+      const why = err.code === "ENOENT" ? "its directory does not exist" : err.code === "EACCES" ? "permission denied" : err.code;
+      throw Object.assign(new Error(`${err.code}: cannot write '${path}' (${why})`), { code: err.code });
+    }
     throw e;
   }
 }

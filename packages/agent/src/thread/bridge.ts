@@ -4,7 +4,7 @@
  * `Complete`. Agent-agnostic: any `AsyncAgent` works.
  */
 import type { MessagePort } from "node:worker_threads";
-import type { ChildResult } from "@patchwork/interpreter";
+import type { ChildResult, ThinkRequest } from "@patchwork/interpreter";
 import { AgentCodes, toAgentError } from "../errors.js";
 import type { AgentEvent, AsyncAgent, AsyncRunChild, AsyncThinkReply } from "../types.js";
 import { sendSignalled } from "./channel.js";
@@ -41,6 +41,13 @@ export class ThinkBridge {
     think.begin(this.agent, this.runSignal, this.emit);
   }
 
+  /** The request of the innermost think under way (the latest opened), if any. */
+  innermost(): ThinkRequest | undefined {
+    let latest: OpenThink | undefined;
+    for (const think of this.open.values()) latest = think;
+    return latest?.request;
+  }
+
   /** Answers a non-think request of the evaluator (a shell command) on its channel. */
   answer(seq: number, response: Response): void {
     if (this.port && this.flag) sendSignalled(this.port, this.flag, { ...response, seq });
@@ -54,6 +61,10 @@ export class ThinkBridge {
 }
 
 class OpenThink {
+  get request(): ThinkRequest {
+    return this.message.request;
+  }
+
   private readonly controller = new AbortController();
   private readonly pendingDo = new Map<number, (result: ChildResult) => void>();
   private doSeq = 0;

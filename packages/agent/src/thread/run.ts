@@ -56,7 +56,7 @@ export interface RunWithAgentOptions {
 
 export interface RunWithAgentResult {
   ok: boolean;
-  /** 0 success, 1 program/agent error, 130 cancelled. */
+  /** 0 success, 1 program or agent error (a run timeout too), 130 cancelled by the signal. */
   exitCode: number;
   value: JsonValue | null;
   output: string;
@@ -163,7 +163,10 @@ function evaluate(
       const ok = result.ok && !late.some((d) => d.severity === "error");
       resolve({ ...result, ok, exitCode: ok ? 0 : result.exitCode || 1, diagnostics });
     };
-    const stop = (code: string, message: string) => {
+    /** Cancel (exit 130) or time out (exit 1): positioned at the innermost think under way, if any. */
+    const stop = (code: string, message: string, exitCode: number) => {
+      const running = bridge.innermost();
+      const at = running ? { span: running.span, fileName: running.fileName } : { span: START, fileName: options.fileName };
       runController.abort();
       acpAgent?.cancel(message);
       bridge.shutdown(code, message);
@@ -171,17 +174,17 @@ function evaluate(
       void worker.terminate();
       finish({
         ok: false,
-        exitCode: 130,
+        exitCode,
         value: null,
         output: output.join(""),
-        diagnostics: [{ code, severity: "error", message, span: START, fileName: options.fileName }],
+        diagnostics: [{ code, severity: "error", message, ...at }],
         cancelled: true,
       });
     };
-    const onAbort = () => stop(AgentCodes.cancelled, "the run was cancelled");
+    const onAbort = () => stop(AgentCodes.cancelled, "the run was cancelled", 130);
     options.signal?.addEventListener("abort", onAbort, { once: true });
     if (options.timeoutMs)
-      timer = setTimeout(() => stop(AgentCodes.timeout, `the run timed out after ${options.timeoutMs} ms`), options.timeoutMs);
+      timer = setTimeout(() => stop(AgentCodes.timeout, `the run timed out after ${options.timeoutMs} ms`, 1), options.timeoutMs);
 
     worker.on("message", (message: WorkerMessage) => {
       switch (message.type) {
