@@ -181,6 +181,16 @@ function evaluate(
         cancelled: true,
       });
     };
+    /** The evaluator thread failed or vanished (not a program error): PW4xxx, exit 1. */
+    const crashed = (message: string) =>
+      finish({
+        ok: false,
+        exitCode: 1,
+        value: null,
+        output: output.join(""),
+        diagnostics: [{ code: AgentCodes.evaluatorCrashed, severity: "error", message, span: START, fileName: options.fileName }],
+        cancelled: false,
+      });
     const onAbort = () => stop(AgentCodes.cancelled, "the run was cancelled", 130);
     options.signal?.addEventListener("abort", onAbort, { once: true });
     if (options.timeoutMs)
@@ -214,49 +224,14 @@ function evaluate(
         }
         case "failed":
           void worker.terminate();
-          finish({
-            ok: false,
-            exitCode: 1,
-            value: null,
-            output: output.join(""),
-            diagnostics: [
-              {
-                code: AgentCodes.evaluatorCrashed,
-                severity: "error",
-                message: `the evaluator failed: ${message.message}`,
-                span: START,
-                fileName: options.fileName,
-              },
-            ],
-            cancelled: false,
-          });
+          crashed(`the evaluator failed: ${message.message}`);
           return;
       }
     });
-    worker.once("error", (error) => {
-      finish({
-        ok: false,
-        exitCode: 1,
-        value: null,
-        output: output.join(""),
-        diagnostics: [
-          { code: AgentCodes.evaluatorCrashed, severity: "error", message: `the evaluator thread crashed: ${error.message}`, span: START, fileName: options.fileName },
-        ],
-        cancelled: false,
-      });
-    });
+    worker.once("error", (error) => crashed(`the evaluator thread crashed: ${error.message}`));
     worker.once("exit", (code) => {
       bridge.shutdown(AgentCodes.evaluatorCrashed, "the evaluator thread exited");
-      finish({
-        ok: false,
-        exitCode: 1,
-        value: null,
-        output: output.join(""),
-        diagnostics: [
-          { code: AgentCodes.evaluatorCrashed, severity: "error", message: `the evaluator thread exited (code ${code})`, span: START, fileName: options.fileName },
-        ],
-        cancelled: false,
-      });
+      crashed(`the evaluator thread exited (code ${code})`);
     });
   });
 }

@@ -4,9 +4,9 @@
  */
 import type { BinaryExpr, CallExpr, Ident, Node, UnaryExpr, UpdateExpr } from "@patchwork/parser";
 import { raise } from "../errors.js";
-import { RETURN, type Runtime } from "../runtime.js";
+import type { Runtime } from "../runtime.js";
 import { deepEqual, truthy, type CompiledFunction, type Value } from "../values.js";
-import { callValue } from "./call.js";
+import { callValue, enter } from "./call.js";
 import { describe } from "./expr.js";
 import { add } from "./ops.js";
 
@@ -57,19 +57,7 @@ export function makeHelpers(rt: Runtime, file: string): Helpers {
     truthy,
     neg: (v, node) => raise("PW3005", node.span, file, { op: "-", left: describe(v) }),
     badUpdate: (v, node) => raise("PW3005", node.span, file, { op: node.op, left: describe(v) }),
-    enter: (c, frame, node) => {
-      if (++rt.depth > rt.maxDepth) rt.tooDeep(node, file);
-      if (++rt.steps >= rt.nextCheck) rt.check(node, file);
-      rt.callSite = node;
-      const sig = c.body(frame);
-      rt.depth--;
-      if (sig === RETURN) {
-        const v = rt.ret;
-        rt.ret = null;
-        return v;
-      }
-      return null;
-    },
+    enter: (c, frame, node) => enter(rt, c, frame, node, file),
     tooDeep: (node) => rt.tooDeep(node, file),
     call: (fv, args, node, callee) => {
       if (fv === undefined) return raise("PW3002", callee.span, file, { name: callee.name });
