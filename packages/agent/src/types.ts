@@ -15,6 +15,8 @@ export type AsyncRunChild = (index: number) => Promise<ChildResult>;
 export interface AsyncThinkReply {
   text: string;
   followUp?: (message: string, runChild: AsyncRunChild, signal: AbortSignal) => Promise<AsyncThinkReply>;
+  /** Called once when no follow-up will come: the agent may free the conversation. */
+  done?: () => void;
 }
 
 /** Extra facts about one think the runtime passes to the agent. */

@@ -73,6 +73,22 @@ describe("with the real interpreter", () => {
     expect(run.output).toBe("100\n");
   });
 
+  it("closes each think's session (session/close) when the agent supports it", async () => {
+    const source = 'for i in 1...3 {\n  print(think { turn ${i} })\n}';
+    const script = (extra: object) => ({ ...extra, prompts: [{ match: "turn", steps: [{ reply: "ok" }] }] });
+    const closing = await runWith(source, "close.pw", script({}));
+    expect(closing.diagnostics).toEqual([]);
+    expect(closing.output).toBe("ok\nok\nok\n");
+    // A finished think may still get its repair turn until the evaluator moves on: its session is
+    // closed when the next think starts; the last one goes with the agent at the end of the run.
+    // So at most one finished session stays open (Claude Code keeps a process per session).
+    const closed = closing.stderr.match(/session closed: test-session-\d+/g) ?? [];
+    expect(closed.sort()).toEqual(["session closed: test-session-1", "session closed: test-session-2"]);
+    const without = await runWith(source, "close.pw", script({ sessionClose: false }));
+    expect(without.output).toBe("ok\nok\nok\n");
+    expect(without.stderr).not.toMatch(/session closed/);
+  });
+
   it("an agent failure is a runtime error at the think's position", async () => {
     const source = 'print("before")\nvar x = think {\n  hello\n}\nprint("after")';
     const run = await runWith(source, "fail.pw", { prompts: [{ steps: [{ crash: true }] }] });

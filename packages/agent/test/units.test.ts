@@ -69,6 +69,20 @@ describe("MCP do endpoints", () => {
     expect(isDoToolCall(null, "mcp__patchwork__do")).toBe(true);
     expect(isDoToolCall("Bash", "Run ls")).toBe(false);
   });
+
+  it("recognises Codex's shapes: its tool-call title and raw input, and its MCP approval request", () => {
+    expect(isDoToolCall(null, "Tool: patchwork/do")).toBe(true);
+    expect(isDoToolCall(null, "Tool: other/do")).toBe(false);
+    expect(isDoToolCall(null, "Approve Run a numbered do block", { server: "patchwork", tool: "do" })).toBe(true);
+    expect(isDoToolCall(null, "x", { server: "other", tool: "do" })).toBe(false);
+    const approval = (server_name: string, kind: string) => ({
+      server_name,
+      request: { _meta: { codex_approval_kind: kind }, message: `Allow the ${server_name} MCP server to run tool "do"?` },
+    });
+    expect(isDoToolCall(null, "Approve Run a numbered do block", approval("patchwork", "mcp_tool_call"))).toBe(true);
+    expect(isDoToolCall(null, "Approve", approval("filesystem", "mcp_tool_call"))).toBe(false);
+    expect(isDoToolCall(null, "Approve", approval("patchwork", "exec_command"))).toBe(false);
+  });
 });
 
 describe("the redirect actor", () => {

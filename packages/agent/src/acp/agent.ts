@@ -178,6 +178,13 @@ export class AcpAgent implements AsyncAgent {
     this.connection.agent.notify(acp.methods.agent.session.cancel, { sessionId }).catch(() => undefined);
   }
 
+  /** `session/close` (where advertised) once a think needs its session no more: Claude Code keeps a process per session. */
+  private closeSession(sessionId: string): void {
+    const caps = this.initializeResponse.agentCapabilities?.sessionCapabilities as { close?: unknown } | undefined;
+    if (!caps?.close || !this.process.alive || this.closed) return;
+    this.connection.agent.request(acp.methods.agent.session.close, { sessionId }).catch(() => undefined);
+  }
+
   private thinkIdOf(sessionId: string): number | null {
     for (const handler of this.active) if (handler.sessionId === sessionId) return handler.thinkId;
     return null;
@@ -225,6 +232,7 @@ export class AcpAgent implements AsyncAgent {
         return request;
       },
       cancelSession: (sessionId) => self.cancelSession(sessionId),
+      closeSession: (sessionId) => self.closeSession(sessionId),
       failure: (error) => self.failure(error),
       track(handler, active) {
         if (active) {

@@ -16,12 +16,23 @@ export interface PermissionOptions {
 
 const CANCELLED: RequestPermissionResponse = { outcome: { outcome: "cancelled" } };
 
-/** Whether a tool call is our `do` tool (`do`, `mcp__patchwork__do`, `patchwork/do`, …). */
-export function isDoToolCall(name: string | null | undefined, title: string | null | undefined): boolean {
+/**
+ * Whether a tool call is our `do` tool: by name or title (`do`, `mcp__patchwork__do`,
+ * `patchwork/do`, Codex's `Tool: patchwork/do`, …) or by its raw input (Codex: the tool call's
+ * `{server, tool}`, its approval request's `{server_name, request: {_meta: {codex_approval_kind}}}`).
+ */
+export function isDoToolCall(name: string | null | undefined, title: string | null | undefined, rawInput?: unknown): boolean {
   const server = MCP_SERVER_NAME;
-  const looksLikeDo = (s: string) =>
-    s === "do" || s === `mcp__${server}__do` || s === `${server}/do` || s === `${server}.do` || s === `${server}__do`;
-  return [name, title].some((s) => typeof s === "string" && looksLikeDo(s.trim()));
+  const looksLikeDo = (s: string) => {
+    const t = s.trim().replace(/^tool:\s*/i, "");
+    return t === "do" || t === `mcp__${server}__do` || t === `${server}/do` || t === `${server}.do` || t === `${server}__do`;
+  };
+  if ([name, title].some((s) => typeof s === "string" && looksLikeDo(s))) return true;
+  if (typeof rawInput !== "object" || rawInput === null) return false;
+  const raw = rawInput as { server?: unknown; tool?: unknown; server_name?: unknown; request?: { _meta?: { codex_approval_kind?: unknown } } };
+  if (raw.server === server && raw.tool === "do") return true;
+  // Our MCP server has one tool, so an approval for a tool of our server is an approval for `do`.
+  return raw.server_name === server && raw.request?._meta?.codex_approval_kind === "mcp_tool_call";
 }
 
 export class PermissionDesk {
@@ -37,7 +48,7 @@ export class PermissionDesk {
       title: call.title ?? call.name ?? "tool call",
       toolName: call.name ?? null,
       rawInput: call.rawInput,
-      isDoTool: isDoToolCall(call.name, call.title),
+      isDoTool: isDoToolCall(call.name, call.title, call.rawInput),
       options: params.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
     };
     if (this.cancelled) return this.finish(question, "cancelled", params);

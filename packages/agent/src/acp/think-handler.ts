@@ -24,6 +24,8 @@ export interface HandlerRuntime {
   newSession(declaration: McpDeclaration): Promise<string>;
   prompt(sessionId: string, prompt: ContentBlock[]): Promise<PromptResponse>;
   cancelSession(sessionId: string): void;
+  /** Frees the agent's session (`session/close` where advertised); fire and forget. */
+  closeSession(sessionId: string): void;
   /** Maps a failed request or a dead connection to an AgentError. */
   failure(error: unknown): Promise<Error>;
   /** Registers the handler while its turn may still receive messages. */
@@ -103,6 +105,7 @@ export class ThinkHandler implements Thinker {
         this.runChild = runChild;
         return this.turn(message);
       },
+      done: () => this.runtime.closeSession(this.sessionId),
     };
   }
 
@@ -142,6 +145,7 @@ export class ThinkHandler implements Thinker {
     } catch (error) {
       if (!this.inbox.failed) this.inbox.fail(error);
       if (!answered) runtime.cancelSession(this.sessionId);
+      runtime.closeSession(this.sessionId);
       throw error;
     } finally {
       timers.clear();

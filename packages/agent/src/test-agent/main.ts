@@ -57,6 +57,7 @@ export function runTestAgentMain(argv: string[]): void {
         protocolVersion: script.protocolVersion ?? params.protocolVersion,
         agentCapabilities: {
           mcpCapabilities: { http: script.mcpHttp ?? true, acp: script.mcpAcp ?? false },
+          ...(script.sessionClose === false ? {} : { sessionCapabilities: { close: {} } }),
         },
         agentInfo: { name: "patchwork-test-agent", version: "0.1.0" },
       };
@@ -66,6 +67,11 @@ export function runTestAgentMain(argv: string[]): void {
       const id = `test-session-${++sessionCount}`;
       sessions.set(id, { id, mcpServers: params.mcpServers, cancel: null });
       return { sessionId: id };
+    })
+    .onRequest(acp.methods.agent.session.close, ({ params }) => {
+      log(`session closed: ${params.sessionId}`);
+      sessions.delete(params.sessionId);
+      return {};
     })
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
       log(`cancel received for ${params.sessionId}`);

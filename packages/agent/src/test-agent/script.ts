@@ -42,6 +42,8 @@ export const scriptSchema = z
     protocolVersion: z.number().int().optional(),
     /** Advertise `mcpCapabilities.http` (default true). */
     mcpHttp: z.boolean().optional(),
+    /** Advertise `sessionCapabilities.close` and accept `session/close` (default true). */
+    sessionClose: z.boolean().optional(),
     /** Advertise `mcpCapabilities.acp` (default false). */
     mcpAcp: z.boolean().optional(),
     /** Misbehave at `initialize`. */

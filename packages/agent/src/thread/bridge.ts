@@ -164,6 +164,7 @@ class OpenThink {
     this.closed = true;
     this.unlink();
     if (!this.answered) this.controller.abort();
+    else this.reply?.done?.();
     for (const resolve of this.pendingDo.values()) resolve({ ok: false, error: "the think block was interrupted" });
     this.pendingDo.clear();
     this.onClosed();
