@@ -21,8 +21,7 @@
  * Command:  node scripts/fake-anthropic.mjs [--port N] [--log FILE] [--final TEXT]
  *           prints "listening on http://127.0.0.1:PORT" and serves until killed.
  */
-import { createServer } from "node:http";
-import { appendFileSync } from "node:fs";
+import { serveFromCommandLine, startFakeServer } from "./lib/fake-server.mjs";
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 
@@ -134,76 +133,29 @@ function replyJson(res, model, reply) {
  */
 export async function startFakeAnthropic(options = {}) {
   const finalText = options.finalText ?? "RECEIPT";
-  const requests = [];
-  const log = (entry) => {
-    requests.push(entry);
-    if (options.logFile) appendFileSync(options.logFile, `${JSON.stringify(entry)}\n`);
-    options.onRequest?.(entry);
-  };
-  const server = createServer(async (req, res) => {
-    const chunks = [];
-    for await (const chunk of req) chunks.push(chunk);
-    const raw = Buffer.concat(chunks).toString("utf8");
-    let body = null;
-    try {
-      body = raw ? JSON.parse(raw) : null;
-    } catch {
-      body = raw;
-    }
-    const path = (req.url ?? "/").split("?")[0];
-    const headers = { ...req.headers };
-    for (const secret of ["authorization", "x-api-key"]) if (headers[secret]) headers[secret] = "<redacted>";
-    const entry = { time: new Date().toISOString(), method: req.method, url: req.url, path, headers, body };
-    if (req.method === "POST" && path === "/v1/messages/count_tokens") {
-      entry.status = 200;
-      log(entry);
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ input_tokens: 42 }));
-      return;
-    }
-    if (req.method === "POST" && path === "/v1/messages" && body && typeof body === "object") {
-      const reply = decide(body, finalText);
-      entry.status = 200;
-      entry.decision = reply;
-      log(entry);
-      const model = body.model ?? "claude-fake";
-      if (body.stream) replyStreaming(res, model, reply);
-      else replyJson(res, model, reply);
-      return;
-    }
-    entry.status = 404;
-    log(entry);
-    res.writeHead(404, { "content-type": "application/json" });
-    res.end(JSON.stringify({ type: "error", error: { type: "not_found_error", message: `fake server: no ${req.method} ${path}` } }));
+  return startFakeServer({
+    ...options,
+    route(entry, res) {
+      const { method, path, body } = entry;
+      if (method === "POST" && path === "/v1/messages/count_tokens") {
+        entry.status = 200;
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ input_tokens: 42 }));
+        return true;
+      }
+      if (method === "POST" && path === "/v1/messages" && body && typeof body === "object") {
+        const reply = decide(body, finalText);
+        entry.status = 200;
+        entry.decision = reply;
+        const model = body.model ?? "claude-fake";
+        if (body.stream) replyStreaming(res, model, reply);
+        else replyJson(res, model, reply);
+        return true;
+      }
+      return false;
+    },
+    notFound: (e) => ({ type: "error", error: { type: "not_found_error", message: `fake server: no ${e.method} ${e.path}` } }),
   });
-  await new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, "127.0.0.1", resolve);
-  });
-  const { port } = server.address();
-  return {
-    port,
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections?.();
-        server.close(() => resolve());
-      }),
-  };
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const args = process.argv.slice(2);
-  const opt = (name) => {
-    const i = args.indexOf(name);
-    return i >= 0 ? args[i + 1] : undefined;
-  };
-  const fake = await startFakeAnthropic({
-    port: Number(opt("--port") ?? 0),
-    logFile: opt("--log"),
-    finalText: opt("--final"),
-    onRequest: (e) => process.stderr.write(`${e.method} ${e.url} -> ${e.status}${e.decision ? ` (${e.decision.why})` : ""}\n`),
-  });
-  console.log(`listening on ${fake.url}`);
-}
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await serveFromCommandLine(startFakeAnthropic);

@@ -17,8 +17,7 @@
  * Library:  import { startFakeOpenAI } from "./fake-openai.mjs";
  * Command:  node scripts/fake-openai.mjs [--port N] [--log FILE] [--final TEXT]
  */
-import { createServer } from "node:http";
-import { appendFileSync } from "node:fs";
+import { serveFromCommandLine, startFakeServer } from "./lib/fake-server.mjs";
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 
@@ -127,73 +126,33 @@ function chat(res, body, reply) {
 
 export async function startFakeOpenAI(options = {}) {
   const finalText = options.finalText ?? "RECEIPT";
-  const requests = [];
-  const log = (entry) => {
-    requests.push(entry);
-    if (options.logFile) appendFileSync(options.logFile, `${JSON.stringify(entry)}\n`);
-    options.onRequest?.(entry);
-  };
-  const server = createServer(async (req, res) => {
-    const chunks = [];
-    for await (const c of req) chunks.push(c);
-    const raw = Buffer.concat(chunks).toString("utf8");
-    let body = null;
-    try {
-      body = raw ? JSON.parse(raw) : null;
-    } catch {
-      body = raw;
-    }
-    const path = (req.url ?? "/").split("?")[0];
-    const headers = { ...req.headers };
-    if (headers.authorization) headers.authorization = "<redacted>";
-    const entry = { time: new Date().toISOString(), method: req.method, url: req.url, path, headers, body };
-    if (req.method === "POST" && path.endsWith("/responses") && body && typeof body === "object") {
-      entry.decision = decideResponses(body, finalText);
-      entry.status = 200;
-      log(entry);
-      responses(res, body, entry.decision);
-      return;
-    }
-    if (req.method === "POST" && path.endsWith("/chat/completions") && body && typeof body === "object") {
-      entry.decision = decideResponses(body, finalText);
-      entry.status = 200;
-      log(entry);
-      chat(res, body, entry.decision);
-      return;
-    }
-    if (req.method === "GET" && path.endsWith("/models")) {
-      entry.status = 200;
-      log(entry);
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ object: "list", data: [{ id: "gpt-fake", object: "model", created: 0, owned_by: "fake" }], models: [] }));
-      return;
-    }
-    entry.status = 404;
-    log(entry);
-    res.writeHead(404, { "content-type": "application/json" });
-    res.end(JSON.stringify({ error: { message: `fake server: no ${req.method} ${path}`, type: "not_found" } }));
+  return startFakeServer({
+    ...options,
+    route(entry, res) {
+      const { method, path, body } = entry;
+      const isJson = body && typeof body === "object";
+      if (method === "POST" && path.endsWith("/responses") && isJson) {
+        entry.decision = decideResponses(body, finalText);
+        entry.status = 200;
+        responses(res, body, entry.decision);
+        return true;
+      }
+      if (method === "POST" && path.endsWith("/chat/completions") && isJson) {
+        entry.decision = decideResponses(body, finalText);
+        entry.status = 200;
+        chat(res, body, entry.decision);
+        return true;
+      }
+      if (method === "GET" && path.endsWith("/models")) {
+        entry.status = 200;
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ object: "list", data: [{ id: "gpt-fake", object: "model", created: 0, owned_by: "fake" }], models: [] }));
+        return true;
+      }
+      return false;
+    },
+    notFound: (e) => ({ error: { message: `fake server: no ${e.method} ${e.path}`, type: "not_found" } }),
   });
-  await new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, "127.0.0.1", resolve);
-  });
-  const { port } = server.address();
-  return {
-    port,
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(() => resolve()); }),
-  };
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const args = process.argv.slice(2);
-  const opt = (n) => { const i = args.indexOf(n); return i >= 0 ? args[i + 1] : undefined; };
-  const fake = await startFakeOpenAI({
-    port: Number(opt("--port") ?? 0),
-    logFile: opt("--log"),
-    finalText: opt("--final"),
-    onRequest: (e) => process.stderr.write(`${e.method} ${e.url} -> ${e.status}${e.decision ? ` (${e.decision.why})` : ""}\n`),
-  });
-  console.log(`listening on ${fake.url}`);
-}
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await serveFromCommandLine(startFakeOpenAI);
