@@ -80,10 +80,13 @@ describe("with the real interpreter", () => {
     expect(closing.diagnostics).toEqual([]);
     expect(closing.output).toBe("ok\nok\nok\n");
     // A finished think may still get its repair turn until the evaluator moves on: its session is
-    // closed when the next think starts; the last one goes with the agent at the end of the run.
-    // So at most one finished session stays open (Claude Code keeps a process per session).
-    const closed = closing.stderr.match(/session closed: test-session-\d+/g) ?? [];
-    expect(closed.sort()).toEqual(["session closed: test-session-1", "session closed: test-session-2"]);
+    // closed when the next think starts; the last one's close races the agent's shutdown at the
+    // end of the run. So at most one finished session stays open (Claude Code keeps a process
+    // per session).
+    const closed = new Set(closing.stderr.match(/session closed: test-session-\d+/g) ?? []);
+    expect(closed.has("session closed: test-session-1")).toBe(true);
+    expect(closed.has("session closed: test-session-2")).toBe(true);
+    expect([...closed].every((c) => /test-session-[123]$/.test(c))).toBe(true);
     const without = await runWith(source, "close.pw", script({ sessionClose: false }));
     expect(without.output).toBe("ok\nok\nok\n");
     expect(without.stderr).not.toMatch(/session closed/);
