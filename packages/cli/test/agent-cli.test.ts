@@ -97,10 +97,10 @@ describe("patchwork run --agent", () => {
     const { command } = agentWith({ prompts: [{ steps: [{ hang: true }] }] });
     const prog = join(tempFiles({ "p.pw": THINK }), "p.pw");
     const started = Date.now();
-    const r = patchwork(["run", prog, "--agent", command, "--timeout", "1.5", "--verbose"]);
+    const r = patchwork(["run", prog, "--agent", command, "--timeout", "4", "--verbose"]);
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/p\.pw:2:9: error\[PW4006\]: the run timed out after 1500 ms/);
+    expect(r.stderr).toMatch(/p\.pw:2:9: error\[PW4006\]: the run timed out after 4000 ms/);
     expect(groupAlive(agentPid(r.stderr))).toBe(false);
   });
 
