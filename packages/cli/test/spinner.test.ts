@@ -1,0 +1,36 @@
+// The spinner, on a real pseudo-terminal (util-linux `script`): it says what is running and
+// never mixes with the program's output.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { expect, it } from "vitest";
+import { patchworkBin, repoRoot, tempFiles } from "./helpers.js";
+
+const testAgent = join(repoRoot, "packages", "agent", "bin", "patchwork-test-agent.js");
+
+/** What a terminal shows: per line, the text after the last carriage return + clear-line. */
+function screen(raw: string): string[] {
+  return raw
+    .replace(/\r\n/g, "\n")
+    .split("\n")
+    .map((line) => line.split("\r\x1b[K").pop()!.replace(/\r/g, ""))
+    .filter((line) => line !== "");
+}
+
+it.runIf(existsSync("/usr/bin/script"))("shows think at FILE:LINE, nesting and do(n), then clears before output", () => {
+  const dir = tempFiles({
+    "s.json": JSON.stringify({
+      prompts: [
+        { match: "Outer", steps: [{ sleep: 600 }, { do: 0 }, { reply: "outer done" }] },
+        { match: "Inner", steps: [{ sleep: 600 }, { reply: "inner done" }] },
+      ],
+    }),
+    "p.pw": 'print("before")\nvar r = think {\n    Outer question.\n    do {\n        print(think { Inner question. })\n    }\n}\nprint(r)\n',
+  });
+  const command = `"${process.execPath}" "${patchworkBin}" run p.pw --agent '"${process.execPath}" "${testAgent}" s.json'`;
+  const r = spawnSync("/usr/bin/script", ["-qfec", command, "/dev/null"], { cwd: dir, encoding: "utf8", timeout: 30_000 });
+  expect(r.status).toBe(0);
+  expect(r.stdout).toContain("think at p.pw:2");
+  expect(r.stdout).toContain("think at p.pw:5 (depth 2) · do(0)");
+  expect(screen(r.stdout)).toEqual(["before", "inner done", "outer done"]);
+});
