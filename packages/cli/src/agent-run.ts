@@ -38,6 +38,7 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term }: A
     mcpTransport: args.mcpTransport ?? "auto",
     permissions: { do: "allow", other: args.permissions ?? "deny" },
     askPermission: (question) => askOnTerminal(question, term, progress),
+    thinkIdleTimeoutMs: args.idleTimeout !== undefined ? args.idleTimeout * 1000 : undefined,
   };
   try {
     const result = await runWithAgent({

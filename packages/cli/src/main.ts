@@ -33,6 +33,11 @@ function commandLine(argv: string[], term: Terminal, result: { status: number })
             describe: "answer to the agent's permission requests for tools other than do",
           })
           .option("timeout", { type: "number", describe: "stop the program after this many seconds" })
+          .option("idle-timeout", {
+            type: "number",
+            default: 600,
+            describe: "fail a think when the agent sends nothing for this many seconds (time in do blocks excluded)",
+          })
           .option("verbose", { alias: "v", type: "boolean", describe: "stream the agent's text and tool calls to stderr" }),
       async (args) => {
         result.status = await runCommand(args as unknown as RunArgs, term);

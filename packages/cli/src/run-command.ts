@@ -22,6 +22,7 @@ export interface RunArgs {
   mcpTransport?: "http" | "stdio" | "acp";
   permissions?: "allow" | "deny" | "ask";
   timeout?: number;
+  idleTimeout?: number;
   verbose?: boolean;
 }
 
@@ -36,6 +37,9 @@ export function configuredAgent(args: RunArgs, env: NodeJS.ProcessEnv = process.
 export async function runCommand(args: RunArgs, term: Terminal): Promise<number> {
   if (args.agent !== undefined && args.noAgent) throw new UsageError("--agent and --no-agent exclude each other");
   if (args.timeout !== undefined && !(args.timeout > 0)) throw new UsageError("--timeout takes a positive number of seconds");
+  if (args.idleTimeout !== undefined && !(args.idleTimeout > 0)) {
+    throw new UsageError("--idle-timeout takes a positive number of seconds");
+  }
   const text = readSource(args.file);
   const cwd = resolve(args.cwd ?? process.cwd());
   const agentCommand = configuredAgent(args);

@@ -104,6 +104,15 @@ describe("patchwork run --agent", () => {
     expect(groupAlive(agentPid(r.stderr))).toBe(false);
   });
 
+  it("--idle-timeout fails a think whose agent goes silent, at the think, exit 1", () => {
+    const { command } = agentWith({ prompts: [{ steps: [{ text: "thinking…" }, { hang: true }] }] });
+    const prog = join(tempFiles({ "p.pw": THINK }), "p.pw");
+    const r = patchwork(["run", prog, "--agent", command, "--idle-timeout", "1"]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe("start\n");
+    expect(r.stderr).toMatch(/p\.pw:2:9: error\[PW4006\]: .*silent for 1000 ms/);
+  });
+
   it("Ctrl-C (SIGINT) cancels the run: exit 130, agent killed", async () => {
     const { command } = agentWith({ prompts: [{ steps: [{ hang: true }] }] });
     const prog = join(tempFiles({ "p.pw": THINK }), "p.pw");
