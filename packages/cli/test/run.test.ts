@@ -5,6 +5,16 @@ import { patchwork, tempFiles } from "./helpers.js";
 
 const NOTICE = /no agent configured/;
 
+/** Whether `pid` is a live process (a killed one not yet reaped by its new parent is a zombie: not running). */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
 describe("patchwork run", () => {
   it("runs hello.pw", () => {
     const r = patchwork(["run", "examples/hello.pw"]);
@@ -117,6 +127,18 @@ describe("limits without an agent", () => {
     expect(r.status).toBe(1);
     expect(r.stdout).toBe("spinning\n");
     expect(r.stderr).toMatch(/loop\.pw:2:1: error\[PW3072\]: time limit exceeded/);
+  });
+
+  it("--timeout stops a long shell command and everything it started", () => {
+    const dir = tempFiles({ "sh.pw": "print(\"a\")\n$ sh -c 'sleep 30 & echo $! > bg.pid; sleep 30'\nprint(\"b\")\n" });
+    const started = Date.now();
+    const r = patchwork(["run", join(dir, "sh.pw"), "--timeout", "1", "--cwd", dir]);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe("a\n");
+    expect(r.stderr).toMatch(/sh\.pw:2:1: error\[PW3072\]: time limit exceeded/);
+    const pid = Number(readFileSync(join(dir, "bg.pid"), "utf8"));
+    expect(running(pid)).toBe(false); // the backgrounded sleep is gone too
   });
 
   it("runaway recursion is a positioned error, not a crash", () => {

@@ -84,6 +84,25 @@ export function writeFileAtomic(path: string, text: string): void {
   }
 }
 
+/**
+ * With a time limit, the command runs under coreutils `timeout`, which puts it in its own
+ * process group and kills the whole group when time is up (spawnSync's own timeout would kill
+ * only `/bin/sh` and leave what it started running). Without `timeout` on the machine, the
+ * command runs unbounded and the time limit is enforced when it returns.
+ */
+function withTimeLimit(argv: string[], timeoutMs: number | undefined): [string, string[]] {
+  const timeout = timeoutMs !== undefined && Number.isFinite(timeoutMs) ? timeoutCommand() : null;
+  if (!timeout) return [argv[0]!, argv.slice(1)];
+  const seconds = Math.max(0.001, timeoutMs! / 1000).toFixed(3);
+  return [timeout, ["-s", "KILL", seconds, ...argv]];
+}
+
+let timeoutPath: string | null | undefined;
+function timeoutCommand(): string | null {
+  timeoutPath ??= ["/usr/bin/timeout", "/bin/timeout"].find((p) => existsSync(p)) ?? null;
+  return timeoutPath;
+}
+
 function signalStatus(signal: NodeJS.Signals | null): number {
   const nums: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGPIPE: 13, SIGTERM: 15 };
   return 128 + (signal ? (nums[signal] ?? 0) : 0);
@@ -101,7 +120,8 @@ export function createNodeHost(options: NodeHostOptions = {}): Host {
     exists: (p) => existsSync(abs(p)),
     env: (name) => env[name],
     shell: (command: string, opts: ShellOptions): ShellResult => {
-      const r = spawnSync("/bin/sh", ["-c", command], {
+      const [file, args] = withTimeLimit(["/bin/sh", "-c", command], opts.timeoutMs);
+      const r = spawnSync(file, args, {
         cwd: opts.cwd ?? cwd,
         env: { ...env, ...opts.env },
         encoding: "utf8",

@@ -87,6 +87,11 @@ export interface ShellOptions {
   cwd: string;
   /** Extra environment for the child. */
   env?: Record<string, string>;
+  /**
+   * The program's time left (its `timeoutMs` limit): stop the command, and whatever it
+   * started, when it runs out. The interpreter then raises its time-limit error.
+   */
+  timeoutMs?: number;
 }
 
 export interface ShellResult {

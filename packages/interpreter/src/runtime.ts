@@ -82,6 +82,11 @@ export class Runtime {
     this.nextCheck = this.computeNext();
   }
 
+  /** Milliseconds left before the time limit (Infinity without one). */
+  timeLeft(): number {
+    return Number.isFinite(this.deadline) ? Math.max(0, this.deadline - Date.now()) : Infinity;
+  }
+
   /** Clock check before slow operations (shell commands, thinks). */
   checkTime(node: Node, fileName: string): void {
     if (Date.now() > this.deadline) raise("PW3072", node.span, fileName, { limit: this.timeoutMs });

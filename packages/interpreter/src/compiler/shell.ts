@@ -90,7 +90,9 @@ export function compileShellList(list: ShellList, cx: Cx): Build {
 
 export function runShell(rt: Runtime, command: string, node: Node, file: string): ShellResult {
   rt.checkTime(node, file);
-  const r = rt.host.shell(command, { cwd: rt.cwd });
+  const left = rt.timeLeft();
+  const r = rt.host.shell(command, Number.isFinite(left) ? { cwd: rt.cwd, timeoutMs: left } : { cwd: rt.cwd });
+  rt.checkTime(node, file); // the command may have used up (or been stopped at) the time limit
   rt.lastStatus = r.status;
   if (rt.events) rt.emit({ type: "shell", command, status: r.status, span: node.span });
   return r;
