@@ -129,17 +129,7 @@ function compileGlobalCall1(e: CallExpr, slot: number, a0: ExprFn, fnExpr: ExprF
         frame[0] = a0(f);
         for (let i = 1; i < c.paramCount; i++) frame[i] = null;
       }
-      if (++rt.depth > rt.maxDepth) rt.tooDeep(e, file);
-      if (++rt.steps >= rt.nextCheck) rt.check(e, file);
-      rt.callSite = e;
-      const sig = c.body(frame);
-      rt.depth--;
-      if (sig === RETURN) {
-        const v = rt.ret;
-        rt.ret = null;
-        return v;
-      }
-      return null;
+      return enter(rt, c, frame, e, file);
     }
     return callValue(rt, fnExpr(f), [a0(f)], e, file, what);
   };
