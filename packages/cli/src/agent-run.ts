@@ -40,8 +40,9 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term }: A
     askPermission: (question) => askOnTerminal(question, term, progress),
     thinkIdleTimeoutMs: args.idleTimeout !== undefined ? args.idleTimeout * 1000 : undefined,
   };
+  let result;
   try {
-    const result = await runWithAgent({
+    result = await runWithAgent({
       source: text,
       fileName: args.file,
       cwd,
@@ -65,24 +66,18 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term }: A
         progress.handle(event);
       },
     });
-    progress.stop();
-    if (result.diagnostics.length > 0) {
-      term.stderr(renderDiagnostics(result.diagnostics, new SourceFile(text, args.file)));
-    }
-    return result.exitCode;
-  } catch (error) {
-    progress.stop();
-    const e = error as { code?: string; message?: string };
-    if (typeof e?.code === "string" && e.code.startsWith("PW4")) {
-      term.stderr(`${args.file}: error[${e.code}]: ${e.message}\n`);
-      return 1;
-    }
-    throw error;
   } finally {
+    progress.stop();
     process.off("SIGINT", onSigint);
     process.off("SIGTERM", onSigint);
   }
+  // Agent failures, even at start-up, come back as diagnostics (PW4xxx), not exceptions.
+  if (result.diagnostics.length > 0) {
+    term.stderr(renderDiagnostics(result.diagnostics, new SourceFile(text, args.file)));
+  }
+  return result.exitCode;
 }
+
 
 /** `--permissions ask`: one question on the terminal per tool call the agent wants to make. */
 async function askOnTerminal(question: PermissionQuestion, term: Terminal, progress: Progress): Promise<PermissionAnswer> {
