@@ -25,6 +25,7 @@ import { AgentProcess, type AgentCommand } from "./process.js";
 import { PermissionDesk } from "./permissions.js";
 import { RedirectActor, type PerSessionMessage } from "./redirect.js";
 import { ThinkHandler, type HandlerRuntime } from "./think-handler.js";
+import { profileFor, type AgentProfile } from "./profiles/index.js";
 
 export interface AcpAgentOptions {
   /** A shell command line (`"npx my-agent --acp"`) or a file with arguments. */
@@ -58,6 +59,8 @@ export class AcpAgent implements AsyncAgent {
   /** `session/prompt` requests still unanswered (cancelled turns answer `cancelled`). */
   private readonly pendingPrompts = new Set<Promise<unknown>>();
   private closed = false;
+  /** What this particular agent needs beyond plain ACP (chosen by its `agentInfo.name`). */
+  readonly profile: AgentProfile;
 
   private constructor(
     private readonly options: AcpAgentOptions,
@@ -71,6 +74,7 @@ export class AcpAgent implements AsyncAgent {
   ) {
     this.transport = transport;
     this.redirect = redirect;
+    this.profile = profileFor(initializeResponse);
   }
 
   /** Spawns the agent and runs `initialize`; rejects with an AgentError (PW4001–PW4003, PW4012). */
@@ -219,8 +223,14 @@ export class AcpAgent implements AsyncAgent {
       declare: (call) => self.hub.declare(self.transport, call),
       async newSession(declaration) {
         const response = await self.connection.agent.request(acp.methods.agent.session.new, {
+          ...self.profile.newSessionExtras?.(),
           cwd,
           mcpServers: [declaration.server],
+        });
+        await self.profile.afterNewSession?.({
+          sessionId: response.sessionId,
+          response,
+          request: (method, params) => self.connection.agent.request(method as never, params as never),
         });
         return response.sessionId;
       },
