@@ -14,6 +14,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { runWithAgent } from "../packages/agent/dist/index.js";
+import { median, size, smoke } from "./lib/bench.mjs";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc");
@@ -26,7 +27,6 @@ const agentCommand = (script) => {
   writeFileSync(file, JSON.stringify(script));
   return { file, command: `${JSON.stringify(process.execPath)} ${JSON.stringify(agentBin)} ${JSON.stringify(file)}` };
 };
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const ms = (x) => `${x.toFixed(2)} ms`;
 
 /** Runs a Patchwork program with N thinks; returns per-think durations (think-start → think-end). */
@@ -82,18 +82,19 @@ async function bareSdk(n, script) {
   return durations;
 }
 
-const N = 200;
 // Section 1 runs longer and drops its first quarter: each of our runs starts a fresh evaluator
 // thread (a cold V8 isolate), while the bare client's code is warm from earlier rounds; the
 // steady state is what compares the two runtimes.
-const THINKS = 800;
-const WARMUP = 200;
-const ROUNDS = 3;
-console.log(`patchwork agent benchmark (node ${process.version}; best median of ${ROUNDS} interleaved rounds)\n`);
+const THINKS = size(800, 40);
+const WARMUP = size(200, 10);
+const ROUNDS = size(3, 1);
+console.log(`patchwork agent benchmark (node ${process.version}; best median of ${ROUNDS} interleaved rounds${smoke ? "; smoke size" : ""})\n`);
 
 // 1. think round trip: ours and bare, interleaved so machine load hits both alike; once with an
 //    agent that cannot close sessions, once with one that can (both sides then close each session)
 console.log(`1. think round trip (session/new + one prompt turn, no do; ${THINKS} thinks per round, first ${WARMUP} not counted)`);
+/** Our plain think's time per agent kind (section 2 subtracts it). */
+const plainThink = {};
 for (const sessionClose of [false, true]) {
   const thinkScript = { sessionClose, prompts: [{ match: "count", steps: [{ reply: "ok" }] }] };
   let ours = Infinity;
@@ -106,21 +107,24 @@ for (const sessionClose of [false, true]) {
   console.log(`     patchwork runtime (evaluator thread → ACP runtime → agent): ${ms(ours)}`);
   console.log(`     bare ACP SDK client (main thread → agent):                  ${ms(bare)}`);
   console.log(`     ratio: ${(ours / bare).toFixed(2)}× (goal ≤ 1.2×)`);
+  plainThink[sessionClose] = ours;
 }
 console.log("");
 
-// 2. do round trip: a turn that calls do 101 times vs once, over the same MCP connection
+// 2. do round trip: a turn that calls do 1 + DOS times vs once, over the same MCP connection;
+//    the scripted agent closes each session, so the plain think to subtract is that kind
 console.log("2. do round trip (agent → MCP tool `do` → evaluator runs the child → result)");
 const body = "    do {\n      n = n + 1\n    }\n";
-const doSource = `var n = 0\n${loop(8, body)}`;
+const doSource = `var n = 0\n${loop(size(8, 4), body)}`;
+const DOS = size(100, 10);
 for (const transport of ["http", "stdio"]) {
   let perDo = Infinity;
   let connect = Infinity;
   for (let round = 0; round < ROUNDS; round++) {
-    const many = await timedThinks(doSource, { prompts: [{ match: "count", steps: [{ do: 0, repeat: 101 }, { reply: "ok" }] }] }, { mcpTransport: transport });
+    const many = await timedThinks(doSource, { prompts: [{ match: "count", steps: [{ do: 0, repeat: DOS + 1 }, { reply: "ok" }] }] }, { mcpTransport: transport });
     const one = await timedThinks(doSource, { prompts: [{ match: "count", steps: [{ do: 0 }, { reply: "ok" }] }] }, { mcpTransport: transport });
-    perDo = Math.min(perDo, (median(many.slice(2)) - median(one.slice(2))) / 100);
-    connect = Math.min(connect, median(one.slice(2)) - ours);
+    perDo = Math.min(perDo, (median(many.slice(2)) - median(one.slice(2))) / DOS);
+    connect = Math.min(connect, median(one.slice(2)) - plainThink[true]);
   }
   console.log(`   ${transport.padEnd(5)}: ${ms(perDo)} per do call (plus ${ms(connect)} for the agent's first MCP connection of a session)`);
 }
@@ -129,7 +133,7 @@ console.log("");
 // 3. memory
 console.log("3. memory after sequential thinks (main thread heapUsed after GC; process rss)");
 const samples = {};
-const M = 1000;
+const M = size(1000, 50);
 await timedThinks(loop(M, ""), { prompts: [{ match: "count", steps: [{ reply: "ok" }] }] }, {
   onEvent: (e) => {
     if (e.type === "think-end" && (e.id === 10 || e.id === M)) {

@@ -8,28 +8,38 @@
 //     parsed program, Python `exec` of the compiled code), which is what the evaluator's
 //     design controls;
 //   and the ratios Patchwork / Python (goal ≤ 1.0). Best of N runs (default 3; BENCH_RUNS).
+// Python is `python3` on PATH, or $PYTHON; without it the comparison is skipped (said so).
+// `--smoke`: 10,000 iterations and fib(15), one run (see lib/bench.mjs).
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { size, smoke } from "./lib/bench.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const work = join(root, ".bench");
 mkdirSync(work, { recursive: true });
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const RUNS = Number(process.env.BENCH_RUNS ?? size(3, 1));
+const ITERATIONS = size(1000000, 10000);
+const FIB = size(25, 15);
+const fib = (n) => (n < 2 ? n : fib(n - 1) + fib(n - 2));
 
 const programs = {
   loop: {
-    pw: "var s = 0\nvar i = 0\nwhile i < 1000000 {\n  s = s + i * 2\n  i = i + 1\n}\nprint(s)\n",
-    py: "s = 0\ni = 0\nwhile i < 1000000:\n    s = s + i * 2\n    i = i + 1\nprint(s)\n",
-    expect: "999999000000",
+    pw: `var s = 0\nvar i = 0\nwhile i < ${ITERATIONS} {\n  s = s + i * 2\n  i = i + 1\n}\nprint(s)\n`,
+    py: `s = 0\ni = 0\nwhile i < ${ITERATIONS}:\n    s = s + i * 2\n    i = i + 1\nprint(s)\n`,
+    expect: String(ITERATIONS * (ITERATIONS - 1)),
   },
   fib: {
-    pw: "fun fib(n) {\n  if n < 2 { return n }\n  return fib(n - 1) + fib(n - 2)\n}\nprint(fib(25))\n",
-    py: "def fib(n):\n    if n < 2:\n        return n\n    return fib(n - 1) + fib(n - 2)\nprint(fib(25))\n",
-    expect: "75025",
+    pw: `fun fib(n) {\n  if n < 2 { return n }\n  return fib(n - 1) + fib(n - 2)\n}\nprint(fib(${FIB}))\n`,
+    py: `def fib(n):\n    if n < 2:\n        return n\n    return fib(n - 1) + fib(n - 2)\nprint(fib(${FIB}))\n`,
+    expect: String(fib(FIB)),
   },
 };
+
+const python = process.env.PYTHON ?? "python3";
+const pythonVersion = spawnSync(python, ["--version"], { encoding: "utf8" });
+const hasPython = pythonVersion.status === 0;
 
 // In-process timers: each prints the program's output, then "EVAL_MS <ms>" on stderr.
 const pwTimer = join(work, "time-pw.mjs");
@@ -92,9 +102,15 @@ function evalTime(cmd, args) {
   return best;
 }
 
-const f = (ms) => `${ms.toFixed(1).padStart(8)} ms`;
-console.log(`Patchwork via ${useCli ? "the CLI (patchwork run --no-agent)" : "run() from packages/interpreter/dist"}; best of ${RUNS}`);
-console.log(`${"program".padEnd(8)}${"pw wall".padStart(12)}${"py wall".padStart(12)}${"ratio".padStart(8)}  |${"pw eval".padStart(12)}${"py eval".padStart(12)}${"ratio".padStart(8)}`);
+const f = (ms) => `${ms.toFixed(1).padStart(9)} ms`;
+const ratio = (a, b) => (a / b).toFixed(2).padStart(8);
+/** One table row: the program's name, then its wall-time cells | its eval-time cells. */
+const row = (name, wall, evals) => console.log(`${name.padEnd(8)}${wall.join("")}  |${evals.join("")}`);
+console.log(`Patchwork via ${useCli ? "the CLI (patchwork run --no-agent)" : "run() from packages/interpreter/dist"}; best of ${RUNS}${smoke ? "; smoke size: figures not meaningful" : ""}`);
+if (hasPython) console.log(`Python: ${python} (${(pythonVersion.stdout || pythonVersion.stderr).trim()})`);
+else console.log(`Python comparison skipped: ${python} not found (set PYTHON to a CPython 3 interpreter)`);
+const headers = (kind) => [`pw ${kind}`.padStart(12), ...(hasPython ? [`py ${kind}`.padStart(12), "ratio".padStart(8)] : [])];
+row("program", headers("wall"), headers("eval"));
 for (const [name, p] of Object.entries(programs)) {
   const pwFile = join(work, `${name}.pw`);
   const pyFile = join(work, `${name}.py`);
@@ -102,12 +118,14 @@ for (const [name, p] of Object.entries(programs)) {
   writeFileSync(pyFile, p.py);
   const pwArgs = useCli ? [cli, "run", pwFile, "--no-agent"] : [pwRunner, pwFile];
   const pwWall = wall(process.execPath, pwArgs, p.expect);
-  const pyWall = wall("python3", [pyFile], p.expect);
   const pwEval = evalTime(process.execPath, [pwTimer, pwFile]);
-  const pyEval = evalTime("python3", [pyTimer, pyFile]);
-  console.log(
-    `${name.padEnd(8)}${f(pwWall)}${f(pyWall)}${(pwWall / pyWall).toFixed(2).padStart(8)}  |${f(pwEval)}${f(pyEval)}${(pwEval / pyEval).toFixed(2).padStart(8)}`,
-  );
+  if (!hasPython) {
+    row(name, [f(pwWall)], [f(pwEval)]);
+    continue;
+  }
+  const pyWall = wall(python, [pyFile], p.expect);
+  const pyEval = evalTime(python, [pyTimer, pyFile]);
+  row(name, [f(pwWall), f(pyWall), ratio(pwWall, pyWall)], [f(pwEval), f(pyEval), ratio(pwEval, pyEval)]);
 }
 if (useCli) {
   const hello = wall(process.execPath, [cli, "run", join(root, "examples/hello.pw"), "--no-agent"]);

@@ -4,8 +4,9 @@
 // Run with `npm run bench:parse` (builds first).
 import { parse } from "@patchwork/parser";
 import * as acorn from "acorn";
+import { median, size, smoke } from "./lib/bench.mjs";
 
-const TARGET = 1.2 * 1024 * 1024;
+const TARGET = size(1.2 * 1024 * 1024, 40 * 1024);
 
 function patchworkUnit(i) {
   return `# unit ${i}
@@ -97,8 +98,8 @@ function generate(unit) {
  * Median time of `runs` runs of each parser, interleaved (A, B, A, B, …) so that changes in
  * machine load hit both alike; three warm-up runs each first.
  */
-function measure(cases, runs = 9) {
-  for (const c of cases) for (let i = 0; i < 3; i++) c.fn(c.text);
+function measure(cases, runs = size(9, 3)) {
+  for (const c of cases) for (let i = 0; i < size(3, 1); i++) c.fn(c.text);
   const times = cases.map(() => []);
   for (let i = 0; i < runs; i++) {
     cases.forEach((c, k) => {
@@ -108,14 +109,14 @@ function measure(cases, runs = 9) {
     });
   }
   return cases.map((c, k) => {
-    const sorted = times[k].sort((a, b) => a - b);
-    const median = sorted[Math.floor(sorted.length / 2)];
+    const m = median(times[k]);
     const mb = c.text.length / 1024 / 1024;
-    console.log(`${c.name.padEnd(10)} ${mb.toFixed(2)} MB  median ${median.toFixed(1)} ms  ${(mb / (median / 1000)).toFixed(1)} MB/s`);
-    return median;
+    console.log(`${c.name.padEnd(10)} ${mb.toFixed(2)} MB  median ${m.toFixed(1)} ms  ${(mb / (m / 1000)).toFixed(1)} MB/s`);
+    return m;
   });
 }
 
+if (smoke) console.log("smoke size: figures not meaningful");
 const pw = generate(patchworkUnit);
 const js = generate(javascriptUnit);
 // `--write DIR`: also save the generated programs (for profiling).

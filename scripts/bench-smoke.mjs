@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+// `npm run bench:smoke` (CI runs it after `npm test`): every benchmark script at its small
+// `--smoke` size, so that none can rot unnoticed. Checks that each finishes (exit 0, within
+// its time limit) and prints its figures, as numbers; it never judges the figures' values.
+// The evaluator benchmark runs a second time with no Python, which must skip its comparison.
+import { spawnSync } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const scripts = dirname(fileURLToPath(import.meta.url));
+const number = String.raw`-?\d+(\.\d+)?`;
+
+const runs = [
+  {
+    script: "bench-parse.mjs",
+    expect: [`^patchwork .* ${number} MB/s$`, `^acorn .* ${number} MB/s$`, `^ratio .* ${number}× acorn`],
+  },
+  {
+    script: "bench-eval.mjs",
+    expect: [`^Python: `, `^loop( +${number} ms){2} +${number}  \\|`, `^fib( +${number} ms){2} +${number}  \\|`, `^start-up: .* ${number} ms`],
+  },
+  {
+    script: "bench-eval.mjs",
+    env: { PYTHON: join(scripts, "no-such-python3") },
+    expect: [`^Python comparison skipped: .* not found`, `^loop +${number} ms  \\| +${number} ms$`, `^fib +${number} ms  \\| +${number} ms$`],
+  },
+  {
+    script: "bench-agent.mjs",
+    expect: [
+      `^ +ratio: ${number}×[^]*^ +ratio: ${number}×`,
+      `^ +http : ${number} ms per do call \\(plus ${number} ms`,
+      `^ +stdio: ${number} ms per do call \\(plus ${number} ms`,
+      `^ +growth: heapUsed ${number} MB, rss ${number} MB`,
+    ],
+  },
+];
+
+let failed = 0;
+for (const { script, env = {}, expect } of runs) {
+  const label = `${script}${Object.keys(env).length ? ` (${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(" ")})` : ""}`;
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [join(scripts, script), "--smoke"], {
+    encoding: "utf8",
+    env: { ...process.env, ...env },
+    timeout: 60_000,
+  });
+  const seconds = ((performance.now() - t0) / 1000).toFixed(1);
+  const problems = [];
+  if (r.error) problems.push(`did not finish: ${r.error.message}`);
+  else if (r.status !== 0) problems.push(`exit ${r.status ?? r.signal}`);
+  for (const pattern of expect) if (!new RegExp(pattern, "m").test(r.stdout)) problems.push(`no line matching /${pattern}/`);
+  const bad = /\b(NaN|Infinity|undefined)\b/.exec(r.stdout);
+  if (bad) problems.push(`prints "${bad[1]}"`);
+  if (problems.length === 0) {
+    console.log(`ok    ${label} (${seconds} s)`);
+    continue;
+  }
+  failed++;
+  console.log(`FAIL  ${label} (${seconds} s): ${problems.join("; ")}`);
+  console.log(`--- stdout\n${r.stdout}--- stderr\n${r.stderr}---`);
+}
+if (failed > 0) {
+  console.log(`${failed} benchmark script(s) failed their smoke run`);
+  process.exit(1);
+}
