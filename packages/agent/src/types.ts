@@ -70,8 +70,9 @@ export interface PermissionQuestion {
   sessionId: string;
   title: string;
   toolName: string | null;
+  toolCallId: string;
   rawInput: unknown;
-  /** True when the tool is our own `do` tool. */
+  /** True when the tool is our own `do` tool (by the agent profile's structural check, never the title). */
   isDoTool: boolean;
   options: { optionId: string; name: string; kind: string }[];
 }

@@ -5,7 +5,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { McpHub } from "../dist/mcp/hub.js";
 import { toolText } from "../dist/mcp/do-server.js";
 import { RedirectActor, type PerSessionMessage } from "../dist/acp/redirect.js";
-import { isDoToolCall, runWithAgent, type AsyncAgent, type RunEvent } from "../dist/index.js";
+import { runWithAgent, type AsyncAgent, type RunEvent } from "../dist/index.js";
 import { fakeEvaluator, print, think } from "./helpers.js";
 
 describe("MCP do endpoints", () => {
@@ -62,26 +62,6 @@ describe("MCP do endpoints", () => {
     } finally {
       await hub.close();
     }
-  });
-
-  it("recognises our do tool by the names agents give it", () => {
-    expect(isDoToolCall("do", null)).toBe(true);
-    expect(isDoToolCall(null, "mcp__patchwork__do")).toBe(true);
-    expect(isDoToolCall("Bash", "Run ls")).toBe(false);
-  });
-
-  it("recognises Codex's shapes: its tool-call title and raw input, and its MCP approval request", () => {
-    expect(isDoToolCall(null, "Tool: patchwork/do")).toBe(true);
-    expect(isDoToolCall(null, "Tool: other/do")).toBe(false);
-    expect(isDoToolCall(null, "Approve Run a numbered do block", { server: "patchwork", tool: "do" })).toBe(true);
-    expect(isDoToolCall(null, "x", { server: "other", tool: "do" })).toBe(false);
-    const approval = (server_name: string, kind: string) => ({
-      server_name,
-      request: { _meta: { codex_approval_kind: kind }, message: `Allow the ${server_name} MCP server to run tool "do"?` },
-    });
-    expect(isDoToolCall(null, "Approve Run a numbered do block", approval("patchwork", "mcp_tool_call"))).toBe(true);
-    expect(isDoToolCall(null, "Approve", approval("filesystem", "mcp_tool_call"))).toBe(false);
-    expect(isDoToolCall(null, "Approve", approval("patchwork", "exec_command"))).toBe(false);
   });
 });
 

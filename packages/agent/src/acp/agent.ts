@@ -22,10 +22,11 @@ import type {
   ThinkContext,
 } from "../types.js";
 import { AgentProcess, type AgentCommand } from "./process.js";
-import { PermissionDesk } from "./permissions.js";
+import { PermissionDesk, ToolCallLedger } from "./permissions.js";
 import { RedirectActor, type PerSessionMessage } from "./redirect.js";
 import { ThinkHandler, type HandlerRuntime } from "./think-handler.js";
-import { profileFor, type AgentProfile } from "./profiles/index.js";
+import { isOurDoTool, profileFor, type AgentProfile } from "./profiles/index.js";
+import { MCP_SERVER_NAME } from "../mcp/do-server.js";
 
 export interface AcpAgentOptions {
   /** A shell command line (`"npx my-agent --acp"`) or a file with arguments. */
@@ -68,6 +69,7 @@ export class AcpAgent implements AsyncAgent {
     private readonly connection: acp.ClientConnection,
     private readonly hub: McpHub,
     private readonly desk: PermissionDesk,
+    private readonly ledger: ToolCallLedger,
     readonly initializeResponse: acp.InitializeResponse,
     transport: McpTransport,
     redirect: RedirectActor,
@@ -88,9 +90,18 @@ export class AcpAgent implements AsyncAgent {
     });
     const hub = new McpHub((error) => options.logger?.debug?.(`mcp: ${error.message}`));
     let self: AcpAgent | null = null;
+    const ledger = new ToolCallLedger();
     const desk = new PermissionDesk({
       policy: options.permissions,
       askPermission: options.askPermission,
+      // Before `initialize` has answered there is no profile: nothing is ours yet.
+      isOurDoTool: (params) =>
+        self !== null &&
+        isOurDoTool(
+          self.profile,
+          { toolCall: params.toolCall, requestMeta: params._meta, announced: ledger.lookup(params.sessionId, params.toolCall.toolCallId) },
+          MCP_SERVER_NAME,
+        ),
       onDecision: (q, decision) =>
         emit({ type: "permission", thinkId: self?.thinkIdOf(q.sessionId) ?? null, title: q.title, decision }),
     });
@@ -103,13 +114,14 @@ export class AcpAgent implements AsyncAgent {
     });
     const app = acp
       .client({ name: "patchwork" })
-      .onNotification(acp.methods.client.session.update, ({ params }) =>
+      .onNotification(acp.methods.client.session.update, ({ params }) => {
+        ledger.note(params.sessionId, params.update);
         redirect.send({
           type: "IncomingMessage",
           sessionId: params.sessionId,
           message: { kind: "update", update: params.update },
-        }),
-      )
+        });
+      })
       .onRequest(acp.methods.client.session.requestPermission, ({ params }) => desk.handle(params))
       .onRequest(acp.methods.client.mcp.message, hub.acpProvider.handleRequest);
     const connection = app.connect(child.stream);
@@ -117,7 +129,7 @@ export class AcpAgent implements AsyncAgent {
     try {
       const init = await initialize(child, connection, options.initializeTimeoutMs ?? 30_000);
       const transport = chooseTransport(options.mcpTransport ?? "auto", init);
-      self = new AcpAgent(options, child, connection, hub, desk, init, transport, redirect);
+      self = new AcpAgent(options, child, connection, hub, desk, ledger, init, transport, redirect);
       child.onFault((fault) => self?.failAll(agentError(fault.code, fault.message)));
       emit({
         type: "agent-started",
@@ -250,6 +262,7 @@ export class AcpAgent implements AsyncAgent {
           self.ended.delete(handler.sessionId);
         } else {
           self.active.delete(handler);
+          self.ledger.forget(handler.sessionId);
           // Remember recently ended sessions to name them when a late `do` arrives.
           self.ended.set(handler.sessionId, handler);
           // Their MCP declarations stay valid until evicted, so a late `do` is recognised.

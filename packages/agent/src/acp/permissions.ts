@@ -1,10 +1,15 @@
 /**
  * `session/request_permission`, answered by a policy: by default allow our own `do` tool
+ * (recognised by the agent profile from fields the model cannot write, never by title)
  * and deny anything else; `ask` defers to an injected async callback (the CLI asks on the
  * terminal). Pending requests are answered `cancelled` when the run is cancelled.
  */
-import type { RequestPermissionRequest, RequestPermissionResponse } from "@agentclientprotocol/sdk/unstable";
-import { MCP_SERVER_NAME } from "../mcp/do-server.js";
+import type {
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+  SessionUpdate,
+  ToolCallUpdate,
+} from "@agentclientprotocol/sdk/unstable";
 import type { PermissionAnswer, PermissionPolicy, PermissionQuestion } from "../types.js";
 
 export interface PermissionOptions {
@@ -12,27 +17,40 @@ export interface PermissionOptions {
   policy?: PermissionPolicy | { do?: PermissionPolicy; other?: PermissionPolicy };
   askPermission?: (question: PermissionQuestion) => Promise<PermissionAnswer>;
   onDecision?: (question: PermissionQuestion, decision: "allow" | "deny" | "cancelled") => void;
+  /** Whether the request is for our own `do` tool (the agent profile's structural check). */
+  isOurDoTool: (params: RequestPermissionRequest) => boolean;
 }
 
 const CANCELLED: RequestPermissionResponse = { outcome: { outcome: "cancelled" } };
 
 /**
- * Whether a tool call is our `do` tool: by name or title (`do`, `mcp__patchwork__do`,
- * `patchwork/do`, Codex's `Tool: patchwork/do`, …) or by its raw input (Codex: the tool call's
- * `{server, tool}`, its approval request's `{server_name, request: {_meta: {codex_approval_kind}}}`).
+ * The tool calls each session announced (`tool_call`, `tool_call_update`), reduced to the
+ * fields an identity check reads, so that a permission request naming only a `toolCallId`
+ * (Codex) can be matched with what the agent said about that call. Fed as notifications
+ * arrive, which is before any later request on the same connection.
  */
-export function isDoToolCall(name: string | null | undefined, title: string | null | undefined, rawInput?: unknown): boolean {
-  const server = MCP_SERVER_NAME;
-  const looksLikeDo = (s: string) => {
-    const t = s.trim().replace(/^tool:\s*/i, "");
-    return t === "do" || t === `mcp__${server}__do` || t === `${server}/do` || t === `${server}.do` || t === `${server}__do`;
-  };
-  if ([name, title].some((s) => typeof s === "string" && looksLikeDo(s))) return true;
-  if (typeof rawInput !== "object" || rawInput === null) return false;
-  const raw = rawInput as { server?: unknown; tool?: unknown; server_name?: unknown; request?: { _meta?: { codex_approval_kind?: unknown } } };
-  if (raw.server === server && raw.tool === "do") return true;
-  // Our MCP server has one tool, so an approval for a tool of our server is an approval for `do`.
-  return raw.server_name === server && raw.request?._meta?.codex_approval_kind === "mcp_tool_call";
+export class ToolCallLedger {
+  private readonly sessions = new Map<string, Map<string, ToolCallUpdate>>();
+
+  note(sessionId: string, update: SessionUpdate): void {
+    if (update.sessionUpdate !== "tool_call" && update.sessionUpdate !== "tool_call_update") return;
+    let calls = this.sessions.get(sessionId);
+    if (!calls) this.sessions.set(sessionId, (calls = new Map()));
+    const known = calls.get(update.toolCallId) ?? { toolCallId: update.toolCallId };
+    const merged: ToolCallUpdate = { ...known };
+    for (const key of ["name", "title", "kind", "rawInput", "_meta"] as const) {
+      if (update[key] !== undefined && update[key] !== null) (merged as Record<string, unknown>)[key] = update[key];
+    }
+    calls.set(update.toolCallId, merged);
+  }
+
+  lookup(sessionId: string, toolCallId: string): ToolCallUpdate | undefined {
+    return this.sessions.get(sessionId)?.get(toolCallId);
+  }
+
+  forget(sessionId: string): void {
+    this.sessions.delete(sessionId);
+  }
 }
 
 export class PermissionDesk {
@@ -45,10 +63,11 @@ export class PermissionDesk {
     const call = params.toolCall;
     const question: PermissionQuestion = {
       sessionId: params.sessionId,
-      title: call.title ?? call.name ?? "tool call",
+      title: call.title || call.name || "tool call",
       toolName: call.name ?? null,
+      toolCallId: call.toolCallId,
       rawInput: call.rawInput,
-      isDoTool: isDoToolCall(call.name, call.title, call.rawInput),
+      isDoTool: this.isOurDo(params),
       options: params.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
     };
     if (this.cancelled) return this.finish(question, "cancelled", params);
@@ -72,6 +91,14 @@ export class PermissionDesk {
     this.cancelled = true;
     for (const cancel of [...this.pending]) cancel(CANCELLED);
     this.pending.clear();
+  }
+
+  private isOurDo(params: RequestPermissionRequest): boolean {
+    try {
+      return this.options.isOurDoTool(params);
+    } catch {
+      return false; // a malformed request is not ours
+    }
   }
 
   private policyFor(isDo: boolean): PermissionPolicy {

@@ -135,7 +135,16 @@ class Turn {
     } else if ("do" in step) {
       for (let i = 0; i < (step.repeat ?? 1); i++) await this.callDo(step.do, step.ask ?? false, step.echo ?? false);
     }
-    else if ("permission" in step) this.vars.permission = await this.askPermission(step.permission);
+    else if ("permission" in step) {
+      const { permission: title, name, meta, rawInput, toolCallId } = step;
+      this.vars.permission = await this.askPermission({
+        toolCallId: toolCallId ?? `perm-${Date.now()}`,
+        title,
+        ...(name !== undefined ? { name } : {}),
+        ...(meta !== undefined ? { _meta: meta } : {}),
+        ...(rawInput !== undefined ? { rawInput } : {}),
+      });
+    }
     else if ("toolCall" in step)
       await this.update({ sessionUpdate: "tool_call", toolCallId: `tc-${Date.now()}`, title: step.toolCall, status: "completed" });
     else if ("stop" in step) return step.stop;
@@ -162,7 +171,8 @@ class Turn {
     const toolCallId = `do-${number}-${Date.now()}`;
     await this.update({ sessionUpdate: "tool_call", toolCallId, title: "mcp__patchwork__do", status: "pending", rawInput: { number } });
     if (ask) {
-      const answer = await this.askPermission("mcp__patchwork__do", toolCallId);
+      // Named like a real agent names an MCP tool: the structured `name`, not only the title.
+      const answer = await this.askPermission({ toolCallId, title: "mcp__patchwork__do", name: "mcp__patchwork__do" });
       this.vars.permission = answer;
       if (answer !== "allow") {
         this.vars.do = `(do ${number} not permitted: ${answer})`;
@@ -192,10 +202,10 @@ class Turn {
     lateCalls.add(call);
   }
 
-  private async askPermission(title: string, toolCallId = `perm-${Date.now()}`): Promise<string> {
+  private async askPermission(toolCall: acp.ToolCallUpdate): Promise<string> {
     const response = await this.client.request(acp.methods.client.session.requestPermission, {
       sessionId: this.session.id,
-      toolCall: { toolCallId, title },
+      toolCall,
       options: [
         { optionId: "allow", name: "Allow", kind: "allow_once" },
         { optionId: "reject", name: "Reject", kind: "reject_once" },

@@ -11,7 +11,16 @@ const step = z.union([
   z.object({ textFor: z.string(), text: z.string() }).strict(),
   z.object({ reply: z.string() }).strict(),
   z.object({ do: z.number().int(), ask: z.boolean().optional(), echo: z.boolean().optional(), repeat: z.number().int().min(1).optional() }).strict(),
-  z.object({ permission: z.string() }).strict(),
+  /** Asks permission for a tool call titled so; `name`, `meta`, `rawInput`, `toolCallId` add those fields. */
+  z
+    .object({
+      permission: z.string(),
+      name: z.string().optional(),
+      meta: z.record(z.string(), z.unknown()).optional(),
+      rawInput: z.unknown().optional(),
+      toolCallId: z.string().optional(),
+    })
+    .strict(),
   z.object({ toolCall: z.string() }).strict(),
   z.object({ stop: z.enum(["end_turn", "refusal", "max_tokens", "max_turn_requests", "cancelled"]) }).strict(),
   z.object({ sleep: z.number().int().min(0) }).strict(),

@@ -5,7 +5,7 @@
  * the generic profile, which is plain ACP. One file per agent; this index only picks.
  */
 import type * as acp from "@agentclientprotocol/sdk/unstable";
-import { claudeProfile } from "./claude.js";
+import { claudeProfile, claudeToolName } from "./claude.js";
 import { codexProfile } from "./codex.js";
 import { geminiProfile } from "./gemini.js";
 
@@ -18,6 +18,24 @@ export interface ProfileSession {
   request(method: string, params: Record<string, unknown>): Promise<unknown>;
 }
 
+/**
+ * A `session/request_permission` as the identity check sees it. Only fields the agent fills
+ * from the tool actually invoked can prove identity; the title, and for most agents the raw
+ * input, are written by the model and prove nothing.
+ */
+export interface PermissionToolCall {
+  /** The request's `toolCall` (toolCallId, name, title, kind, rawInput, _meta…). */
+  readonly toolCall: acp.ToolCallUpdate;
+  /** The request's own `_meta` (Codex marks its MCP tool approvals there). */
+  readonly requestMeta: Record<string, unknown> | null | undefined;
+  /**
+   * What the agent announced earlier in the same session for the same `toolCallId`
+   * (its `tool_call` and `tool_call_update`s merged), if anything: Codex's approval request
+   * names only the id of the tool call it announced before.
+   */
+  readonly announced: acp.ToolCallUpdate | undefined;
+}
+
 export interface AgentProfile {
   /** A short name for messages and docs: `claude`, `codex`, `gemini`, `generic`. */
   readonly name: string;
@@ -27,12 +45,34 @@ export interface AgentProfile {
   newSessionExtras?(): Record<string, unknown>;
   /** Runs once after each `session/new`, before the first prompt (e.g. choose a mode). */
   afterNewSession?(session: ProfileSession): Promise<void>;
+  /**
+   * Whether a permission request is for the `do` tool of our MCP server named `server`,
+   * judged only from fields this agent fills itself (never the title). Anything it does not
+   * recognise is another tool, which the default policy denies. Default: the generic check.
+   */
+  isOurDoTool?(call: PermissionToolCall, server: string): boolean;
 }
 
-export const genericProfile: AgentProfile = { name: "generic", matches: () => true };
+/**
+ * The generic check, for agents without a profile: the tool call's programmatic `name`
+ * (ACP's `ToolCallUpdate.name`) or the Claude Agent SDK's `_meta.claudeCode.toolName`,
+ * qualified with our server's name. A bare `do`, a title or a raw input never counts.
+ */
+export function isDoByStructuredName(call: PermissionToolCall, server: string): boolean {
+  const names = [call.toolCall.name, call.announced?.name, claudeToolName(call.toolCall), claudeToolName(call.announced)];
+  const ours = new Set([`mcp__${server}__do`, `${server}__do`, `${server}/do`, `${server}.do`]);
+  return names.some((n) => typeof n === "string" && ours.has(n));
+}
+
+export const genericProfile: AgentProfile = { name: "generic", matches: () => true, isOurDoTool: isDoByStructuredName };
 
 const PROFILES: AgentProfile[] = [claudeProfile, codexProfile, geminiProfile];
 
 export function profileFor(init: acp.InitializeResponse): AgentProfile {
   return PROFILES.find((p) => p.matches(init)) ?? genericProfile;
+}
+
+/** Whether `call` is our `do` tool, by the profile's check (the generic one by default). */
+export function isOurDoTool(profile: AgentProfile, call: PermissionToolCall, server: string): boolean {
+  return (profile.isOurDoTool ?? isDoByStructuredName)(call, server);
 }
