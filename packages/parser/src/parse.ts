@@ -5,6 +5,7 @@ import type { Diagnostic } from "./diagnostics.js";
 import { tokenize } from "./lexer/lexer.js";
 import * as T from "./lexer/tokens.js";
 import { Codes } from "./parser/errors.js";
+import { NestedTooDeeply } from "./parser/base.js";
 import { PatchworkParser } from "./parser/parser.js";
 import { SourceFile } from "./source.js";
 
@@ -76,6 +77,32 @@ function emptyProgram(src: SourceFile): Program {
   return { kind: "Program", body: [], blockMode: false, span };
 }
 
+function tooDeep(src: SourceFile, offset: number): string {
+  const at = src.positionAt(offset);
+  return `the program is nested too deeply to parse (at ${at.line}:${at.column}): flatten it, e.g. with variables or functions`;
+}
+
+/** A parse that ended by an exception: one diagnostic, an empty program. */
+function failedParse(e: unknown, src: SourceFile, fileName: string | undefined): ParseResult {
+  // A bug, not a user error: still never throw at the caller.
+  if (process.env["PATCHWORK_PARSER_DEBUG"] === "1" && !(e instanceof NestedTooDeeply)) throw e;
+  let d: Diagnostic;
+  if (e instanceof NestedTooDeeply || e instanceof RangeError) {
+    // A RangeError is the stack overflowing anyway (a caller with little stack left).
+    const token = e instanceof NestedTooDeeply ? e.token : parser?.nextToken();
+    const start = token === undefined || Number.isNaN(token.startOffset) ? src.text.length : token.startOffset;
+    const end = token === undefined ? start : Math.min(src.text.length, start + Math.max(1, token.image.length));
+    d = { code: Codes.tooDeep, severity: "error", message: tooDeep(src, start), span: src.span(start, end) };
+  } else {
+    const message = `internal parser error: ${e instanceof Error ? e.message : String(e)}`;
+    d = { code: Codes.syntax, severity: "error", message, span: src.span(0, 0) };
+  }
+  // Rebuild the parser after anything unexpected; a depth limit leaves it in a known state.
+  if (!(e instanceof NestedTooDeeply)) parser = undefined;
+  if (fileName !== undefined) d.fileName = fileName;
+  return { program: emptyProgram(src), diagnostics: [d] };
+}
+
 /** Parse Patchwork source into a Program. Never throws; problems are diagnostics. */
 export function parse(source: string, options: ParseOptions = {}): ParseResult {
   const src = new SourceFile(source, options.fileName);
@@ -100,15 +127,6 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
     p.input = [];
     return { program, diagnostics };
   } catch (e) {
-    // A bug, not a user error: still never throw at the caller.
-    if (process.env["PATCHWORK_PARSER_DEBUG"] === "1") throw e;
-    parser = undefined;
-    const tooDeep = e instanceof RangeError;
-    const message = tooDeep
-      ? "the program is nested too deeply to parse"
-      : `internal parser error: ${e instanceof Error ? e.message : String(e)}`;
-    const d: Diagnostic = { code: tooDeep ? Codes.tooDeep : Codes.syntax, severity: "error", message, span: src.span(0, 0) };
-    if (fileName !== undefined) d.fileName = fileName;
-    return { program: emptyProgram(src), diagnostics: [d] };
+    return failedParse(e, src, fileName);
   }
 }

@@ -1,6 +1,6 @@
 /** The Patchwork lexer: Chevrotain over the modes of `modes.ts`, plus keyword retagging. */
 import { Lexer, type IToken, type ILexingError, type TokenType } from "../chevrotain.js";
-import { continuesLine } from "./matchers.js";
+import { continuesLine, resetShellParenScans } from "./matchers.js";
 import { lexerDefinition } from "./modes.js";
 import * as T from "./tokens.js";
 
@@ -49,7 +49,9 @@ function retag(token: IToken, type: TokenType): void {
 
 /** Tokenize `text`: never throws; lexing errors are returned. */
 export function tokenize(text: string): LexResult {
+  resetShellParenScans();
   const result = getLexer().tokenize(text);
+  resetShellParenScans();
   const tokens = result.tokens;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;

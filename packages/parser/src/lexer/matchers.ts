@@ -1,6 +1,7 @@
 /**
  * Custom token matchers: the few places where a regular expression cannot decide alone.
- * They see the text and the tokens matched so far; none of them keeps state.
+ * They see the text and the tokens matched so far; only the `$(` matcher keeps state (a cache
+ * of its scans of the current text, see `closingParen`).
  */
 import type { IToken } from "../chevrotain.js";
 
@@ -74,22 +75,57 @@ export function matchPromptDoAngle(text: string, offset: number): [string] | nul
   return text.charCodeAt(offset) === 100 ? matchDo(text, offset, 60 /* < */) : null;
 }
 
-/** `$( … )` inside a shell word: the shell's own command substitution, kept as raw text. */
-export function matchShellDollarParen(text: string, offset: number): [string] | null {
-  if (text.charCodeAt(offset) !== 36 || text.charCodeAt(offset + 1) !== 40) return null;
-  let depth = 0;
+/**
+ * The closing `)` of each `(` seen outside quotes by an earlier `$(` scan of the same text
+ * (-1: unclosed). The close of a `(` depends only on the text after it, so a later scan that
+ * meets a known `(` jumps over it: every `$(` in a text costs linear time in total, where a
+ * fresh scan from each unterminated `$(` would be quadratic (64k nested: seconds).
+ */
+let scannedText: string | undefined;
+let closeOf = new Map<number, number>();
+
+/** Forget the scans of the previous text (the lexer calls this before each input). */
+export function resetShellParenScans(): void {
+  scannedText = undefined;
+  closeOf = new Map();
+}
+
+/** The offset of the `)` closing the `(` at `open`, outside quotes as sh reads them, or -1. */
+function closingParen(text: string, open: number): number {
+  if (text !== scannedText) {
+    resetShellParenScans();
+    scannedText = text;
+  }
+  const opens: number[] = [];
   let quote = 0;
-  for (let i = offset + 1; i < text.length; i++) {
+  for (let i = open; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (quote !== 0) {
       if (c === 92 /* \ */ && quote === 34) i++;
       else if (c === quote) quote = 0;
     } else if (c === 39 || c === 34) quote = c;
     else if (c === 92) i++;
-    else if (c === 40) depth++;
-    else if (c === 41 && --depth === 0) return [text.slice(offset, i + 1)];
+    else if (c === 40 /* ( */) {
+      const known = closeOf.get(i);
+      if (known === undefined) opens.push(i);
+      else if (known >= 0 && opens.length > 0) i = known;
+      else if (known >= 0) return known;
+      else break;
+    } else if (c === 41 /* ) */ && opens.length > 0) {
+      const o = opens.pop()!;
+      closeOf.set(o, i);
+      if (opens.length === 0) return i;
+    }
   }
-  return null;
+  for (const o of opens) closeOf.set(o, -1);
+  return -1;
+}
+
+/** `$( … )` inside a shell word: the shell's own command substitution, kept as raw text. */
+export function matchShellDollarParen(text: string, offset: number): [string] | null {
+  if (text.charCodeAt(offset) !== 36 || text.charCodeAt(offset + 1) !== 40) return null;
+  const close = closingParen(text, offset + 1);
+  return close < 0 ? null : [text.slice(offset, close + 1)];
 }
 
 /**

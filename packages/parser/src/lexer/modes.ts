@@ -50,7 +50,8 @@ function codeMode(opts: { newlines: boolean; shellLine: TokenType | null; angle:
 const interpolation = [T.CharLit, T.InterpName, T.InterpOpen, T.SpreadOpen, T.InterpAngleOpen, T.SpreadAngleOpen, T.Dollar];
 const promptCommon = [T.PromptNL, T.PromptDo, T.PromptDoAngle, T.PromptEscape, T.Backslash, ...interpolation];
 const shellWordParts = [
-  T.ShellEscape, T.ShellSQ, T.ShellSQOpen, T.ShellDQStart, T.ShellBacktick, T.ShellDollarParen,
+  T.ShellEscape, T.ShellSQ, T.ShellSQOpen, T.ShellDQStart, T.ShellBacktick, T.ShellBacktickOpen, T.ShellDollarParen,
+  T.ShellDollarParenOpen,
   T.ShellParamExpansion, T.InterpName, T.InterpOpen, T.SpreadOpen, T.Dollar,
 ];
 const shellOperators = [

@@ -156,8 +156,12 @@ export const ShellAmp = tok({ name: "ShellAmp", label: "'&'", pattern: /&/ });
 export const ShellEscape = tok({ name: "ShellEscape", label: "a shell word", pattern: /\\[\s\S]/, line_breaks: true });
 export const ShellSQ = tok({ name: "ShellSQ", label: "a quoted word", pattern: /'[^'\n\r]*'/ });
 export const ShellSQOpen = tok({ name: "ShellSQOpen", label: "an unterminated quote", pattern: /'[^'\n\r]*/ });
-export const ShellBacktick = tok({ name: "ShellBacktick", label: "a shell word", pattern: /`[^`]*`?/, line_breaks: true });
+export const ShellBacktick = tok({ name: "ShellBacktick", label: "a shell word", pattern: /`[^`]*`/, line_breaks: true });
 export const ShellDollarParen = tok({ name: "ShellDollarParen", label: "a shell word", pattern: { exec: matchShellDollarParen }, start_chars_hint: ["$"], line_breaks: true });
+/** A `$(` in a shell word that no `)` closes (reported, then read as text). */
+export const ShellDollarParenOpen = tok({ name: "ShellDollarParenOpen", label: "'$('", pattern: /\$\(/ });
+/** A backquote that no other closes (reported, then read as text). */
+export const ShellBacktickOpen = tok({ name: "ShellBacktickOpen", label: "'`'", pattern: /`/ });
 /**
  * sh's own parameter expansions that cannot be Patchwork (`${#x}`, `${x:-d}`, `${x##p}`…):
  * raw text, passed to sh as written. A plain `${x}` is a Patchwork interpolation.

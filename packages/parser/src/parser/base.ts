@@ -29,6 +29,24 @@ export class ParseFailure extends Error {
   }
 }
 
+/**
+ * Raised when grammar rules nest deeper than `maxRuleDepth`: ends the parse with PW2007 at
+ * `token`, long before the JavaScript stack could overflow (a recursive-descent parser
+ * recurses once per rule per level of nesting, whatever the construct).
+ */
+export class NestedTooDeeply extends Error {
+  constructor(readonly token: IToken) {
+    super("nested too deeply");
+  }
+}
+
+/**
+ * Rule nesting allowed. One level of `(…)` costs about six rules (expression → … → primary),
+ * so this admits a few hundred levels of brackets, blocks, prompts or interpolations while
+ * using well under a megabyte of stack (Node's default on the main thread is about 1 MB).
+ */
+export const maxRuleDepth = 400;
+
 const stopsStatement: boolean[] = [];
 for (const t of [T.NL, T.Semi, T.ShellLineEndCode, T.ShellLineEndPlain]) stopsStatement[t.tokenTypeIdx!] = true;
 const endsStatement: boolean[] = [];
@@ -65,6 +83,32 @@ export abstract class ParserBase extends EmbeddedActionsParser {
     });
   }
 
+  /** Rules entered and not yet left. */
+  private ruleDepth = 0;
+
+  /** Every rule counts its nesting, so that no input can overflow the stack (see NestedTooDeeply). */
+  protected override RULE<F extends (...args: any[]) => any>(
+    name: string,
+    implementation: F,
+    config?: Parameters<EmbeddedActionsParser["RULE"]>[2],
+  ): ParserMethod<Parameters<F>, ReturnType<F>> {
+    const counted = function (this: ParserBase, ...args: Parameters<F>): ReturnType<F> {
+      if (this.ruleDepth >= maxRuleDepth && !this.RECORDING_PHASE) throw new NestedTooDeeply(this.LA(1));
+      this.ruleDepth++;
+      try {
+        return implementation.apply(this, args) as ReturnType<F>;
+      } finally {
+        this.ruleDepth--;
+      }
+    };
+    return super.RULE(name, counted as F, config);
+  }
+
+  /** The next token (where a parse that ended by an exception stopped). */
+  nextToken(): IToken {
+    return this.LA(1);
+  }
+
   /** Prepare for a new input. */
   begin(src: SourceFile, tokens: IToken[], fileName: string | undefined): void {
     this.src = src;
@@ -78,6 +122,7 @@ export abstract class ParserBase extends EmbeddedActionsParser {
     this.diagnostics = [];
     this.doStack = [];
     this.skippedToEnd = false;
+    this.ruleDepth = 0;
   }
 
   /** Error recovery has skipped to the end of the input. */

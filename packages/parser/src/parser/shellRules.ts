@@ -116,13 +116,17 @@ export abstract class ShellRules extends TypeRules {
     ...this.shellTextAlts,
     { ALT: (): WordItem => this.SUBRULE(this.shellInterp) },
     { ALT: (): WordItem => this.SUBRULE(this.shellNested) },
-    {
+    ...[
+      { type: T.ShellSQOpen, message: "unterminated single quote in shell command: add the closing '" },
+      { type: T.ShellDollarParenOpen, message: "unterminated '$(' in shell command: add the closing ')'" },
+      { type: T.ShellBacktickOpen, message: "unterminated backquote in shell command: add the closing `" },
+    ].map(({ type, message }) => ({
       ALT: (): WordItem => {
-        const t = this.CONSUME(T.ShellSQOpen);
-        this.report(Codes.unterminatedShell, "unterminated single quote in shell command: add the closing '", this.tokSpan(t));
+        const t = this.CONSUME(type);
+        if (!this.RECORDING_PHASE) this.report(Codes.unterminatedShell, message, this.tokSpan(t));
         return t;
       },
-    },
+    })),
     {
       ALT: (): WordItem => {
         const open = this.CONSUME(T.ShellDQStart);

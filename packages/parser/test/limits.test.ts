@@ -1,0 +1,92 @@
+// Hostile input: deep nesting and unterminated shell substitutions give positioned
+// diagnostics in linear time, never a stack overflow, a hang or silence.
+import { describe, expect, it } from "vitest";
+import { parse } from "../src/index.js";
+import { codes } from "./helpers.js";
+
+/** Milliseconds taken by `parse(source)`, and its diagnostics. */
+function timed(source: string): { ms: number; diagnostics: ReturnType<typeof parse>["diagnostics"] } {
+  const t = performance.now();
+  const { diagnostics } = parse(source);
+  return { ms: performance.now() - t, diagnostics };
+}
+
+describe("unterminated shell substitutions in a shell statement", () => {
+  it.each([
+    ["$(", "$ echo $(date\nprint(1)", "PW1006@1:8", /unterminated '\$\(' in shell command: add the closing '\)'/],
+    ["$( after a closed one", "$ echo $(a) $(b", "PW1006@1:13", /unterminated '\$\('/],
+    ["$( in a block", "if x {\n  $ echo $(date\n}", "PW1006@2:10", /unterminated '\$\('/],
+    ["backquote", "$ echo `date\nprint(1)", "PW1006@1:8", /unterminated backquote/],
+  ])("%s", (_name, source, expected, message) => {
+    const { diagnostics } = parse(source);
+    expect(codes(diagnostics)).toEqual([expected]);
+    expect(diagnostics[0]!.message).toMatch(message);
+  });
+
+  it("the lines after an unterminated backquote are still parsed as Patchwork", () => {
+    const { program } = parse("$ echo `date\nprint(1)");
+    expect(program.body.map((s) => s.kind)).toEqual(["ShellStmt", "ExprStmt"]);
+  });
+
+  it("closed substitutions, quoted ones and multi-line ones are not reported", () => {
+    for (const source of ["$ echo $(date) `date`", "$ echo '$(' '`'", "$ echo $(echo a\n  b)", '$ echo "a" $(echo ")")']) {
+      expect(codes(parse(source).diagnostics), source).toEqual([]);
+    }
+  });
+});
+
+describe("nested $( in linear time", () => {
+  // Before: each unterminated `$(` rescanned the rest of the input (8k levels: 1.3 s, 64k: ~80 s).
+  it.each([
+    ["unterminated, in a shell line", (n: number) => "$ echo " + "$(".repeat(n) + "\n"],
+    ["closed, in a shell line", (n: number) => "$ echo " + "$(echo ".repeat(n) + ")".repeat(n) + "\n"],
+    ["unterminated, alternating with quotes", (n: number) => "$ echo " + "$( '$(' ".repeat(n) + "\n"],
+    ["unterminated, in a capture", (n: number) => "var x = $(echo " + "$(".repeat(n) + "\n"],
+  ])("%s: 8 times the levels take about 8 times as long", (_name, make) => {
+    parse(make(1000)); // warm up
+    const small = timed(make(2000));
+    const large = timed(make(16_000));
+    // Linear: ~8x (quadratic: 64x); generous for a busy machine, with a floor for tiny times.
+    expect(large.ms).toBeLessThan(Math.max(24 * small.ms, 300));
+    for (const d of large.diagnostics) expect(d.code).toBe("PW1006");
+  });
+});
+
+describe("nesting too deep for the parser", () => {
+  const constructs: [string, (n: number) => string][] = [
+    ["parentheses", (n) => "var x = " + "(".repeat(n) + "1" + ")".repeat(n)],
+    ["arrays", (n) => "var x = " + "[".repeat(n) + "1" + "]".repeat(n)],
+    ["objects", (n) => "var x = " + "{a: ".repeat(n) + "1" + "}".repeat(n)],
+    ["blocks", (n) => "{\n".repeat(n) + "}\n".repeat(n)],
+    ["if statements", (n) => "if x {\n".repeat(n) + "}\n".repeat(n)],
+    ["prompts", (n) => "var x = " + "think { a ${ ".repeat(n) + "1" + " } }".repeat(n)],
+    ["interpolations", (n) => "var x = " + '"${'.repeat(n) + "1" + '}"'.repeat(n)],
+    ["prefix operators", (n) => "var x = " + "!".repeat(n) + "1"],
+    ["calls", (n) => "var x = " + "f(".repeat(n) + "1" + ")".repeat(n)],
+    ["shell capture parentheses", (n) => "var x = $(echo " + "(".repeat(n) + "1" + ")".repeat(n) + ")"],
+    ["loops", (n) => "while x {\n".repeat(n) + "}\n".repeat(n)],
+    ["do blocks in prompts", (n) => "var x = " + "think {\n do {\n var y = ".repeat(n) + "1" + "\n}\n}".repeat(n)],
+  ];
+
+  it.each(constructs)("%s: 20 levels parse cleanly", (_name, make) => {
+    expect(codes(parse(make(20)).diagnostics)).toEqual([]);
+  });
+
+  it.each(constructs)("%s: 20k levels give one positioned PW2007, no overflow", (_name, make) => {
+    const source = make(20_000);
+    const { diagnostics } = parse(source);
+    expect(diagnostics).toHaveLength(1);
+    const d = diagnostics[0]!;
+    expect(d.code).toBe("PW2007");
+    expect(d.message).toMatch(/nested too deeply/);
+    // Positioned where the nesting went too deep: past the first levels, inside the source.
+    expect(d.span.start.offset).toBeGreaterThan(50);
+    expect(d.span.end.offset).toBeLessThanOrEqual(source.length);
+    expect(d.message).toContain(`${d.span.start.line}:${d.span.start.column}`);
+  });
+
+  it("the parser works normally after giving up on deep nesting", () => {
+    parse("(".repeat(20_000));
+    expect(codes(parse("print((1))").diagnostics)).toEqual([]);
+  });
+});
