@@ -3,6 +3,7 @@
  * frame, compile its top-level statements, and, for the main program, pick what to run
  * (language.md §1, §8).
  */
+import { realpathSync } from "node:fs";
 import { dirname, extname, isAbsolute, resolve } from "node:path";
 import type { FunDecl, ImportDecl, Program, Stmt, TopLevel, TraitDecl } from "@patchwork/parser";
 import { STD_MODULES } from "./builtins/index.js";
@@ -33,6 +34,19 @@ function functionCompiler(m: ModuleCtx): (fn: PwFunction) => CompiledFunction {
     const body = m.rt.codegen ? generateBody(decl.body.statements, cx) : compileStatements(decl.body.statements, cx);
     return { size: ctx.size, paramCount: decl.params.length, body };
   };
+}
+
+/**
+ * The key of a module file: its real path, so that one file reached through a symlink and
+ * through its own path (or two symlinks) loads once. A path that does not resolve on disk
+ * (a host with virtual files) is its own key.
+ */
+export function moduleKey(abs: string): string {
+  try {
+    return realpathSync(abs);
+  } catch {
+    return abs;
+  }
 }
 
 export class Modules implements ModuleLoader {
@@ -149,7 +163,8 @@ export class Modules implements ModuleLoader {
   load(path: string, fromDir: string): ModuleCtx {
     let abs = isAbsolute(path) ? path : resolve(fromDir, path);
     if (extname(abs) === "") abs += ".pw";
-    const cached = this.cache.get(abs);
+    const key = moduleKey(abs);
+    const cached = this.cache.get(key);
     if (cached) return cached;
     let text: string;
     try {
@@ -159,9 +174,15 @@ export class Modules implements ModuleLoader {
     }
     const parsed = this.parse(text, abs);
     if (!parsed.program) throw new ImportFailure(parsed.error ?? "parse error");
-    const { m, body } = this.create(parsed.program, abs, (mod) => this.cache.set(abs, mod));
+    const { m, body } = this.create(parsed.program, abs, (mod) => this.cache.set(key, mod));
     body(m.G);
     return m;
+  }
+
+  /** Registers a module under the key of `abs` (see moduleKey). */
+  register(abs: string): (m: ModuleCtx) => void {
+    const key = moduleKey(abs);
+    return (m) => this.cache.set(key, m);
   }
 
   objectOf(mod: ModuleCtx): PwObject {
@@ -205,7 +226,9 @@ function compileTopLevel(stmts: Stmt[], m: ModuleCtx, rt: Runtime): StmtFn {
 
 /** Runs the main program: top-level statements, then the entry point. */
 export function runMain(modules: Modules, rt: Runtime, program: Program, fileName: string, entry: string | undefined): Value {
-  const { m, body, hasStatements } = modules.create(program, fileName);
+  // The main program is a module too: a file that imports it back gets it, not a second run.
+  const register = fileName.startsWith("<") ? undefined : modules.register(resolve(fileName));
+  const { m, body, hasStatements } = modules.create(program, fileName, register);
   if (hasStatements) {
     const sig = body(m.G);
     if (sig === RETURN) return rt.ret;

@@ -24,6 +24,12 @@ export interface TokenLookup {
  */
 type McpSessions = Map<string, WebStandardStreamableHTTPServerTransport>;
 
+/**
+ * Largest request body read (the MCP SDK's own default, 4 MiB). A larger one is refused with
+ * 413 as soon as its Content-Length or its first bytes past the limit show it: never buffered.
+ */
+export const MAX_REQUEST_BODY = 4 * 1024 * 1024;
+
 export class HttpMcpServer {
   private readonly sessions = new Map<string, McpSessions>();
 
@@ -84,8 +90,8 @@ export class HttpMcpServer {
       res.end();
       return;
     }
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const received = await readBody(req, MAX_REQUEST_BODY);
+    if (received === null) return tooLarge(res);
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) {
       if (value === undefined) continue;
@@ -93,7 +99,7 @@ export class HttpMcpServer {
       else headers.set(name, value);
     }
     const method = req.method ?? "GET";
-    const body = method === "GET" || method === "HEAD" ? undefined : Buffer.concat(chunks);
+    const body = method === "GET" || method === "HEAD" ? undefined : received;
     const request = new Request(`http://127.0.0.1${req.url}`, { method, headers, body });
     const response = await this.dispatch(request, body, token, entry, handler);
     const outHeaders: Record<string, string> = {};
@@ -140,4 +146,40 @@ function isInitialize(body: Buffer): boolean {
   } catch {
     return false;
   }
+}
+
+/** The request body, or null as soon as it is known to exceed `limit` (reading stops there). */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    if (Number(req.headers["content-length"]) > limit) return resolve(null);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (): void => {
+      req.off("data", onData).off("end", onEnd).off("error", onError);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      done();
+      req.pause();
+      resolve(null);
+    };
+    const onEnd = (): void => {
+      done();
+      resolve(Buffer.concat(chunks));
+    };
+    const onError = (error: Error): void => {
+      done();
+      reject(error);
+    };
+    req.on("data", onData).on("end", onEnd).on("error", onError);
+  });
+}
+
+/** 413 with the SDK's JSON-RPC error; the connection closes, the rest of the body is never read. */
+function tooLarge(res: ServerResponse): void {
+  const message = `Payload Too Large: Request body must not exceed ${MAX_REQUEST_BODY} bytes`;
+  const body = JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null });
+  res.writeHead(413, { "content-type": "application/json", connection: "close" });
+  res.end(body);
 }
