@@ -2,12 +2,21 @@
  * A JSON parser that keeps object keys in document order (JSON.parse moves integer-like
  * keys first). Produces runtime values directly: objects become Maps.
  */
-import type { PwObject, Value } from "./values.js";
+import { MAX_NESTING, type PwObject, type Value } from "./values.js";
 
 export class JsonSyntaxError extends Error {}
+/** The JSON text is valid so far but builds an array or object past the length limit. */
+export class JsonTooLargeError extends Error {}
 
-export function parseJson(text: string): Value {
-  const p = new JsonParser(text);
+/** Arrays and objects nested deeper than values may be (MAX_NESTING) are a syntax error. */
+const MAX_JSON_DEPTH = MAX_NESTING;
+
+/**
+ * Parses JSON text to a value. An array longer than `maxLength` elements is a syntax error
+ * naming the limit (an engine array past its own maximum aborts the process).
+ */
+export function parseJson(text: string, maxLength = 2 ** 24): Value {
+  const p = new JsonParser(text, maxLength);
   p.ws();
   const v = p.value();
   p.ws();
@@ -17,7 +26,19 @@ export function parseJson(text: string): Value {
 
 class JsonParser {
   i = 0;
-  constructor(readonly s: string) {}
+  private depth = 0;
+  constructor(
+    readonly s: string,
+    private readonly maxLength: number,
+  ) {}
+
+  private tooLarge(what: string): never {
+    throw new JsonTooLargeError(`the JSON text holds ${what} (at position ${this.i})`);
+  }
+
+  private enter(): void {
+    if (++this.depth > MAX_JSON_DEPTH) this.fail(`arrays and objects nested more than ${MAX_JSON_DEPTH} levels`);
+  }
 
   fail(msg: string): never {
     throw new JsonSyntaxError(`${msg} at position ${this.i}`);
@@ -81,19 +102,25 @@ class JsonParser {
   }
 
   array(): Value[] {
+    this.enter();
     this.i++;
     const out: Value[] = [];
     this.ws();
     if (this.s[this.i] === "]") {
       this.i++;
+      this.depth--;
       return out;
     }
     for (;;) {
       this.ws();
+      if (out.length >= this.maxLength) this.tooLarge(`an array with more than ${this.maxLength} elements`);
       out.push(this.value());
       this.ws();
       const c = this.s[this.i++];
-      if (c === "]") return out;
+      if (c === "]") {
+        this.depth--;
+        return out;
+      }
       if (c !== ",") {
         this.i--;
         return this.fail("expected ',' or ']'");
@@ -102,11 +129,13 @@ class JsonParser {
   }
 
   object(): PwObject {
+    this.enter();
     this.i++;
     const out: PwObject = new Map();
     this.ws();
     if (this.s[this.i] === "}") {
       this.i++;
+      this.depth--;
       return out;
     }
     for (;;) {
@@ -119,10 +148,15 @@ class JsonParser {
         return this.fail("expected ':'");
       }
       this.ws();
-      out.set(k, this.value());
+      const v = this.value();
+      if (out.size >= this.maxLength && !out.has(k)) this.tooLarge(`an object with more than ${this.maxLength} entries`);
+      out.set(k, v);
       this.ws();
       const c = this.s[this.i++];
-      if (c === "}") return out;
+      if (c === "}") {
+        this.depth--;
+        return out;
+      }
       if (c !== ",") {
         this.i--;
         return this.fail("expected ',' or '}'");

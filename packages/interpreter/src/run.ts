@@ -56,7 +56,10 @@ export function run(source: string, options: RunOptions = {}): RunResult {
   try {
     const value = interp.run(program, { fileName, entry: options.entry });
     return { value: toJson(value), output: out.join(""), diagnostics: diags, ok: true };
-  } catch (e) {
+  } catch (caught) {
+    // The program's value is converted to JSON here, outside any node: a value that cannot
+    // be (nested too deeply) is reported at the program.
+    const e = caught instanceof RangeError ? rt.fromRangeError(caught, program.span, fileName) : caught;
     if (!(e instanceof RuntimeError)) {
       const message = `internal error: ${e instanceof Error ? e.message : String(e)}`;
       diags.push({ code: "PW3099", severity: "error", message, span: program.span, fileName });

@@ -7,7 +7,7 @@
 import type { Node, Span } from "@patchwork/parser";
 import { raise, runtimeError } from "./errors.js";
 import type { Agent, Host, PwEvent } from "./ports.js";
-import type { Value } from "./values.js";
+import { NestingError, type Value } from "./values.js";
 
 /** Completion signals returned by compiled statements. */
 export const NORMAL = 0;
@@ -22,9 +22,25 @@ export interface Limits {
   maxSteps?: number;
   /** Wall-clock limit in milliseconds; unlimited by default. */
   timeoutMs?: number;
+  /**
+   * Most elements an array (and entries an object) may hold: growing past it (an index far
+   * past the end, `push`, `+`, a materialised range, `split`, `json`) is PW3073. Default
+   * 16,777,216 (2^24, the engine's own maximum for objects); at most that.
+   */
+  maxArrayLength?: number;
+  /**
+   * Longest string (UTF-16 code units) that concatenation, interpolation, `repeat`, `pad*`,
+   * `replace` and `join` may build: longer is PW3073. Default and maximum: the engine's limit.
+   */
+  maxStringLength?: number;
 }
 
 export const DEFAULT_MAX_DEPTH = 2000;
+export const DEFAULT_MAX_ARRAY_LENGTH = 2 ** 24;
+/** The engine's maximum string length in UTF-16 code units (V8 on 64-bit: 2^29 - 24). */
+export const MAX_STRING_LENGTH = 2 ** 29 - 24;
+/** Builtins charge one step per this many elements or characters they process. */
+const WORK_PER_STEP = 1024;
 
 export class Runtime {
   readonly host: Host;
@@ -32,6 +48,8 @@ export class Runtime {
   readonly cwd: string;
   readonly askUser: boolean;
   readonly maxDepth: number;
+  readonly maxArrayLength: number;
+  readonly maxStringLength: number;
   private readonly maxSteps: number;
   private readonly deadline: number;
   private readonly timeoutMs: number;
@@ -63,6 +81,8 @@ export class Runtime {
     this.askUser = opts.askUser ?? false;
     const l = opts.limits ?? {};
     this.maxDepth = l.maxDepth ?? DEFAULT_MAX_DEPTH;
+    this.maxArrayLength = Math.min(l.maxArrayLength ?? DEFAULT_MAX_ARRAY_LENGTH, DEFAULT_MAX_ARRAY_LENGTH);
+    this.maxStringLength = Math.min(l.maxStringLength ?? MAX_STRING_LENGTH, MAX_STRING_LENGTH);
     this.maxSteps = l.maxSteps ?? Infinity;
     this.timeoutMs = l.timeoutMs ?? Infinity;
     this.deadline = Number.isFinite(this.timeoutMs) ? Date.now() + this.timeoutMs : Infinity;
@@ -80,6 +100,29 @@ export class Runtime {
     if (this.steps > this.maxSteps) raise("PW3071", node.span, fileName, { limit: this.maxSteps });
     if (Date.now() > this.deadline) raise("PW3072", node.span, fileName, { limit: this.timeoutMs });
     this.nextCheck = this.computeNext();
+  }
+
+  /**
+   * Work done (or about to be done) by a builtin over `units` elements or characters: one
+   * step per 1024 units, so the step budget and the clock are checked inside long builtin
+   * work too (small calls cost nothing).
+   */
+  charge(units: number, node: Node, fileName: string): void {
+    if (units < WORK_PER_STEP) return;
+    this.steps += Math.floor(units / WORK_PER_STEP);
+    if (this.steps >= this.nextCheck) this.check(node, fileName);
+  }
+
+  /** PW3073 unless an array (or object) of `length` elements is within the limit. */
+  checkArrayLength(length: number, what: string, span: Span, fileName: string): void {
+    if (length > this.maxArrayLength)
+      raise("PW3073", span, fileName, { detail: `${what} would have ${length} elements (the limit is ${this.maxArrayLength})` });
+  }
+
+  /** PW3073 unless a string of `length` UTF-16 code units is within the engine's limit. */
+  checkStringLength(length: number, what: string, span: Span, fileName: string): void {
+    if (length > this.maxStringLength)
+      raise("PW3073", span, fileName, { detail: `${what} would be ${length} characters long (the limit is ${this.maxStringLength})` });
   }
 
   /** Milliseconds left before the time limit (Infinity without one). */
@@ -102,9 +145,15 @@ export class Runtime {
    * anything else (a string or array too large for the engine) PW3073.
    */
   fromRangeError(e: RangeError, span: Span, fileName: string) {
+    if (e instanceof NestingError) return runtimeError("PW3073", span, fileName, { detail: e.message });
     if (/call stack/i.test(e.message))
       return runtimeError("PW3070", this.callSite?.span ?? span, fileName, { limit: this.maxDepth });
-    return runtimeError("PW3073", span, fileName, { detail: e.message });
+    const detail = /string/i.test(e.message)
+      ? `a string longer than the engine's limit of ${MAX_STRING_LENGTH} characters`
+      : /map|array/i.test(e.message)
+        ? `an array or object with more than ${this.maxArrayLength} elements`
+        : e.message;
+    return runtimeError("PW3073", span, fileName, { detail });
   }
 
   write(text: string): void {

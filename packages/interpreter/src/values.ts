@@ -78,32 +78,59 @@ export function numberToText(n: number): string {
   return String(n);
 }
 
+/** Deepest nesting of arrays and objects that text, JSON and equality walk through. */
+export const MAX_NESTING = 1000;
+
+/**
+ * Thrown by the walks over a value nested deeper than MAX_NESTING (or containing itself).
+ * A RangeError, like the engine's own "too large" errors, so the same sites position it.
+ */
+export class NestingError extends RangeError {
+  constructor() {
+    super(`a value nested more than ${MAX_NESTING} levels deep (or one that contains itself)`);
+  }
+}
+
+function nest(depth: number): number {
+  if (depth >= MAX_NESTING) throw new NestingError();
+  return depth + 1;
+}
+
 /** Text of a value: what `print` and interpolation show. */
 export function toText(v: Value): string {
+  return textOf(v, 0);
+}
+
+function textOf(v: Value, depth: number): string {
   if (typeof v === "string") return v;
   if (typeof v === "number") return numberToText(v);
   if (v === null) return "null";
   if (typeof v === "boolean") return v ? "true" : "false";
-  if (Array.isArray(v)) return v.map(toText).join(", ");
-  if (v instanceof Map) return stringifyJson(v, null);
+  if (Array.isArray(v)) {
+    const d = nest(depth);
+    return v.map((x) => textOf(x, d)).join(", ");
+  }
+  if (v instanceof Map) return stringifyJson(v, null, depth);
   if (v instanceof PwFunction) return `<${v.decl.flavor} ${v.name}>`;
   return `<builtin ${v.name}>`;
 }
 
 /** Deep structural equality without coercion. */
-export function deepEqual(a: Value, b: Value): boolean {
+export function deepEqual(a: Value, b: Value, depth = 0): boolean {
   if (a === b) return true;
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i]!, b[i]!)) return false;
+    const d = nest(depth);
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i]!, b[i]!, d)) return false;
     return true;
   }
   if (a instanceof Map) {
     if (!(b instanceof Map) || a.size !== b.size) return false;
+    const d = nest(depth);
     for (const [k, va] of a) {
       const vb = b.get(k);
-      if (vb === undefined || !deepEqual(va, vb)) return false;
+      if (vb === undefined || !deepEqual(va, vb, d)) return false;
     }
     return true;
   }
@@ -129,13 +156,17 @@ export function codePointLength(s: string): number {
 // ─────────────────────────────────── JSON ───────────────────────────────────
 
 /** Converts a value to JSON data (functions become their text). */
-export function toJson(v: Value): JsonValue {
+export function toJson(v: Value, depth = 0): JsonValue {
   if (v === null || typeof v === "boolean" || typeof v === "string") return v;
   if (typeof v === "number") return Number.isFinite(v) ? v : null;
-  if (Array.isArray(v)) return v.map(toJson);
+  if (Array.isArray(v)) {
+    const d = nest(depth);
+    return v.map((x) => toJson(x, d));
+  }
   if (v instanceof Map) {
+    const d = nest(depth);
     const o: { [key: string]: JsonValue } = {};
-    for (const [k, x] of v) o[k] = toJson(x);
+    for (const [k, x] of v) o[k] = toJson(x, d);
     return o;
   }
   return toText(v);
@@ -168,6 +199,7 @@ export function stringifyJson(v: Value, indent: number | null, depth = 0): strin
   if (typeof v === "string") return quoteJson(v);
   if (typeof v === "number") return Number.isFinite(v) ? String(v) : "null";
   if (typeof v === "boolean") return v ? "true" : "false";
+  nest(depth);
   const nl = indent === null ? "" : "\n" + " ".repeat(indent * (depth + 1));
   const close = indent === null ? "" : "\n" + " ".repeat(indent * depth);
   if (Array.isArray(v)) {

@@ -1,6 +1,6 @@
 /** Core builtins: output, conversion, inspection. */
 import { raise } from "../errors.js";
-import { JsonSyntaxError, parseJson } from "../json.js";
+import { JsonSyntaxError, JsonTooLargeError, parseJson } from "../json.js";
 import { codePointLength, stringifyJson, toText, typeName, type Value } from "../values.js";
 import type { BuiltinDef, CallSite } from "./types.js";
 
@@ -42,10 +42,12 @@ export const coreBuiltins: Record<string, BuiltinDef> = {
     fn: (args, site) => {
       const v = args[0]!;
       if (typeof v !== "string") return stringifyJson(v, null);
+      site.charge(v.length);
       try {
-        return parseJson(v);
+        return parseJson(v, site.rt.maxArrayLength);
       } catch (e) {
         if (e instanceof JsonSyntaxError) return raise("PW3022", site.span, site.file, { detail: e.message });
+        if (e instanceof JsonTooLargeError) return raise("PW3073", site.span, site.file, { detail: e.message });
         throw e;
       }
     },

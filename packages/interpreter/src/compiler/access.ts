@@ -1,7 +1,7 @@
 /** Member access and indexing: reading and writing. */
 import type { IndexExpr, MemberExpr, Node } from "@patchwork/parser";
 import { raise } from "../errors.js";
-import { codePointLength, type Value } from "../values.js";
+import { codePointLength, type PwObject, type Value } from "../values.js";
 import { compileExpr, describe } from "./expr.js";
 import type { Cx } from "./scope.js";
 import type { ExprFn } from "./types.js";
@@ -76,23 +76,37 @@ export function compileIndex(e: IndexExpr, cx: Cx): ExprFn {
   };
 }
 
-export function setMember(o: Value, key: string, v: Value, node: Node, file: string): void {
+export function setMember(o: Value, key: string, v: Value, node: Node, file: string, max: number): void {
   if (o instanceof Map) {
+    if (o.size >= max && !o.has(key)) tooManyKeys(o, node, file, max);
     o.set(key, v);
     return;
   }
   raise("PW3010", node.span, file, { action: `set member '${key}'`, actual: describe(o) });
 }
 
-export function setIndex(o: Value, i: Value, v: Value, node: Node, file: string): void {
+function tooManyKeys(o: PwObject, node: Node, file: string, max: number): never {
+  return raise("PW3073", node.span, file, { detail: `an object would have ${o.size + 1} entries (the limit is ${max})` });
+}
+
+/**
+ * `a[i] = v`. An index past the end fills the gap with nulls, up to `max` elements: an index
+ * beyond that is PW3073 naming the index and the limit (a billion-element array would
+ * exhaust the engine instead).
+ */
+export function setIndex(o: Value, i: Value, v: Value, node: Node, file: string, max: number): void {
   if (Array.isArray(o) && typeof i === "number" && Number.isInteger(i)) {
     const k = i < 0 ? o.length + i : i;
     if (k < 0) raise("PW3010", node.span, file, { action: `set index ${i}`, actual: `an array of length ${o.length}` });
-    while (o.length < k) o.push(null);
+    if (k >= o.length) {
+      if (k >= max) raise("PW3073", node.span, file, { detail: `index ${i} is past the limit of ${max} array elements` });
+      while (o.length < k) o.push(null);
+    }
     o[k] = v;
     return;
   }
   if (o instanceof Map && typeof i === "string") {
+    if (o.size >= max && !o.has(i)) tooManyKeys(o, node, file, max);
     o.set(i, v);
     return;
   }

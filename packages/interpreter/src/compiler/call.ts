@@ -52,13 +52,22 @@ export function callValue(rt: Runtime, fv: Value, args: Value[], node: Node, fil
   if (fv instanceof PwBuiltin) {
     const def = BUILTINS[fv.name]!;
     checkArity(def, fv.name, args.length, node, file);
-    return def.fn(args, new CallSite(rt, file, node.span, fv.name));
+    return callBuiltin(def, args, new CallSite(rt, file, node.span, fv.name, node));
   }
   if (fv instanceof Map) {
     const d = fv.get("default");
     if (d instanceof PwFunction || d instanceof PwBuiltin) return callValue(rt, d, args, node, file, what);
   }
   return raise("PW3006", node.span, file, { what, actual: describe(fv) });
+}
+
+/** Runs a builtin; an engine RangeError inside it (a value too large) is positioned at the call. */
+function callBuiltin(def: BuiltinDef, args: Value[], site: CallSite): Value {
+  try {
+    return def.fn(args, site);
+  } catch (e) {
+    throw e instanceof RangeError ? site.rt.fromRangeError(e, site.span, site.file) : e;
+  }
 }
 
 function checkArity(def: BuiltinDef | MethodDef, name: string, n: number, node: Node, file: string): void {
@@ -145,13 +154,12 @@ function compileBuiltinCall(e: CallExpr, name: string, args: ExprFn[], cx: Cx): 
       return null;
     };
   }
-  const site = new CallSite(cx.m.rt, file, e.span, name);
-  const fn = def.fn;
+  const site = new CallSite(cx.m.rt, file, e.span, name, e);
   if (args.length === 1) {
     const a0 = args[0]!;
-    return (f) => fn([a0(f)], site);
+    return (f) => callBuiltin(def, [a0(f)], site);
   }
-  return (f) => fn(evalArgs(args, f), site);
+  return (f) => callBuiltin(def, evalArgs(args, f), site);
 }
 
 function compileMethodCall(e: CallExpr, callee: MemberExpr, cx: Cx): ExprFn {
@@ -161,7 +169,7 @@ function compileMethodCall(e: CallExpr, callee: MemberExpr, cx: Cx): ExprFn {
   const name = callee.property;
   const rt = cx.m.rt;
   const file = cx.m.fileName;
-  const site = new CallSite(rt, file, e.span, name);
+  const site = new CallSite(rt, file, e.span, name, e);
   return (f) => {
     const o = obj(f);
     if (o instanceof Map) {
@@ -174,6 +182,10 @@ function compileMethodCall(e: CallExpr, callee: MemberExpr, cx: Cx): ExprFn {
     if (!def) return raise("PW3009", callee.span, file, { type: typeName(o), name });
     const vals = evalArgs(args, f);
     checkArity(def, name, vals.length, e, file);
-    return def.fn(o as never, vals, site);
+    try {
+      return def.fn(o as never, vals, site);
+    } catch (err) {
+      throw err instanceof RangeError ? rt.fromRangeError(err, e.span, file) : err;
+    }
   };
 }

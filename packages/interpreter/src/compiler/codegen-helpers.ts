@@ -3,20 +3,21 @@
  * mirrors what the closure compiler does for the same node, so both tiers behave alike.
  */
 import type { BinaryExpr, CallExpr, Ident, Node, UnaryExpr, UpdateExpr } from "@patchwork/parser";
+import type { CallSite } from "../builtins/types.js";
 import { raise } from "../errors.js";
 import type { Runtime } from "../runtime.js";
-import { deepEqual, truthy, type CompiledFunction, type Value } from "../values.js";
+import { truthy, type CompiledFunction, type Value } from "../values.js";
 import { callValue, enter } from "./call.js";
 import { describe } from "./expr.js";
-import { add } from "./ops.js";
+import { add, equal } from "./ops.js";
 
 export interface Helpers {
   undef(node: Ident): never;
-  add(a: Value, b: Value, node: BinaryExpr): Value;
+  add(a: Value, b: Value, node: BinaryExpr, site: CallSite): Value;
   bad(a: Value, b: Value, node: BinaryExpr): never;
   cmp(a: Value, b: Value, node: BinaryExpr): boolean;
   div(a: Value, b: Value, node: BinaryExpr): Value;
-  eq(a: Value, b: Value): boolean;
+  eq(a: Value, b: Value, node: BinaryExpr): boolean;
   truthy(v: Value): boolean;
   neg(v: Value, node: UnaryExpr): number;
   badUpdate(v: Value, node: UpdateExpr): never;
@@ -33,7 +34,7 @@ export function makeHelpers(rt: Runtime, file: string): Helpers {
     raise("PW3005", node.span, file, { op: node.op, left: describe(a), right: describe(b) });
   return {
     undef: (node) => raise("PW3002", node.span, file, { name: node.name }),
-    add: (a, b, node) => add(a, b, (x, y) => bad(x, y, node)),
+    add: (a, b, node, site) => add(a, b, (x, y) => bad(x, y, node), site),
     bad,
     cmp: (a, b, node) => {
       if (typeof a !== "string" || typeof b !== "string") return bad(a, b, node);
@@ -53,7 +54,7 @@ export function makeHelpers(rt: Runtime, file: string): Helpers {
       if (b === 0) return raise("PW3012", node.span, file);
       return node.op === "/" ? a / b : a % b;
     },
-    eq: (a, b) => a === b || deepEqual(a, b),
+    eq: (a, b, node) => a === b || equal(a, b, rt, node.span, file),
     truthy,
     neg: (v, node) => raise("PW3005", node.span, file, { op: "-", left: describe(v) }),
     badUpdate: (v, node) => raise("PW3005", node.span, file, { op: node.op, left: describe(v) }),

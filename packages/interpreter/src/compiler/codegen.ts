@@ -13,7 +13,7 @@ import { BREAK, CONTINUE, NORMAL, RETURN } from "../runtime.js";
 import { PwFunction, type Value } from "../values.js";
 import { makeHelpers } from "./codegen-helpers.js";
 import { compileCond, compileExpr, compileOperand } from "./expr.js";
-import { compileRangeBounds } from "./ops.js";
+import { compileRangeBounds, plusSite } from "./ops.js";
 import { childCx, type Cx } from "./scope.js";
 import { compileStmt } from "./stmt.js";
 import type { StmtFn } from "./types.js";
@@ -137,7 +137,7 @@ function binary(e: BinaryExpr, cx: Cx, g: Gen): string {
   const nums = lit === null ? `typeof ${a} === "number" && typeof ${b} === "number"` : `typeof ${a} === "number"`;
   switch (e.op) {
     case "+":
-      return `(${pre}${nums} ? ${a} + ${b} : H.add(${a}, ${b}, ${node}))`;
+      return `(${pre}${nums} ? ${a} + ${b} : H.add(${a}, ${b}, ${node}, ${g.k(plusSite(e, cx))}))`;
     case "-":
     case "*":
       return `(${pre}${nums} ? ${a} ${e.op} ${b} : H.bad(${a}, ${b}, ${node}))`;
@@ -145,9 +145,9 @@ function binary(e: BinaryExpr, cx: Cx, g: Gen): string {
     case "%":
       return `(${pre}H.div(${a}, ${b}, ${node}))`;
     case "==":
-      return `(${pre}H.eq(${a}, ${b}))`;
+      return `(${pre}H.eq(${a}, ${b}, ${node}))`;
     case "!=":
-      return `(${pre}!H.eq(${a}, ${b}))`;
+      return `(${pre}!H.eq(${a}, ${b}, ${node}))`;
     default:
       return `(${pre}${nums} ? ${a} ${e.op} ${b} : H.cmp(${a}, ${b}, ${node}))`;
   }

@@ -2,14 +2,14 @@
  * Expression compiler: a thin `switch (node.kind)` handing each kind to a small function
  * that returns a closure. Each node is compiled once; running a program runs closures.
  */
-import type { ArrayLit, AssignExpr, Expr, Ident, ObjectLit, StringLit, TemplatePart, UpdateExpr } from "@patchwork/parser";
+import type { ArrayLit, AssignExpr, Expr, Ident, ObjectLit, StringLit, UpdateExpr } from "@patchwork/parser";
 import { raise, RuntimeError } from "../errors.js";
 import { isBuiltinName, builtinValue } from "../builtins/index.js";
 import { checkAssignable } from "../types/check.js";
-import { deepEqual, toText, truthy, type PwObject, type Value } from "../values.js";
+import { toText, truthy, type PwObject, type Value } from "../values.js";
 import { compileIndex, compileMember, getIndex, getMember, setIndex, setMember } from "./access.js";
 import { compileCall } from "./call.js";
-import { compileBinary, compileLogical, compileRangeValue, compileUnary } from "./ops.js";
+import { compileBinary, compileLogical, compileRangeValue, compileUnary, equal } from "./ops.js";
 import type { Cx } from "./scope.js";
 import { compileShellExpr } from "./shell.js";
 import { compileThink } from "./think.js";
@@ -103,7 +103,9 @@ export function compileCond(e: Expr, cx: Cx): CondFn {
       if (e.target.kind === "Ident") {
         const l = compileExpr(e.target, cx);
         const r = compileExpr(e.value, cx);
-        return (f) => deepEqual(l(f), r(f));
+        const rt = cx.m.rt;
+        const file = cx.m.fileName;
+        return (f) => equal(l(f), r(f), rt, e.span, file);
       }
       break;
   }
@@ -133,7 +135,9 @@ function compileThrow(valueExpr: Expr, e: Expr, cx: Cx): ExprFn {
 
 // ───────────────────────────── literals and names ─────────────────────────────
 
-export function compileTemplate(parts: TemplatePart[], cx: Cx): ExprFn {
+/** A string with interpolation; a result past the engine's string limit is PW3073 here. */
+function compileString(e: StringLit, cx: Cx): ExprFn {
+  const parts = e.parts;
   if (parts.length === 0) return () => "";
   if (parts.length === 1 && parts[0]!.kind === "Text") {
     const s = parts[0]!.value;
@@ -147,15 +151,22 @@ export function compileTemplate(parts: TemplatePart[], cx: Cx): ExprFn {
     const v = compileExpr(p.expr, cx);
     return (f) => toText(v(f));
   });
+  const rt = cx.m.rt;
+  const file = cx.m.fileName;
   return (f) => {
     let s = "";
-    for (let i = 0; i < fns.length; i++) s += fns[i]!(f) as string;
+    for (let i = 0; i < fns.length; i++) {
+      let part: string;
+      try {
+        part = fns[i]!(f) as string;
+      } catch (err) {
+        throw err instanceof RangeError ? rt.fromRangeError(err, e.span, file) : err;
+      }
+      rt.checkStringLength(s.length + part.length, "the string", e.span, file);
+      s += part;
+    }
     return s;
   };
-}
-
-function compileString(e: StringLit, cx: Cx): ExprFn {
-  return compileTemplate(e.parts, cx);
 }
 
 function compileArray(e: ArrayLit, cx: Cx): ExprFn {
@@ -260,12 +271,13 @@ function compileAssign(e: AssignExpr, cx: Cx): ExprFn {
   }
   const obj = compileExpr(t.object, cx);
   const file = cx.m.fileName;
+  const max = cx.m.rt.maxArrayLength;
   if (t.kind === "Member") {
     const key = t.property;
     return (f) => {
       const o = obj(f);
       const v = value(f);
-      setMember(o, key, v, t, file);
+      setMember(o, key, v, t, file, max);
       return v;
     };
   }
@@ -274,7 +286,7 @@ function compileAssign(e: AssignExpr, cx: Cx): ExprFn {
     const o = obj(f);
     const i = idx(f);
     const v = value(f);
-    setIndex(o, i, v, t, file);
+    setIndex(o, i, v, t, file, max);
     return v;
   };
 }
@@ -307,13 +319,14 @@ function compileUpdate(e: UpdateExpr, cx: Cx): ExprFn {
   const obj = compileExpr(t.object, cx);
   const idx = t.kind === "Index" ? compileExpr(t.index, cx) : null;
   const key = t.kind === "Member" ? t.property : "";
+  const max = cx.m.rt.maxArrayLength;
   return (f) => {
     const o = obj(f);
     const i = idx ? idx(f) : key;
     const old = idx ? getIndex(o, i, t, file) : getMember(o, key, t, file);
     if (typeof old !== "number") return bad(old);
-    if (idx) setIndex(o, i, old + delta, t, file);
-    else setMember(o, key, old + delta, t, file);
+    if (idx) setIndex(o, i, old + delta, t, file, max);
+    else setMember(o, key, old + delta, t, file, max);
     return old;
   };
 }

@@ -1,7 +1,10 @@
 /** Operators: unary, binary, logical and ranges, with fast paths for numbers. */
 import type { BinaryExpr, Expr, LogicalExpr, RangeExpr, UnaryExpr } from "@patchwork/parser";
 import { raise } from "../errors.js";
-import { deepEqual, toText, type Value } from "../values.js";
+import { CallSite } from "../builtins/types.js";
+import type { Span } from "@patchwork/parser";
+import type { Runtime } from "../runtime.js";
+import { deepEqual, numberToText, toText, type Value } from "../values.js";
 import { compileCond, compileExpr, compileOperand, describe, localSlot } from "./expr.js";
 import type { Cx } from "./scope.js";
 import type { ExprFn } from "./types.js";
@@ -38,11 +41,38 @@ export function compileLogical(e: LogicalExpr, cx: Cx): ExprFn {
       };
 }
 
-export function add(a: Value, b: Value, bad: Bad): Value {
+/** `+` beyond numbers: text concatenation or array concatenation, within the size limits. */
+export function add(a: Value, b: Value, bad: Bad, site: CallSite): Value {
   if (typeof a === "number" && typeof b === "number") return a + b;
-  if (typeof a === "string" || typeof b === "string") return toText(a) + toText(b);
-  if (Array.isArray(a) && Array.isArray(b)) return a.concat(b);
+  const { rt, span, file } = site;
+  if (typeof a === "string" || typeof b === "string") {
+    const x = site.guard(toText, a);
+    const y = site.guard(toText, b);
+    rt.checkStringLength(x.length + y.length, "the result of '+'", span, file);
+    return x + y;
+  }
+  if (Array.isArray(a) && Array.isArray(b)) {
+    rt.checkArrayLength(a.length + b.length, "the result of '+'", span, file);
+    rt.charge(a.length + b.length, site.node, file);
+    return a.concat(b);
+  }
   return bad(a, b);
+}
+
+/** The site of a `+` (for its size checks). */
+export function plusSite(e: BinaryExpr, cx: Cx): CallSite {
+  return new CallSite(cx.m.rt, cx.m.fileName, e.span, "+", e);
+}
+
+/** `==`: deep structural equality; a value nested too deeply to compare is PW3073 at `span`. */
+export function equal(a: Value, b: Value, rt: Runtime, span: Span, file: string): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  try {
+    return deepEqual(a, b);
+  } catch (e) {
+    throw e instanceof RangeError ? rt.fromRangeError(e, span, file) : e;
+  }
 }
 
 function badOp(e: BinaryExpr, file: string): Bad {
@@ -56,10 +86,12 @@ function isNumberLit(e: Expr): e is Expr & { kind: "Number"; value: number } {
 export function compileBinary(e: BinaryExpr, cx: Cx): ExprFn {
   const file = cx.m.fileName;
   const bad = badOp(e, file);
+  const site = plusSite(e, cx);
+  const rt = cx.m.rt;
   const l = compileExpr(e.left, cx);
   if (isNumberLit(e.right) && e.op !== "/" && e.op !== "%") {
     const slot = localSlot(e.left, cx);
-    return slot >= 0 ? compileSlotConst(e, slot, e.right.value, bad) : compileWithConst(e, l, e.right.value, bad);
+    return slot >= 0 ? compileSlotConst(e, slot, e.right.value, bad, site) : compileWithConst(e, l, e.right.value, bad, site);
   }
   const r = compileExpr(e.right, cx);
   switch (e.op) {
@@ -67,7 +99,7 @@ export function compileBinary(e: BinaryExpr, cx: Cx): ExprFn {
       return (f) => {
         const a = l(f);
         const b = r(f);
-        return typeof a === "number" && typeof b === "number" ? a + b : add(a, b, bad);
+        return typeof a === "number" && typeof b === "number" ? a + b : add(a, b, bad, site);
       };
     case "-":
       return (f) => {
@@ -96,13 +128,13 @@ export function compileBinary(e: BinaryExpr, cx: Cx): ExprFn {
       return (f) => {
         const a = l(f);
         const b = r(f);
-        return a === b || deepEqual(a, b);
+        return a === b || equal(a, b, rt, e.span, file);
       };
     case "!=":
       return (f) => {
         const a = l(f);
         const b = r(f);
-        return !(a === b || deepEqual(a, b));
+        return !(a === b || equal(a, b, rt, e.span, file));
       };
     default:
       return compileCompare(e.op, l, r, bad);
@@ -145,12 +177,12 @@ function compileCompare(op: "<" | ">" | "<=" | ">=", l: ExprFn, r: ExprFn, bad: 
 }
 
 /** `x op 2`: the right operand is a number literal (the common loop shape). */
-function compileWithConst(e: BinaryExpr, l: ExprFn, k: number, bad: Bad): ExprFn {
+function compileWithConst(e: BinaryExpr, l: ExprFn, k: number, bad: Bad, site: CallSite): ExprFn {
   switch (e.op) {
     case "+":
       return (f) => {
         const a = l(f);
-        return typeof a === "number" ? a + k : add(a, k, bad);
+        return typeof a === "number" ? a + k : add(a, k, bad, site);
       };
     case "-":
       return (f) => {
@@ -192,12 +224,12 @@ function compileWithConst(e: BinaryExpr, l: ExprFn, k: number, bad: Bad): ExprFn
 }
 
 /** `x op 2` where `x` is a local: reads the slot directly (the hottest loop shape). */
-function compileSlotConst(e: BinaryExpr, slot: number, k: number, bad: Bad): ExprFn {
+function compileSlotConst(e: BinaryExpr, slot: number, k: number, bad: Bad, site: CallSite): ExprFn {
   switch (e.op) {
     case "+":
       return (f) => {
         const a = f[slot] as Value;
-        return typeof a === "number" ? a + k : add(a, k, bad);
+        return typeof a === "number" ? a + k : add(a, k, bad, site);
       };
     case "-":
       return (f) => {
@@ -252,13 +284,25 @@ export function compileRangeBounds(e: RangeExpr, cx: Cx): (f: Value[]) => [numbe
   };
 }
 
-/** A range used as a value is an array of its numbers. */
+/** Number of values of the inclusive range `a...b` (a `for` loop over it never builds them). */
+export function rangeCount(a: number, b: number): number {
+  return b >= a ? Math.floor(b - a) + 1 : 0;
+}
+
+/** A range used as a value is an array of its numbers, within the array length limit. */
 export function compileRangeValue(e: RangeExpr, cx: Cx): ExprFn {
   const bounds = compileRangeBounds(e, cx);
+  const rt = cx.m.rt;
+  const file = cx.m.fileName;
   return (f) => {
     const [a, b] = bounds(f);
-    const out: Value[] = [];
-    for (let i = a; i <= b; i++) out.push(i);
+    const n = rangeCount(a, b);
+    rt.checkArrayLength(n, `the range ${numberToText(a)}...${numberToText(b)}`, e.span, file);
+    rt.charge(n, e, file);
+    // Counted like the `for` loop over a range: start, then `+ 1` each step.
+    const out: Value[] = new Array(n);
+    let x = a;
+    for (let i = 0; i < n; i++, x++) out[i] = x;
     return out;
   };
 }

@@ -1,7 +1,8 @@
 /** Statement compiler: each statement becomes a closure returning a completion signal. */
 import type { Block, Expr, ForStmt, IfStmt, Node, ReturnStmt, Stmt, TryStmt, WhileStmt } from "@patchwork/parser";
 import { raise, RuntimeError } from "../errors.js";
-import { splitLines } from "../methods/string.js";
+import { CallSite } from "../builtins/types.js";
+import { splitLinesChecked } from "../methods/string.js";
 import { BREAK, CONTINUE, NORMAL, RETURN, type Runtime } from "../runtime.js";
 import { describe } from "./expr.js";
 import { compileCond, compileExpr, localSlot } from "./expr.js";
@@ -209,8 +210,9 @@ function compileFor(s: ForStmt, cx: Cx): StmtFn {
       return NORMAL;
     };
   }
+  const site = new CallSite(rt, file, s.iterable.span, "for", s);
   return (f) => {
-    const items = iterationItems(iter!(f), s, file);
+    const items = iterationItems(iter!(f), s, site);
     const n = items.length;
     for (let i = 0; i < n; i++) {
       const sig = step(f, items[i]!, i + 1);
@@ -221,11 +223,11 @@ function compileFor(s: ForStmt, cx: Cx): StmtFn {
   };
 }
 
-function iterationItems(v: Value, s: ForStmt, file: string): Value[] {
+function iterationItems(v: Value, s: ForStmt, site: CallSite): Value[] {
   if (Array.isArray(v)) return v.slice();
-  if (typeof v === "string") return splitLines(v);
+  if (typeof v === "string") return splitLinesChecked(v, site, "the lines of the string");
   if (v instanceof Map) return [...v.keys()];
-  return raise("PW3011", s.iterable.span, file, { actual: describe(v) });
+  return raise("PW3011", s.iterable.span, site.file, { actual: describe(v) });
 }
 
 /** What `catch e` binds for a runtime error: `{message, line, column}`. */
