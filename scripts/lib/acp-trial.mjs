@@ -1,4 +1,4 @@
-// Shared by try-claude-acp.mjs and try-codex-acp.mjs: argument parsing, the process checks and
+// Used by try-codex-acp.mjs: argument parsing, the process checks and
 // the run loop that drives `patchwork run --agent <real adapter>` against a fake model API and
 // reports what happened. Each script supplies its adapter's environment and fake server.
 import { spawn } from "node:child_process";

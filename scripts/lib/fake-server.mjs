@@ -1,4 +1,4 @@
-// The HTTP shell shared by the fake model APIs (fake-anthropic.mjs, fake-openai.mjs): reads and
+// The HTTP shell of scripts/fake-openai.mjs (the real-agent suite has its own: test/agents/fakes/server.ts): reads and
 // parses each request, logs it (secrets redacted) to memory, a JSON-lines file and a callback,
 // and hands it to the API's `route`. Listens on 127.0.0.1 only.
 import { appendFileSync } from "node:fs";

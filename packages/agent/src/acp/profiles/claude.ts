@@ -1,10 +1,43 @@
-/** The profile of claude's ACP adapter. */
+/**
+ * The profile of Claude Code's ACP adapter (`@agentclientprotocol/claude-agent-acp`).
+ *
+ * Every `session/new` carries `_meta.claudeCode.options` (passed through to the Claude Agent
+ * SDK's query options):
+ * - `allowDangerouslySkipPermissions: false`: the adapter otherwise starts Claude Code with
+ *   `--allow-dangerously-skip-permissions`, which Claude Code refuses as root unless
+ *   `IS_SANDBOX=1`. We never use the bypass mode: our permission policy answers every request.
+ * - `promptSuggestions: false`: no predicted follow-up prompt (one model request per turn).
+ * - `env: {ENABLE_TOOL_SEARCH: "false"}`: MCP tools are offered to the model directly instead
+ *   of behind a tool-search tool, so calling `do` needs no search round trip. With both, a think
+ *   with one `do` costs 3 model requests (measured with 0.101.0, docs/agents.md).
+ *
+ * After `session/new` the session's permission mode is set to `default` ("Manual": ask the
+ * client before any tool that is not read-only) when it is anything else. Claude Code starts
+ * new sessions in `auto` mode where the model supports it: a classifier (extra model
+ * requests) then decides each tool call and our permission policy is never asked.
+ */
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import type { AgentProfile } from "./index.js";
+
+export const CLAUDE_SESSION_OPTIONS = {
+  allowDangerouslySkipPermissions: false,
+  promptSuggestions: false,
+  env: { ENABLE_TOOL_SEARCH: "false" },
+} as const;
+
+/** Claude Code's permission mode that asks the client (`session/request_permission`). */
+const ASK_MODE = "default";
 
 export const claudeProfile: AgentProfile = {
   name: "claude",
   matches: (init) => (init.agentInfo?.name ?? "").includes("@agentclientprotocol/claude-agent-acp"),
+  newSessionExtras: () => ({ _meta: { claudeCode: { options: CLAUDE_SESSION_OPTIONS } } }),
+  async afterNewSession({ sessionId, response, request }) {
+    const modes = response.modes;
+    if (!modes || modes.currentModeId === ASK_MODE) return;
+    if (!modes.availableModes.some((m) => m.id === ASK_MODE)) return;
+    await request("session/set_mode", { sessionId, modeId: ASK_MODE });
+  },
   // The adapter names the tool the SDK is about to run in `_meta.claudeCode.toolName`
   // (`mcp__<server>__<tool>`); the title is the model's description.
   isOurDoTool: ({ toolCall }, server) => claudeToolName(toolCall) === `mcp__${server}__do`,

@@ -1,0 +1,243 @@
+/**
+ * The real-agent suite's harness: runs `patchwork run FILE --agent <real adapter>` as a real
+ * child process (its own process group) against a fake model API on 127.0.0.1, with HOME,
+ * XDG and config folders in a fresh temp directory, and reports what happened: stdout,
+ * stderr, exit code, duration, the fake's requests, RSS samples of the CLI and of the agent's
+ * whole process tree, and every process of the run still alive afterwards.
+ *
+ * An agent's test file only supplies an `AgentSetup`: its `--agent` value, its fake API
+ * (fakes/*.ts) and its environment. The adapters are installed in test/agents/node_modules
+ * (npm ci --prefix test/agents); their bin folder is first on the run's PATH, so the CLI's
+ * presets (`--agent claude`) find them.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, appendFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { randomBytes } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import type { FakeApi, LoggedRequest, Rule } from "./fakes/server.js";
+
+export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+export const CLI = join(REPO, "packages/cli/bin/patchwork.js");
+export const ADAPTER_BIN = join(REPO, "test/agents/node_modules/.bin");
+
+/** Whether an adapter's command is installed (npm ci --prefix test/agents). */
+export function installed(command: string): boolean {
+  return existsSync(join(ADAPTER_BIN, command));
+}
+
+/** The folders of one run, all inside its temp directory. */
+export interface RunDirs {
+  /** The temp directory (removed after the run). */
+  root: string;
+  /** HOME of the run (XDG_*_HOME are under it). */
+  home: string;
+  /** The program's and the agent's working directory. */
+  work: string;
+}
+
+export interface AgentSetup {
+  /** Short name used in test titles and figures: `claude`, `codex`, `gemini`. */
+  name: string;
+  /** The `--agent` value: a preset name or a command line. */
+  agent: string;
+  /** Starts the agent's fake model API with the given rules. */
+  startFake(rules: Rule[]): Promise<FakeApi>;
+  /** The agent's own environment (API base URL and key, config dirs…); may write config files into `dirs`. */
+  env(fake: FakeApi, dirs: RunDirs): Record<string, string>;
+}
+
+export interface RunOptions {
+  /** A program file (absolute, or relative to the repository) … */
+  program?: string;
+  /** … or the source of a `.pw` program, written to the run's work folder. */
+  source?: string;
+  rules: Rule[];
+  /** Extra CLI arguments after `run FILE --agent …`. */
+  args?: string[];
+  /** Kill the run's process group after this long (default 120 s). */
+  timeoutMs?: number;
+  /** Sends SIGINT to the CLI's process group (as Ctrl-C does) once this is true; checked every sample. */
+  interruptWhen?: (fake: FakeApi) => boolean;
+  /** Milliseconds between RSS samples (default 250). */
+  sampleEveryMs?: number;
+}
+
+export interface Sample {
+  /** Milliseconds since the start of the run. */
+  ms: number;
+  /** Model requests the fake had answered or was answering. */
+  modelRequests: number;
+  /** RSS of the CLI process, bytes. */
+  cliRss: number;
+  /** RSS of every other process of the run (the agent's whole tree), bytes. */
+  agentRss: number;
+  processes: number;
+}
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+  timedOut: boolean;
+  interruptedAtMs?: number;
+  requests: LoggedRequest[];
+  modelRequests: LoggedRequest[];
+  /** How many times each rule fired. */
+  hits: number[];
+  samples: Sample[];
+  /** Processes of the run still alive 5 s after the CLI exited (killed by the harness afterwards). */
+  leftovers: { pid: number; cmd: string }[];
+}
+
+/** Processes whose environment holds `NAME=value` (the run's marker), with their RSS. */
+function markedProcesses(marker: string): { pid: number; rss: number; cmd: string }[] {
+  const found = [];
+  const needle = `PW_AGENT_TEST_RUN=${marker}\0`;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (!readFileSync(`/proc/${entry}/environ`, "latin1").includes(needle)) continue;
+      const rss = Number(readFileSync(`/proc/${entry}/statm`, "latin1").split(" ")[1]) * 4096;
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, "latin1").split("\0").join(" ").trim();
+      found.push({ pid: Number(entry), rss, cmd });
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return found;
+}
+
+/** Variables of the outer environment that could point an agent at a real account. */
+const SCRUB = /^(ANTHROPIC_|CLAUDE_|OPENAI_|CODEX_|GEMINI_|GOOGLE_|PATCHWORK_AGENT$|XDG_)/;
+
+function baseEnv(dirs: RunDirs, marker: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !SCRUB.test(k)) env[k] = v;
+  return {
+    ...env,
+    PATH: `${ADAPTER_BIN}:${env.PATH ?? "/usr/bin:/bin"}`,
+    HOME: dirs.home,
+    XDG_CONFIG_HOME: join(dirs.home, ".config"),
+    XDG_CACHE_HOME: join(dirs.home, ".cache"),
+    XDG_DATA_HOME: join(dirs.home, ".local/share"),
+    XDG_STATE_HOME: join(dirs.home, ".local/state"),
+    NO_COLOR: "1",
+    PW_AGENT_TEST_RUN: marker,
+  };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Runs one program through the real agent and returns everything a test asserts on. */
+export async function runAgent(setup: AgentSetup, options: RunOptions): Promise<RunResult> {
+  const root = mkdtempSync(join(tmpdir(), `pw-agents-${setup.name}-`));
+  const dirs: RunDirs = { root, home: join(root, "home"), work: join(root, "work") };
+  mkdirSync(dirs.home, { recursive: true });
+  mkdirSync(dirs.work, { recursive: true });
+  const fake = await setup.startFake(options.rules);
+  const marker = randomBytes(8).toString("hex");
+  try {
+    const env = { ...baseEnv(dirs, marker), ...setup.env(fake, dirs) };
+    let program = options.program ? resolve(REPO, options.program) : join(dirs.work, "program.pw");
+    if (!options.program) writeFileSync(program, options.source ?? "");
+    const args = [CLI, "run", program, "--agent", setup.agent, ...(options.args ?? [])];
+    const result = await spawnAndWatch(args, env, dirs.work, marker, fake, options);
+    return { ...result, requests: fake.requests, modelRequests: fake.modelRequests(), hits: fake.rules.hits };
+  } finally {
+    await fake.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+type Watched = Omit<RunResult, "requests" | "modelRequests" | "hits">;
+
+async function spawnAndWatch(args: string[], env: Record<string, string>, cwd: string, marker: string, fake: FakeApi, options: RunOptions): Promise<Watched> {
+  const started = performance.now();
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.on("close", (code, signal) => done({ code, signal })),
+  );
+  const samples: Sample[] = [];
+  let running = true;
+  let timedOut = false;
+  let interruptedAtMs: number | undefined;
+  const killGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {}
+  };
+  const timer = setTimeout(() => ((timedOut = true), killGroup("SIGKILL")), options.timeoutMs ?? 120_000);
+  const sampler = (async () => {
+    while (running) {
+      const ms = performance.now() - started;
+      const procs = markedProcesses(marker);
+      const cli = procs.find((p) => p.pid === child.pid);
+      const agentRss = procs.filter((p) => p.pid !== child.pid).reduce((sum, p) => sum + p.rss, 0);
+      samples.push({ ms, modelRequests: fake.modelRequests().length, cliRss: cli?.rss ?? 0, agentRss, processes: procs.length });
+      if (options.interruptWhen && interruptedAtMs === undefined && options.interruptWhen(fake)) {
+        interruptedAtMs = ms;
+        killGroup("SIGINT");
+      }
+      await sleep(options.sampleEveryMs ?? 250);
+    }
+  })();
+  const { code, signal } = await exited;
+  const ms = performance.now() - started;
+  running = false;
+  clearTimeout(timer);
+  await sampler;
+  const leftovers = await leftoversOf(marker);
+  return { code, signal, stdout, stderr, ms, timedOut, interruptedAtMs, samples, leftovers };
+}
+
+/** The run's processes still alive 5 s after the CLI exited; kills them so no test leaks. */
+async function leftoversOf(marker: string): Promise<{ pid: number; cmd: string }[]> {
+  let alive = markedProcesses(marker);
+  for (let waited = 0; alive.length > 0 && waited < 5000; waited += 100) {
+    await sleep(100);
+    alive = markedProcesses(marker);
+  }
+  for (const p of alive) {
+    try {
+      process.kill(p.pid, "SIGKILL");
+    } catch {}
+  }
+  return alive.map(({ pid, cmd }) => ({ pid, cmd }));
+}
+
+/** Peak of `agentRss + cliRss` over the samples taken while at least `from` model requests were done. */
+export function peakRss(result: RunResult, from = 0, to = Infinity): number {
+  const inRange = result.samples.filter((s) => s.modelRequests >= from && s.modelRequests < to);
+  return Math.max(0, ...inRange.map((s) => s.agentRss + s.cliRss));
+}
+
+export const MB = 1024 * 1024;
+
+/**
+ * A measured figure, printed as `[figure] <agent> · <what>: <value>` and, when
+ * PW_AGENT_FIGURES names a file, appended to it as a JSON line (npm run bench:agents).
+ */
+export function figure(agent: string, what: string, value: string | number): void {
+  console.log(`[figure] ${agent} · ${what}: ${value}`);
+  const file = process.env.PW_AGENT_FIGURES;
+  if (file) appendFileSync(file, `${JSON.stringify({ agent, what, value })}\n`);
+}
+
+/** How many thinks the loop tests run: 20 in CI, PW_AGENT_THINKS for a benchmark (100). */
+export const LOOP_THINKS = Number(process.env.PW_AGENT_THINKS ?? 20);
+
+/** A short description of a run, for assertion messages. */
+export function describeRun(result: RunResult): string {
+  const requests = result.modelRequests
+    .map((r) => `  ${r.model?.afterTool ? "tool result" : "user"} ${JSON.stringify(r.model?.latest.slice(0, 80))} → ${r.decision?.kind === "tool" ? `${r.decision.name}(${JSON.stringify(r.decision.input)})` : JSON.stringify(r.decision && "text" in r.decision ? r.decision.text : "")} [${r.decision?.why}]`)
+    .join("\n");
+  return `exit ${result.code ?? result.signal} in ${(result.ms / 1000).toFixed(1)} s\n--- stdout\n${result.stdout}--- stderr\n${result.stderr.slice(-3000)}\n--- model requests\n${requests}`;
+}
