@@ -54,6 +54,8 @@ export interface RunOptions {
   /** … or the source of a `.pw` program, written to the run's work folder. */
   source?: string;
   rules: Rule[];
+  /** Writes files into the run's folders before it starts (e.g. the agent's settings). */
+  prepare?: (dirs: RunDirs) => void;
   /** Extra CLI arguments after `run FILE --agent …`. */
   args?: string[];
   /** Kill the run's process group after this long (default 120 s). */
@@ -142,6 +144,7 @@ export async function runAgent(setup: AgentSetup, options: RunOptions): Promise<
   const marker = randomBytes(8).toString("hex");
   try {
     const env = { ...baseEnv(dirs, marker), ...setup.env(fake, dirs) };
+    options.prepare?.(dirs);
     let program = options.program ? resolve(REPO, options.program) : join(dirs.work, "program.pw");
     if (!options.program) writeFileSync(program, options.source ?? "");
     const args = [CLI, "run", program, "--agent", setup.agent, ...(options.args ?? [])];

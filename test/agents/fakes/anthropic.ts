@@ -97,7 +97,7 @@ function replyStreaming(res: ServerResponse, model: string, decision: Decision):
 export function startFakeAnthropic(rules: Rule[]): Promise<FakeApi> {
   return startFakeServer({
     rules,
-    route(entry, res, book) {
+    route(entry, res, book, later) {
       if (entry.method !== "POST" || !entry.body || typeof entry.body !== "object") return false;
       if (entry.path === "/v1/messages/count_tokens") {
         res.writeHead(200, { "content-type": "application/json" });
@@ -110,11 +110,11 @@ export function startFakeAnthropic(rules: Rule[]): Promise<FakeApi> {
       entry.decision = book.decide(entry.model);
       const decision = entry.decision;
       const model = body.model ?? "claude-fake";
-      setTimeout(() => {
+      later(decision.delayMs, () => {
         if (body.stream) return replyStreaming(res, model, decision);
         res.writeHead(200, { "content-type": "application/json", "request-id": id("req") });
         res.end(JSON.stringify(message(model, contentOf(decision), decision.kind === "tool" ? "tool_use" : "end_turn")));
-      }, decision.delayMs ?? 0);
+      });
       return true;
     },
     notFound: (e) => ({ type: "error", error: { type: "not_found_error", message: `fake API: no ${e.method} ${e.path}` } }),

@@ -119,14 +119,23 @@ export interface FakeApi {
  */
 export interface FakeServerOptions {
   rules: Rule[];
-  route(entry: LoggedRequest, res: ServerResponse, rules: RuleBook): boolean;
+  route(entry: LoggedRequest, res: ServerResponse, rules: RuleBook, later: Later): boolean;
   notFound(entry: LoggedRequest): unknown;
   onRequest?(entry: LoggedRequest): void;
 }
 
+/** Runs `fn` after `ms` (a rule's `delayMs`), unless the server is closed first. */
+export type Later = (ms: number | undefined, fn: () => void) => void;
+
 export async function startFakeServer(options: FakeServerOptions): Promise<FakeApi> {
   const rules = new RuleBook(options.rules);
   const requests: LoggedRequest[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  const later: Later = (ms, fn) => {
+    if (!ms) return fn();
+    const timer = setTimeout(() => (timers.delete(timer), fn()), ms);
+    timers.add(timer);
+  };
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -138,7 +147,7 @@ export async function startFakeServer(options: FakeServerOptions): Promise<FakeA
     const path = (req.url ?? "/").split("?")[0];
     const entry: LoggedRequest = { time: Date.now(), method: req.method ?? "GET", path, body, status: 200 };
     requests.push(entry);
-    if (!options.route(entry, res, rules)) {
+    if (!options.route(entry, res, rules, later)) {
       entry.status = 404;
       res.writeHead(404, { "content-type": "application/json" });
       res.end(JSON.stringify(options.notFound(entry)));
@@ -159,6 +168,7 @@ export async function startFakeServer(options: FakeServerOptions): Promise<FakeA
     rules,
     close: () =>
       new Promise<void>((resolve) => {
+        for (const timer of timers) clearTimeout(timer);
         server.closeAllConnections();
         server.close(() => resolve());
       }),
