@@ -102,6 +102,36 @@ describe("the redirect actor", () => {
   });
 });
 
+describe("a session being set up", () => {
+  const update = { kind: "update", update: { sessionUpdate: "current_mode_update", currentModeId: "read-only" } } as PerSessionMessage;
+
+  it("keeps its messages until its handler is pushed (no anomaly), in order", () => {
+    const anomalies: string[] = [];
+    const actor = new RedirectActor({ anomaly: (m) => anomalies.push(m), orphan: () => undefined });
+    const outer: PerSessionMessage[] = [];
+    const inner: PerSessionMessage[] = [];
+    actor.send({ type: "PushThinker", thinker: { sessionId: "s1", deliver: (m) => outer.push(m) } });
+    actor.expect("s2");
+    actor.send({ type: "IncomingMessage", sessionId: "s2", message: update });
+    actor.send({ type: "IncomingMessage", sessionId: "s2", message: { ...update, kind: "update" } });
+    expect([outer.length, inner.length]).toEqual([0, 0]);
+    actor.send({ type: "PushThinker", thinker: { sessionId: "s2", deliver: (m) => inner.push(m) } });
+    expect([outer.length, inner.length]).toEqual([0, 2]);
+    actor.send({ type: "IncomingMessage", sessionId: "s2", message: update });
+    expect(inner.length).toBe(3);
+    expect(anomalies).toEqual([]);
+  });
+
+  it("forgotten (its set-up failed): later messages are orphans again", () => {
+    const orphans: string[] = [];
+    const actor = new RedirectActor({ anomaly: () => undefined, orphan: (s) => orphans.push(s) });
+    actor.expect("s3");
+    actor.forget("s3");
+    actor.send({ type: "IncomingMessage", sessionId: "s3", message: update });
+    expect(orphans).toEqual(["s3"]);
+  });
+});
+
 describe("a custom AsyncAgent on the evaluator thread", () => {
   it("runs children through runChild, continues with followUp, and gets agent events out", async () => {
     const seen: string[] = [];

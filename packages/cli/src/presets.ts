@@ -9,7 +9,7 @@ const PRESETS: Record<string, { candidates: string[]; args: string[]; install: s
     args: [],
     install: "npm install -g @agentclientprotocol/claude-agent-acp",
   },
-  codex: { candidates: ["codex-acp"], args: [], install: "npm install -g @zed-industries/codex-acp" },
+  codex: { candidates: ["codex-acp"], args: [], install: "npm install -g @agentclientprotocol/codex-acp" },
   gemini: { candidates: ["gemini"], args: ["--experimental-acp"], install: "npm install -g @google/gemini-cli" },
 };
 

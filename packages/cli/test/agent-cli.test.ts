@@ -51,7 +51,7 @@ describe("patchwork run --agent", () => {
     const r = patchwork(["run", "examples/hello.pw", "--agent", "codex"], { env: { PATH: "/nonexistent" } });
     expect(r.status).toBe(2);
     expect(r.stderr).toContain("'codex-acp' not found on PATH");
-    expect(r.stderr).toContain("npm install -g");
+    expect(r.stderr).toContain("npm install -g @agentclientprotocol/codex-acp");
   });
 
   it("an agent that crashes mid-think gives a positioned error, exit 1, output kept", () => {

@@ -239,11 +239,19 @@ export class AcpAgent implements AsyncAgent {
           cwd,
           mcpServers: [declaration.server],
         });
-        await self.profile.afterNewSession?.({
-          sessionId: response.sessionId,
-          response,
-          request: (method, params) => self.connection.agent.request(method as never, params as never),
-        });
+        // Until the handler pushes itself, what the agent says about this session waits for it
+        // (Codex answers session/set_mode with mode and config updates).
+        self.redirect.expect(response.sessionId);
+        try {
+          await self.profile.afterNewSession?.({
+            sessionId: response.sessionId,
+            response,
+            request: (method, params) => self.connection.agent.request(method as never, params as never),
+          });
+        } catch (error) {
+          self.redirect.forget(response.sessionId);
+          throw error;
+        }
         return response.sessionId;
       },
       prompt(sessionId, prompt) {

@@ -34,6 +34,8 @@ export interface RedirectHooks {
 
 export class RedirectActor {
   private readonly stack: Thinker[] = [];
+  /** Sessions created but whose handler is not pushed yet: their messages wait for it. */
+  private readonly expected = new Map<string, PerSessionMessage[]>();
 
   constructor(private readonly hooks: RedirectHooks) {}
 
@@ -45,11 +47,25 @@ export class RedirectActor {
     return this.stack[this.stack.length - 1];
   }
 
+  /** A session was just created; its handler will be pushed soon. Messages for it are kept until then. */
+  expect(sessionId: string): void {
+    this.expected.set(sessionId, []);
+  }
+
+  /** The session's handler will never be pushed (its set-up failed): drop what was kept. */
+  forget(sessionId: string): void {
+    this.expected.delete(sessionId);
+  }
+
   send(message: RedirectMessage): void {
     switch (message.type) {
-      case "PushThinker":
+      case "PushThinker": {
         this.stack.push(message.thinker);
+        const early = this.expected.get(message.thinker.sessionId);
+        this.expected.delete(message.thinker.sessionId);
+        for (const kept of early ?? []) message.thinker.deliver(kept);
         return;
+      }
       case "PopThinker": {
         const index = this.stack.lastIndexOf(message.thinker);
         if (index === this.stack.length - 1) this.stack.pop();
@@ -69,6 +85,11 @@ export class RedirectActor {
     const top = this.top();
     if (top && top.sessionId === sessionId) {
       top.deliver(message);
+      return;
+    }
+    const early = this.expected.get(sessionId);
+    if (early) {
+      early.push(message);
       return;
     }
     const owner = this.stack.find((thinker) => thinker.sessionId === sessionId);

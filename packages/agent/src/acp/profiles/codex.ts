@@ -1,10 +1,31 @@
-/** The profile of codex's ACP adapter. */
-import type { AgentProfile, PermissionToolCall } from "./index.js";
+/**
+ * The profile of Codex's ACP adapter (`@agentclientprotocol/codex-acp`, which drives the
+ * native `codex app-server`).
+ *
+ * Its default mode `agent` ("Auto review") never sends `session/request_permission`: each
+ * tool call is judged by an extra model request (Codex's "guardian"), so `--permissions`
+ * would decide nothing and every `do` would cost one more model call. `read-only` sends every
+ * approval (our MCP tool, writes, commands outside the read-only sandbox, network) to the
+ * client, so our policy decides: our `do` is allowed, everything else follows
+ * `--permissions`. `workspace-write` would let Codex edit the workspace without asking and
+ * `agent-full-access` asks nothing. See docs/decisions/ (Codex's mode).
+ */
+import type { AgentProfile, PermissionToolCall, ProfileSession } from "./index.js";
+
+/** The mode every Codex session is put in: the one that asks the client before anything that matters. */
+export const CODEX_MODE = "read-only";
 
 export const codexProfile: AgentProfile = {
   name: "codex",
   matches: (init) => (init.agentInfo?.name ?? "").includes("codex-acp"),
   isOurDoTool: isCodexDoTool,
+  async afterNewSession(session: ProfileSession): Promise<void> {
+    const modes = session.response.modes;
+    // An adapter without modes (or without this one) keeps its own behaviour.
+    if (!modes || modes.currentModeId === CODEX_MODE) return;
+    if (!modes.availableModes.some((m) => m.id === CODEX_MODE)) return;
+    await session.request("session/set_mode", { sessionId: session.sessionId, modeId: CODEX_MODE });
+  },
 };
 
 /**
