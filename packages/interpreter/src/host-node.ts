@@ -121,13 +121,19 @@ export function createNodeHost(options: NodeHostOptions = {}): Host {
     env: (name) => env[name],
     shell: (command: string, opts: ShellOptions): ShellResult => {
       const [file, args] = withTimeLimit(["/bin/sh", "-c", command], opts.timeoutMs);
-      const r = spawnSync(file, args, {
-        cwd: opts.cwd ?? cwd,
-        env: { ...env, ...opts.env },
-        encoding: "utf8",
-        maxBuffer: 1 << 30,
-        stdio: [options.shellStdin ?? "ignore", "pipe", "pipe"],
-      });
+      let r;
+      try {
+        r = spawnSync(file, args, {
+          cwd: opts.cwd ?? cwd,
+          env: { ...env, ...opts.env },
+          encoding: "utf8",
+          maxBuffer: 1 << 30,
+          stdio: [options.shellStdin ?? "ignore", "pipe", "pipe"],
+        });
+      } catch (e) {
+        // Arguments Node refuses (the interpreter checks values first; this is the last guard).
+        return { status: 127, stdout: "", stderr: `${(e as Error).message}\n` };
+      }
       if (r.error) return { status: 127, stdout: r.stdout ?? "", stderr: `${r.error.message}\n` };
       return { status: r.status ?? signalStatus(r.signal), stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
     },

@@ -450,15 +450,18 @@ export interface ShellText extends NodeBase {
 }
 
 /**
- * `$name`, `${expr}` or `$@{expr}` in a shell word. `context` says whether it stands inside
- * double quotes (the value must then be escaped for that context) or bare. `raw` is the
- * source text, e.g. for `$HOME` when no Patchwork variable `HOME` exists.
+ * `$name`, `${expr}` or `$@{expr}` in a shell word, also inside `$(…)`, `$((…))` and
+ * backquotes at any depth. `context` is the sh quoting context the value lands in: bare,
+ * inside double quotes (at the innermost level), or arithmetic. `alone`: the interpolation is
+ * a whole bare word by itself (in its own command, however deeply nested). `raw` is the source
+ * text, e.g. for `$HOME` when no Patchwork variable `HOME` exists.
  */
 export interface ShellInterp extends NodeBase {
   kind: "ShellInterp";
   expr: Expr;
   spread: boolean;
-  context: "bare" | "double";
+  context: "bare" | "double" | "arith";
+  alone: boolean;
   raw: string;
 }
 

@@ -48,7 +48,9 @@ describe("nested $( in linear time", () => {
     const large = timed(make(16_000));
     // Linear: ~8x (quadratic: 64x); generous for a busy machine, with a floor for tiny times.
     expect(large.ms).toBeLessThan(Math.max(24 * small.ms, 300));
-    for (const d of large.diagnostics) expect(d.code).toBe("PW1006");
+    // A closed `$(` is parsed as a nested command (its interpolations need their quoting
+    // context, docs/security.md), so 16k closed levels meet the nesting limit (PW2007).
+    for (const d of large.diagnostics) expect(["PW1006", "PW2007"]).toContain(d.code);
   });
 });
 

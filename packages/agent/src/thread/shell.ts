@@ -21,12 +21,19 @@ export class ShellRunner {
 
   run(command: string, cwd: string, env: Record<string, string> | undefined): Promise<ShellResult> {
     return new Promise((resolve) => {
-      const child = spawn("/bin/sh", ["-c", command], {
-        cwd,
-        env: { ...this.options.env, ...env },
-        stdio: [this.options.stdin, "pipe", "pipe"],
-        detached: true,
-      });
+      let child: ChildProcess;
+      try {
+        child = spawn("/bin/sh", ["-c", command], {
+          cwd,
+          env: { ...this.options.env, ...env },
+          stdio: [this.options.stdin, "pipe", "pipe"],
+          detached: true,
+        });
+      } catch (error) {
+        // Arguments Node refuses (the interpreter checks values first; this is the last guard).
+        resolve({ status: 127, stdout: "", stderr: `${(error as Error).message}\n` });
+        return;
+      }
       this.running.add(child);
       const out: Buffer[] = [];
       const err: Buffer[] = [];

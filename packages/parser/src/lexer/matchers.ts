@@ -1,6 +1,6 @@
 /**
  * Custom token matchers: the few places where a regular expression cannot decide alone.
- * They see the text and the tokens matched so far; only the `$(` matcher keeps state (a cache
+ * They see the text and the tokens matched so far; only the `$(` matchers keep state (a cache
  * of its scans of the current text, see `closingParen`).
  */
 import type { IToken } from "../chevrotain.js";
@@ -121,11 +121,33 @@ function closingParen(text: string, open: number): number {
   return -1;
 }
 
-/** `$( … )` inside a shell word: the shell's own command substitution, kept as raw text. */
-export function matchShellDollarParen(text: string, offset: number): [string] | null {
+/**
+ * `$(` (and `$((`) in a shell word that some `)` closes: it opens a nested command. One that
+ * nothing closes is not matched here; it becomes reported text (ShellDollarParenOpen), so a
+ * typo does not swallow the rest of the file.
+ */
+export function matchShellSubOpen(text: string, offset: number): [string] | null {
   if (text.charCodeAt(offset) !== 36 || text.charCodeAt(offset + 1) !== 40) return null;
-  const close = closingParen(text, offset + 1);
-  return close < 0 ? null : [text.slice(offset, close + 1)];
+  return closingParen(text, offset + 1) < 0 ? null : ["$("];
+}
+
+export function matchShellArithOpen(text: string, offset: number): [string] | null {
+  if (text.charCodeAt(offset + 2) !== 40 || matchShellSubOpen(text, offset) === null) return null;
+  return closingParen(text, offset + 2) < 0 ? null : ["$(("];
+}
+
+/**
+ * A backquote that a later unescaped backquote closes (sh ends backquotes at the first one,
+ * quotes notwithstanding). Linear overall: an unclosed backquote has no backquote after it.
+ */
+export function matchShellBQOpen(text: string, offset: number): [string] | null {
+  if (text.charCodeAt(offset) !== 96) return null;
+  for (let i = offset + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 92 /* \ */) i++;
+    else if (c === 96) return ["`"];
+  }
+  return null;
 }
 
 /**

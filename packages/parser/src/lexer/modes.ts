@@ -18,8 +18,17 @@
  * | shell_line          | `$ ` in code (replaces the block's mode)    | newline (back to code), `}`  |
  * | shell_line_plain    | `$ ` in `do < … >`                          | newline                      |
  * | shell_cap           | `$(`, `($ `                                 | `)`                          |
- * | shell_cap_nested    | `(` in a shell capture                      | `)`                          |
+ * | shell_cap_nested    | `(` in a shell capture, `$(` in a shell word  | `)`                          |
  * | shell_dq            | `"` in a shell word                         | `"`                          |
+ * | shell_arith         | `$((` in a shell word                       | `))`                         |
+ * | shell_arith_nested  | `(` in arithmetic                           | `)`                          |
+ * | shell_bq            | `` ` `` in a bare shell word                | `` ` ``                      |
+ * | shell_bq_dq         | `` ` `` inside shell double quotes          | `` ` ``                      |
+ * | shell_bq_q          | `"` inside shell_bq                         | `"`                          |
+ * | shell_bq_dq_q       | `"` or `\"` inside shell_bq_dq              | `"` or `\"`                  |
+ *
+ * The shell modes follow sh's own quoting structure, so that the parser knows the context
+ * (bare, double-quoted, arithmetic) in which each interpolated value lands (see shellRules.ts).
  */
 import type { IMultiModeLexerDefinition, TokenType } from "../chevrotain.js";
 import * as T from "./tokens.js";
@@ -49,11 +58,14 @@ function codeMode(opts: { newlines: boolean; shellLine: TokenType | null; angle:
 
 const interpolation = [T.CharLit, T.InterpName, T.InterpOpen, T.SpreadOpen, T.InterpAngleOpen, T.SpreadAngleOpen, T.Dollar];
 const promptCommon = [T.PromptNL, T.PromptDo, T.PromptDoAngle, T.PromptEscape, T.Backslash, ...interpolation];
-const shellWordParts = [
-  T.ShellEscape, T.ShellSQ, T.ShellSQOpen, T.ShellDQStart, T.ShellBacktick, T.ShellBacktickOpen, T.ShellDollarParen,
-  T.ShellDollarParenOpen,
-  T.ShellParamExpansion, T.InterpName, T.InterpOpen, T.SpreadOpen, T.Dollar,
+/** What may follow `$` in any shell context: nested commands, sh's and Patchwork's expansions. */
+const shellDollar = [
+  T.ShellArithOpen, T.ShellSubOpen, T.ShellDollarParenOpen, T.ShellParamExpansion, T.InterpName, T.InterpOpen,
+  T.SpreadOpen, T.Dollar,
 ];
+const shellWordParts = [T.ShellEscape, T.ShellSQ, T.ShellSQOpen, T.ShellDQStart, T.ShellBQOpen, T.ShellBacktickOpen, ...shellDollar];
+/** Inside backquotes: quotes end at the closing backquote too. */
+const shellBQWordParts = [T.ShellEscape, T.ShellBQSQ, T.ShellBQSQOpen, ...shellDollar];
 const shellOperators = [
   T.ShellAndAnd, T.ShellOrOr, T.ShellPipe, T.ShellSemi, T.ShellRedirDup, T.ShellRedirAll,
   T.ShellRedirAppend, T.ShellRedirOut, T.ShellRedirIn, T.ShellAmp,
@@ -76,6 +88,12 @@ export const lexerDefinition: IMultiModeLexerDefinition = {
     shell_line_plain: [T.ShellBlank, T.ShellLineEndPlain, ...shellOperators, ...shellWordParts, T.ShellWordText, T.ShellParenChar],
     shell_cap: [T.ShellBlankNL, ...shellOperators, ...shellWordParts, T.ShellWordText, T.ShellLParen, T.RParen],
     shell_cap_nested: [T.ShellBlankNL, ...shellOperators, ...shellWordParts, T.ShellWordText, T.ShellLParen, T.ShellRParen],
-    shell_dq: [T.ShellDQText, T.ShellEscape, T.ShellParamExpansion, T.InterpName, T.InterpOpen, T.SpreadOpen, T.Dollar, T.ShellDQEnd],
+    shell_dq: [T.ShellDQText, T.ShellEscape, T.ShellBQOpenDQ, T.ShellBacktickOpen, ...shellDollar, T.ShellDQEnd],
+    shell_arith: [T.ShellBlankNL, T.ShellArithClose, T.ShellArithLParen, T.ShellBQOpen, T.ShellBacktickOpen, ...shellDollar, T.ShellArithText],
+    shell_arith_nested: [T.ShellBlankNL, T.ShellRParen, T.ShellArithLParen, T.ShellBQOpen, T.ShellBacktickOpen, ...shellDollar, T.ShellArithText],
+    shell_bq: [T.ShellBQClose, T.ShellBlankNL, ...shellOperators, T.ShellBQDQOpen, ...shellBQWordParts, T.ShellWordText, T.ShellParenChar],
+    shell_bq_dq: [T.ShellBQClose, T.ShellBlankNL, ...shellOperators, T.ShellBQDQOpenEsc, ...shellBQWordParts, T.ShellWordText, T.ShellParenChar],
+    shell_bq_q: [T.ShellBQDQClose, T.ShellBQDQText, T.ShellEscape, T.ShellBQInDQ, ...shellDollar],
+    shell_bq_dq_q: [T.ShellBQDQCloseEsc, T.ShellBQDQText, T.ShellEscape, T.ShellBQInDQ, ...shellDollar],
   },
 };

@@ -10,8 +10,10 @@ import {
   matchNewline,
   matchPromptDo,
   matchPromptDoAngle,
-  matchShellDollarParen,
+  matchShellArithOpen,
+  matchShellBQOpen,
   matchShellRBrace,
+  matchShellSubOpen,
   runUntil,
   startCharsExcept,
 } from "./matchers.js";
@@ -156,12 +158,6 @@ export const ShellAmp = tok({ name: "ShellAmp", label: "'&'", pattern: /&/ });
 export const ShellEscape = tok({ name: "ShellEscape", label: "a shell word", pattern: /\\[\s\S]/, line_breaks: true });
 export const ShellSQ = tok({ name: "ShellSQ", label: "a quoted word", pattern: /'[^'\n\r]*'/ });
 export const ShellSQOpen = tok({ name: "ShellSQOpen", label: "an unterminated quote", pattern: /'[^'\n\r]*/ });
-export const ShellBacktick = tok({ name: "ShellBacktick", label: "a shell word", pattern: /`[^`]*`/, line_breaks: true });
-export const ShellDollarParen = tok({ name: "ShellDollarParen", label: "a shell word", pattern: { exec: matchShellDollarParen }, start_chars_hint: ["$"], line_breaks: true });
-/** A `$(` in a shell word that no `)` closes (reported, then read as text). */
-export const ShellDollarParenOpen = tok({ name: "ShellDollarParenOpen", label: "'$('", pattern: /\$\(/ });
-/** A backquote that no other closes (reported, then read as text). */
-export const ShellBacktickOpen = tok({ name: "ShellBacktickOpen", label: "'`'", pattern: /`/ });
 /**
  * sh's own parameter expansions that cannot be Patchwork (`${#x}`, `${x:-d}`, `${x##p}`…):
  * raw text, passed to sh as written. A plain `${x}` is a Patchwork interpolation.
@@ -171,8 +167,37 @@ export const ShellParenChar = tok({ name: "ShellParenChar", label: "a shell word
 export const ShellLParen = tok({ name: "ShellLParen", label: "'('", pattern: /\(/, push_mode: "shell_cap_nested" });
 export const ShellRParen = tok({ name: "ShellRParen", label: "')'", pattern: /\)/, pop_mode: true });
 export const ShellDQStart = tok({ name: "ShellDQStart", label: "'\"'", pattern: /"/, push_mode: "shell_dq" });
-export const ShellDQText = run("ShellDQText", "a shell word", '"\\$');
+export const ShellDQText = run("ShellDQText", "a shell word", '"\\$`');
 export const ShellDQEnd = tok({ name: "ShellDQEnd", label: "'\"'", pattern: /"/, pop_mode: true });
+/**
+ * Nested commands inside shell words. Their text is lexed like any command (not kept as one
+ * raw token), so that an interpolation inside them knows the quoting context it lands in.
+ * `$(( … ))` is arithmetic; `$( … )` and backquotes are command substitutions.
+ */
+export const ShellArithOpen = tok({ name: "ShellArithOpen", label: "'$(('", pattern: { exec: matchShellArithOpen }, start_chars_hint: ["$"], line_breaks: false, push_mode: "shell_arith" });
+export const ShellSubOpen = tok({ name: "ShellSubOpen", label: "'$('", pattern: { exec: matchShellSubOpen }, start_chars_hint: ["$"], line_breaks: false, push_mode: "shell_cap_nested" });
+/** A `$(` in a shell word that no `)` closes (reported, then read as text). */
+export const ShellDollarParenOpen = tok({ name: "ShellDollarParenOpen", label: "'$('", pattern: /\$\(/ });
+/** A backquote that no other closes (reported, then read as text). */
+export const ShellBacktickOpen = tok({ name: "ShellBacktickOpen", label: "'`'", pattern: /`/ });
+export const ShellArithClose = tok({ name: "ShellArithClose", label: "'))'", pattern: /\)\)/, pop_mode: true });
+export const ShellArithLParen = tok({ name: "ShellArithLParen", label: "'('", pattern: /\(/, push_mode: "shell_arith_nested" });
+export const ShellArithText = run("ShellArithText", "arithmetic", " \t\n\r$()`");
+/** A backquote opening a command substitution: in a bare word, or inside double quotes. */
+export const ShellBQOpen = tok({ name: "ShellBQOpen", label: "'`'", pattern: { exec: matchShellBQOpen }, start_chars_hint: ["`"], line_breaks: false, push_mode: "shell_bq" });
+export const ShellBQOpenDQ = tok({ name: "ShellBQOpenDQ", label: "'`'", pattern: { exec: matchShellBQOpen }, start_chars_hint: ["`"], line_breaks: false, push_mode: "shell_bq_dq" });
+export const ShellBQClose = tok({ name: "ShellBQClose", label: "'`'", pattern: /`/, pop_mode: true });
+/** Single quotes inside backquotes: sh ends the backquotes at the first backquote, even inside them. */
+export const ShellBQSQ = tok({ name: "ShellBQSQ", label: "a quoted word", pattern: /'[^'`]*'/, line_breaks: true });
+export const ShellBQSQOpen = tok({ name: "ShellBQSQOpen", label: "an unterminated quote", pattern: /'[^'`]*/, line_breaks: true });
+/** Double quotes inside backquotes (`\"` too when the backquotes stand in double quotes). */
+export const ShellBQDQOpen = tok({ name: "ShellBQDQOpen", label: "'\"'", pattern: /"/, push_mode: "shell_bq_q" });
+export const ShellBQDQOpenEsc = tok({ name: "ShellBQDQOpenEsc", label: "'\"'", pattern: /\\"|"/, push_mode: "shell_bq_dq_q" });
+export const ShellBQDQClose = tok({ name: "ShellBQDQClose", label: "'\"'", pattern: /"/, pop_mode: true });
+export const ShellBQDQCloseEsc = tok({ name: "ShellBQDQCloseEsc", label: "'\"'", pattern: /\\"|"/, pop_mode: true });
+export const ShellBQDQText = run("ShellBQDQText", "a shell word", '"\\$`');
+/** An unescaped backquote inside double quotes inside backquotes: sh would end the backquotes there. */
+export const ShellBQInDQ = tok({ name: "ShellBQInDQ", label: "'`'", pattern: /`/ });
 
 // ── keywords (retagged from identifiers after lexing) ──
 function kw(word: string): TokenType {

@@ -3,7 +3,7 @@
  * and redirects. Words keep their literal text exactly as written; `$name`, `${…}` and
  * `$@{…}` become interpolations.
  */
-import type { IToken } from "../chevrotain.js";
+import type { IToken, TokenType } from "../chevrotain.js";
 import type {
   Expr,
   ShellCommand,
@@ -18,8 +18,21 @@ import * as T from "../lexer/tokens.js";
 import { Codes } from "./errors.js";
 import { TypeRules } from "./typeRules.js";
 
-/** A piece of a word before merging: literal source text or an interpolation. */
-type WordItem = IToken | ShellInterp | { dq: (IToken | ShellInterp)[] };
+/** A piece of a word before merging: literal source text (at its offset) or an interpolation. */
+type Piece = { text: string; start: number } | ShellInterp;
+
+function piece(t: IToken): Piece {
+  return { text: t.image, start: t.startOffset };
+}
+
+/** How an unclosed opener is named in a message, and its closer. */
+const CLOSERS: Record<string, [string, string]> = {
+  "(": ["parenthesis", "')'"],
+  "$(": ["'$('", "')'"],
+  "$((": ["'$(('", "'))'"],
+  "`": ["backquote", "`"],
+  '"': ["double quote", '"'],
+};
 
 export abstract class ShellRules extends TypeRules {
   protected shellList = this.RULE("shellList", (): ShellList => {
@@ -107,82 +120,185 @@ export abstract class ShellRules extends TypeRules {
     ]);
   });
 
-  private shellTextAlts = [
-    T.ShellWordText, T.ShellEscape, T.ShellSQ, T.ShellBacktick, T.ShellDollarParen, T.ShellParamExpansion,
-    T.ShellParenChar, T.ShellAmp, T.Dollar,
-  ].map((type) => ({ ALT: (): WordItem => this.CONSUME(type) }));
+  /** A token that is literal text of its word (passed to sh as written). */
+  private textAlt = (type: TokenType) => ({ ALT: (): Piece[] => [piece(this.CONSUME(type))] });
 
-  private shellPartAlts = [
-    ...this.shellTextAlts,
-    { ALT: (): WordItem => this.SUBRULE(this.shellInterp) },
-    { ALT: (): WordItem => this.SUBRULE(this.shellNested) },
-    ...[
-      { type: T.ShellSQOpen, message: "unterminated single quote in shell command: add the closing '" },
-      { type: T.ShellDollarParenOpen, message: "unterminated '$(' in shell command: add the closing ')'" },
-      { type: T.ShellBacktickOpen, message: "unterminated backquote in shell command: add the closing `" },
-    ].map(({ type, message }) => ({
-      ALT: (): WordItem => {
-        const t = this.CONSUME(type);
-        if (!this.RECORDING_PHASE) this.report(Codes.unterminatedShell, message, this.tokSpan(t));
-        return t;
-      },
-    })),
-    {
-      ALT: (): WordItem => {
-        const open = this.CONSUME(T.ShellDQStart);
-        const dq: (IToken | ShellInterp)[] = [open];
-        this.MANY(() => {
-          dq.push(
-            this.OR2([
-              { ALT: () => this.CONSUME(T.ShellDQText) },
-              { ALT: () => this.CONSUME2(T.ShellEscape) },
-              { ALT: () => this.CONSUME2(T.Dollar) },
-              { ALT: () => this.CONSUME2(T.ShellParamExpansion) },
-              { ALT: () => this.SUBRULE2(this.shellInterp) },
-            ]),
-          );
-        });
-        const close = this.OPTION(() => this.CONSUME(T.ShellDQEnd));
-        if (this.RECORDING_PHASE) return null as never;
-        if (close === undefined) {
-          this.report(Codes.unterminatedShell, 'unterminated double quote in shell command: add the closing "', this.tokSpan(open));
-        } else dq.push(close);
-        return { dq };
-      },
+  /** An opener that nothing closes (`'…`, `$(`, a backquote): reported, then kept as text. */
+  private unterminated = (type: TokenType, message: string) => ({
+    ALT: (): Piece[] => {
+      const t = this.CONSUME(type);
+      if (!this.RECORDING_PHASE) this.report(Codes.unterminatedShell, message, this.tokSpan(t));
+      return [piece(t)];
     },
-  ];
-
-  protected shellWordPart = this.RULE("shellWordPart", (): WordItem => this.OR(this.shellPartAlts));
-
-  /** `( … )` inside a shell capture: literal text, parentheses included. */
-  protected shellNested = this.RULE("shellNested", (): IToken => {
-    const open = this.CONSUME(T.ShellLParen);
-    this.MANY(() => {
-      this.OR([
-        { ALT: () => this.CONSUME(T.ShellSpace) },
-        { ALT: () => this.SUBRULE(this.shellWordPart) },
-        { ALT: () => this.CONSUME(T.ShellAndAnd) },
-        { ALT: () => this.CONSUME(T.ShellOrOr) },
-        { ALT: () => this.CONSUME(T.ShellPipe) },
-        { ALT: () => this.CONSUME(T.ShellSemi) },
-        { ALT: () => this.CONSUME(T.ShellRedirDup) },
-        { ALT: () => this.CONSUME(T.ShellRedirAll) },
-        { ALT: () => this.CONSUME(T.ShellRedirAppend) },
-        { ALT: () => this.CONSUME(T.ShellRedirOut) },
-        { ALT: () => this.CONSUME(T.ShellRedirIn) },
-      ]);
-    });
-    const close = this.CONSUME(T.ShellRParen);
-    if (this.RECORDING_PHASE) return null as never;
-    // One synthetic text token covering the whole parenthesised text.
-    const image = this.src.text.slice(open.startOffset, this.tokEnd(close));
-    return { ...open, image, endOffset: open.startOffset + image.length - 1 };
   });
 
+  private shellPartAlts = [
+    ...[T.ShellWordText, T.ShellEscape, T.ShellSQ, T.ShellBQSQ, T.ShellParamExpansion, T.ShellParenChar, T.ShellAmp, T.Dollar].map(
+      this.textAlt,
+    ),
+    { ALT: (): Piece[] => [this.SUBRULE(this.shellInterp)] },
+    { ALT: (): Piece[] => this.SUBRULE(this.shellNested) },
+    { ALT: (): Piece[] => this.SUBRULE(this.shellSub) },
+    { ALT: (): Piece[] => this.SUBRULE(this.shellArith) },
+    { ALT: (): Piece[] => this.SUBRULE(this.shellBackquote) },
+    { ALT: (): Piece[] => this.SUBRULE(this.shellDouble) },
+    ...[T.ShellSQOpen, T.ShellBQSQOpen].map((t) => this.unterminated(t, "unterminated single quote in shell command: add the closing '")),
+    this.unterminated(T.ShellDollarParenOpen, "unterminated '$(' in shell command: add the closing ')'"),
+    this.unterminated(T.ShellBacktickOpen, "unterminated backquote in shell command: add the closing `"),
+  ];
+
+  protected shellWordPart = this.RULE("shellWordPart", (): Piece[] => this.OR(this.shellPartAlts));
+
+  /** One item of a nested command: a space, an operator or a word (flattened into pieces). */
+  protected shellSeqItem = this.RULE("shellSeqItem", (): Piece[] => {
+    return this.OR([
+      ...[
+        T.ShellSpace, T.ShellAndAnd, T.ShellOrOr, T.ShellPipe, T.ShellSemi, T.ShellRedirDup, T.ShellRedirAll,
+        T.ShellRedirAppend, T.ShellRedirOut, T.ShellRedirIn,
+      ].map(this.textAlt),
+      {
+        ALT: (): Piece[] => {
+          const w = this.SUBRULE(this.shellWord);
+          if (this.RECORDING_PHASE) return [];
+          return w.parts.map((p) => (p.kind === "ShellText" ? { text: p.raw, start: p.span.start.offset } : p));
+        },
+      },
+    ]);
+  });
+
+  /** The pieces of a nested command up to its closer (the closer is not consumed). */
+  private shellSeq(): Piece[] {
+    const items: Piece[] = [];
+    this.MANY(() => {
+      const p = this.SUBRULE(this.shellSeqItem);
+      if (!this.RECORDING_PHASE) items.push(...p);
+    });
+    return items;
+  }
+
+  /** A closer that may be missing (the command then ran to the end of the input). */
+  private closer(open: IToken, close: IToken | undefined, what: string): Piece[] {
+    if (close !== undefined) return [piece(close)];
+    const [name, closer] = CLOSERS[what]!;
+    this.report(Codes.unterminatedShell, `unterminated ${name} in shell command: add the closing ${closer}`, this.tokSpan(open));
+    return [];
+  }
+
+  /** `( … )` inside a shell capture: a subshell or group, parsed as a command. */
+  protected shellNested = this.RULE("shellNested", (): Piece[] => {
+    const open = this.CONSUME(T.ShellLParen);
+    const items = this.shellSeq();
+    const close = this.OPTION(() => this.CONSUME(T.ShellRParen));
+    return this.RECORDING_PHASE ? [] : [piece(open), ...items, ...this.closer(open, close, "(")];
+  });
+
+  /** `$( … )`: sh's command substitution, parsed as a command. */
+  protected shellSub = this.RULE("shellSub", (): Piece[] => {
+    const open = this.CONSUME(T.ShellSubOpen);
+    const items = this.shellSeq();
+    const close = this.OPTION(() => this.CONSUME(T.ShellRParen));
+    return this.RECORDING_PHASE ? [] : [piece(open), ...items, ...this.closer(open, close, "$(")];
+  });
+
+  /** `` `…` ``: the old command substitution. Interpolations in nested (escaped) backquotes are refused. */
+  protected shellBackquote = this.RULE("shellBackquote", (): Piece[] => {
+    const open = this.OR([{ ALT: () => this.CONSUME(T.ShellBQOpen) }, { ALT: () => this.CONSUME(T.ShellBQOpenDQ) }]);
+    const items = this.shellSeq();
+    const close = this.OPTION(() => this.CONSUME(T.ShellBQClose));
+    if (this.RECORDING_PHASE) return [];
+    if (items.some((p) => "text" in p && p.text.includes("\\`"))) {
+      for (const p of items) {
+        if ("kind" in p) {
+          this.report(
+            Codes.shellContext,
+            `interpolation inside nested backquotes: write $(…) instead of \\\`…\\\`, so the value's quoting is known`,
+            p.span,
+          );
+        }
+      }
+    }
+    return [piece(open), ...items, ...this.closer(open, close, "`")];
+  });
+
+  /** Double quotes, in a word or inside backquotes: interpolations here land in double quotes. */
+  protected shellDouble = this.RULE("shellDouble", (): Piece[] => {
+    const open = this.OR([
+      { ALT: () => this.CONSUME(T.ShellDQStart) },
+      { ALT: () => this.CONSUME(T.ShellBQDQOpen) },
+      { ALT: () => this.CONSUME(T.ShellBQDQOpenEsc) },
+    ]);
+    const items: Piece[] = [piece(open)];
+    this.MANY(() => {
+      const p = this.OR2([
+        ...[T.ShellDQText, T.ShellBQDQText, T.ShellEscape, T.ShellParamExpansion, T.Dollar].map(this.textAlt),
+        this.unterminated(T.ShellDollarParenOpen, "unterminated '$(' in shell command: add the closing ')'"),
+        this.unterminated(T.ShellBacktickOpen, "unterminated backquote in shell command: add the closing `"),
+        { ALT: (): Piece[] => [this.inContext(this.SUBRULE(this.shellInterp), "double")] },
+        { ALT: (): Piece[] => this.SUBRULE(this.shellSub) },
+        { ALT: (): Piece[] => this.SUBRULE(this.shellArith) },
+        { ALT: (): Piece[] => this.SUBRULE(this.shellBackquote) },
+        {
+          ALT: (): Piece[] => {
+            const t = this.CONSUME(T.ShellBQInDQ);
+            if (!this.RECORDING_PHASE) {
+              this.report(Codes.unterminatedShell, 'unterminated double quote inside backquotes: add the closing " before the `', this.tokSpan(t));
+            }
+            return [piece(t)];
+          },
+        },
+      ]);
+      if (!this.RECORDING_PHASE) items.push(...p);
+    });
+    const close = this.OPTION(() =>
+      this.OR3([
+        { ALT: () => this.CONSUME(T.ShellDQEnd) },
+        { ALT: () => this.CONSUME(T.ShellBQDQClose) },
+        { ALT: () => this.CONSUME(T.ShellBQDQCloseEsc) },
+      ]),
+    );
+    return this.RECORDING_PHASE ? [] : [...items, ...this.closer(open, close, '"')];
+  });
+
+  /** `$(( … ))`: arithmetic. Interpolations here must be integers (checked when run). */
+  protected shellArith = this.RULE("shellArith", (): Piece[] => {
+    const open = this.CONSUME(T.ShellArithOpen);
+    const items = this.arithItems();
+    const close = this.OPTION(() => this.CONSUME(T.ShellArithClose));
+    return this.RECORDING_PHASE ? [] : [piece(open), ...items, ...this.closer(open, close, "$((")];
+  });
+
+  protected shellArithGroup = this.RULE("shellArithGroup", (): Piece[] => {
+    const open = this.CONSUME(T.ShellArithLParen);
+    const items = this.arithItems();
+    const close = this.OPTION(() => this.CONSUME(T.ShellRParen));
+    return this.RECORDING_PHASE ? [] : [piece(open), ...items, ...this.closer(open, close, "(")];
+  });
+
+  private arithItems(): Piece[] {
+    const items: Piece[] = [];
+    this.MANY(() => {
+      const p = this.OR([
+        ...[T.ShellSpace, T.ShellArithText, T.ShellParamExpansion, T.Dollar, T.ShellDollarParenOpen, T.ShellBacktickOpen].map(this.textAlt),
+        { ALT: (): Piece[] => [this.inContext(this.SUBRULE(this.shellInterp), "arith")] },
+        { ALT: (): Piece[] => this.SUBRULE(this.shellArithGroup) },
+        { ALT: (): Piece[] => this.SUBRULE(this.shellSub) },
+        { ALT: (): Piece[] => this.SUBRULE(this.shellArith) },
+        { ALT: (): Piece[] => this.SUBRULE(this.shellBackquote) },
+      ]);
+      if (!this.RECORDING_PHASE) items.push(...p);
+    });
+    return items;
+  }
+
+  private inContext(i: ShellInterp, context: ShellInterp["context"]): ShellInterp {
+    return this.RECORDING_PHASE ? i : { ...i, context };
+  }
+
   protected shellWord = this.RULE("shellWord", (): ShellWord => {
-    const items: WordItem[] = [];
+    const items: Piece[] = [];
     this.AT_LEAST_ONE(() => {
-      items.push(this.SUBRULE(this.shellWordPart));
+      const p = this.SUBRULE(this.shellWordPart);
+      if (!this.RECORDING_PHASE) items.push(...p);
     });
     return this.RECORDING_PHASE ? (null as never) : this.buildWord(items);
   });
@@ -195,7 +311,7 @@ export abstract class ShellRules extends TypeRules {
           const t = this.CONSUME(T.InterpName);
           if (this.RECORDING_PHASE) return null as never;
           const expr: Expr = { kind: "Ident", name: t.image.slice(1), span: this.span(t.startOffset + 1, this.tokEnd(t)) };
-          return { kind: "ShellInterp", expr, spread: false, context: "bare", raw: t.image, span: this.tokSpan(t) };
+          return { kind: "ShellInterp", expr, spread: false, context: "bare", alone: false, raw: t.image, span: this.tokSpan(t) };
         },
       },
       {
@@ -209,39 +325,38 @@ export abstract class ShellRules extends TypeRules {
           if (this.RECORDING_PHASE) return null as never;
           const raw = this.src.text.slice(open.startOffset, this.tokEnd(close));
           const spread = open.tokenType === T.SpreadOpen;
-          return { kind: "ShellInterp", expr, spread, context: "bare", raw, span: this.spanFrom(open, close) };
+          return { kind: "ShellInterp", expr, spread, context: "bare", alone: false, raw, span: this.spanFrom(open, close) };
         },
       },
     ]);
   });
 
-  /** Merge adjacent literal pieces into one ShellText; mark interpolations inside quotes. */
-  private buildWord(items: WordItem[]): ShellWord {
+  /**
+   * Merge adjacent literal pieces into one ShellText. An interpolation that is the whole word,
+   * bare, is marked `alone` (an array there gives one word per element).
+   */
+  private buildWord(items: Piece[]): ShellWord {
     const parts: ShellWordPart[] = [];
     let textStart = -1;
-    let textEnd = -1;
     let raw = "";
     const flush = (): void => {
       if (textStart < 0) return;
-      parts.push({ kind: "ShellText", raw, span: this.span(textStart, textEnd) });
+      parts.push({ kind: "ShellText", raw, span: this.span(textStart, textStart + raw.length) });
       textStart = -1;
       raw = "";
     };
-    const add = (item: IToken | ShellInterp, double: boolean): void => {
+    for (const item of items) {
       if ("kind" in item) {
         flush();
-        parts.push(double ? { ...item, context: "double" } : item);
-        return;
+        parts.push(item);
+      } else {
+        if (textStart < 0) textStart = item.start;
+        raw += item.text;
       }
-      if (textStart < 0) textStart = item.startOffset;
-      raw += item.image;
-      textEnd = item.startOffset + item.image.length;
-    };
-    for (const item of items) {
-      if ("dq" in item) for (const d of item.dq) add(d, true);
-      else add(item, false);
     }
     flush();
+    const only = parts.length === 1 ? parts[0]! : undefined;
+    if (only?.kind === "ShellInterp" && only.context === "bare") parts[0] = { ...only, alone: true };
     const first = parts[0]!;
     const last = parts[parts.length - 1]!;
     return { kind: "ShellWord", parts, span: this.span(first.span.start.offset, last.span.end.offset) };

@@ -1,0 +1,99 @@
+// Property (issue 9, item 1): a value interpolated into a shell command is data, never code.
+// Random values, rich in sh's special characters and in attempts to run a command that
+// creates a marker file, go through every quoting context of a corpus of command templates
+// (bare word, double quotes, $(…) and backquotes at several depths, double quotes inside
+// those, pipelines, groups, subshells, assignments, redirects, nested sh) into a real /bin/sh.
+// Each template prints the value with printf '%s\n'; the output must be byte-identical to the
+// value, and the marker file must never appear.
+import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { runSource, tempDir } from "./helpers.js";
+
+const dir = tempDir();
+const MARK = join(dir, "pwned");
+
+/** Pieces an attacker would try, each with a command that creates the marker. */
+const hostile = [
+  "'", '"', "`", "$", "\\", ";", "\n", " ", "\t", "*", "?", "[a]", "{a,b}", "(", ")", "|", "&", "<", ">", "~", "#", "!", "%s",
+  "\r", "é", "日本", "😀", "\u200b", "-n", "--", "=",
+  `$(touch ${MARK})`, `\`touch ${MARK}\``, `; touch ${MARK};`, `'; touch ${MARK}; '`, `"; touch ${MARK}; "`,
+  `\\"; touch ${MARK}; \\"`, `\\\`touch ${MARK}\\\``, `$(touch ${MARK}`, `")"; touch ${MARK}; echo "(`,
+  "${PW_1}", "$PW_1", '"${PW_2}"', "$((1+1))", "${x}", "$@", "$*", "$1", `x[$(touch ${MARK})]`,
+];
+const value = fc
+  .array(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...hostile) }, { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength: 6 }) }), {
+    maxLength: 8,
+  })
+  .map((parts) => parts.join("").replace(/\0/g, ""));
+
+const stripNl = (v: string) => v.replace(/\n+$/, "");
+const same = (v: string) => v;
+
+/** [template (one `$ ` line; X stands for the interpolation), what it prints for value v]. */
+const corpus: [string, (v: string) => string][] = [
+  ["printf '%s\\n' ${x}", same],
+  ["printf '%s\\n' $x", same],
+  ["printf '%s\\n' \"${x}\"", same],
+  ["printf '%s\\n' \"<$x>\"", (v) => `<${v}>`],
+  ["printf '%s\\n' pre${x}post", (v) => `pre${v}post`],
+  ["printf '%s\\n' \"$(printf '%s' ${x})\"", stripNl],
+  ["printf '%s\\n' \"$(printf '%s' \"${x}\")\"", stripNl],
+  ["printf '%s\\n' \"A:$(printf '%s' \"B${x}\")\"", (v) => stripNl(`A:B${v}`)],
+  ["printf '%s\\n' \"$(printf '%s' \"$(printf '%s' ${x})\")\"", stripNl],
+  ["printf '%s\\n' \"$(printf '%s' \"$(printf '%s' \"$(printf '%s' \"${x}\")\")\")\"", stripNl],
+  ["printf '%s\\n' \"`printf '%s' ${x}`\"", stripNl],
+  ["printf '%s\\n' \"`printf '%s' \"${x}\"`\"", stripNl],
+  ["printf '%s\\n' \"`printf '%s' \\\"${x}\\\"`\"", stripNl],
+  ["v=`printf '%s' ${x}`; printf '%s\\n' \"$v\"", stripNl],
+  ["v=`printf '%s' \"$(printf '%s' ${x})\"`; printf '%s\\n' \"$v\"", stripNl],
+  ["printf '%s\\n' \"$(printf '%s' \"`printf '%s' ${x}`\")\"", stripNl],
+  ["v=${x}; printf '%s\\n' \"$v\"", same],
+  ["printf '%s\\n' ${x} | cat", same],
+  ["{ printf '%s\\n' ${x}; }", same],
+  ["(printf '%s\\n' \"${x}\")", same],
+  ["true && printf '%s\\n' ${x} || true", same],
+  ["printf '%s\\n' ${x} > out.txt && cat out.txt", same],
+  ["sh -c 'printf \"%s\\n\" \"$1\"' sh ${x}", same],
+  ["printf '%s\\n' \"$( (printf '%s' ${x}) )\"", stripNl],
+];
+
+describe("a value is never code, in every quoting context", () => {
+  it("comes out of printf '%s\\n' byte-identical, and no marker file appears", () => {
+    // One command line (one sh per run keeps `npm test` fast); each template is its own command.
+    const program = `var x = read("value.txt")\n$ ${corpus.map(([t]) => t).join("; ")}`;
+    fc.assert(
+      fc.property(value, (v) => {
+        writeFileSync(join(dir, "value.txt"), v);
+        rmSync(MARK, { force: true });
+        const r = runSource(program, { cwd: dir });
+        expect(r.error).toBeNull();
+        expect(r.output).toBe(corpus.map(([, f]) => f(v) + "\n").join(""));
+        expect(existsSync(MARK)).toBe(false);
+      }),
+      { numRuns: Math.max(10, Math.floor((fc.readConfigureGlobal().numRuns ?? 100) / 2)) },
+    );
+  });
+
+  it("arrays: one word per element bare or spread, joined with spaces in double quotes", () => {
+    const program = [
+      'var xs = json(read("values.json"))',
+      "$ printf '<%s>\\n' ${xs}; printf '<%s>\\n' $@{xs}; printf '<%s>\\n' \"${xs}\"",
+      "$ printf '<%s>\\n' \"$(printf '[%s]' ${xs})\"; printf '<%s>\\n' \"`printf '[%s]' ${xs}`\"",
+    ].join("\n");
+    fc.assert(
+      fc.property(fc.array(value, { minLength: 1, maxLength: 4 }), (xs) => {
+        writeFileSync(join(dir, "values.json"), JSON.stringify(xs));
+        rmSync(MARK, { force: true });
+        const r = runSource(program, { cwd: dir });
+        expect(r.error).toBeNull();
+        const each = xs.map((x) => `<${x}>\n`).join("");
+        const brackets = stripNl(xs.map((x) => `[${x}]`).join(""));
+        expect(r.output).toBe(each + each + `<${xs.join(" ")}>\n` + `<${brackets}>\n<${brackets}>\n`);
+        expect(existsSync(MARK)).toBe(false);
+      }),
+      { numRuns: Math.max(10, Math.floor((fc.readConfigureGlobal().numRuns ?? 100) / 4)) },
+    );
+  });
+});
