@@ -1,17 +1,65 @@
-import { accessSync, constants } from "node:fs";
-import { delimiter, join } from "node:path";
+import { accessSync, constants, readFileSync, realpathSync } from "node:fs";
+import { delimiter, dirname, join } from "node:path";
 import { UsageError } from "./files.js";
 
+interface Preset {
+  candidates: string[];
+  args: string[];
+  install: string;
+  /** Arguments that depend on the installed version (given the command's file on PATH). */
+  argsFor?: (file: string) => string[];
+}
+
 /** `--agent claude|codex|gemini`: the usual command lines of the well-known ACP agents. */
-const PRESETS: Record<string, { candidates: string[]; args: string[]; install: string }> = {
+const PRESETS: Record<string, Preset> = {
   claude: {
     candidates: ["claude-agent-acp", "claude-code-acp"],
     args: [],
     install: "npm install -g @agentclientprotocol/claude-agent-acp",
   },
   codex: { candidates: ["codex-acp"], args: [], install: "npm install -g @agentclientprotocol/codex-acp" },
-  gemini: { candidates: ["gemini"], args: ["--experimental-acp"], install: "npm install -g @google/gemini-cli" },
+  gemini: { candidates: ["gemini"], args: [], argsFor: geminiArgs, install: "npm install -g @google/gemini-cli" },
 };
+
+/**
+ * Gemini CLI: `--acp --skip-trust` (it ignores the MCP servers a client gives it in an
+ * untrusted folder; `--skip-trust` trusts the working directory for this process only).
+ * Before 0.33 the flag was `--experimental-acp`, and 0.37–0.40 reject `--skip-trust` as an
+ * unknown argument: the version is read from the package.json next to the installed script
+ * (no process started). An unknown version gets the current flags.
+ */
+export function geminiArgs(file: string): string[] {
+  const version = packageVersion(file);
+  if (!version) return ["--acp", "--skip-trust"];
+  if (compareVersions(version, "0.33.0") < 0) return ["--experimental-acp"];
+  if (compareVersions(version, "0.37.0") >= 0 && compareVersions(version, "0.41.0") < 0) return ["--acp"];
+  return ["--acp", "--skip-trust"];
+}
+
+/** The `version` of the package whose bin `file` is (a symlink into node_modules, usually). */
+function packageVersion(file: string): string | undefined {
+  try {
+    let dir = dirname(realpathSync(file));
+    for (let i = 0; i < 3; i++, dir = dirname(dir)) {
+      try {
+        const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: string; version?: string };
+        if (pkg.name === "@google/gemini-cli" && typeof pkg.version === "string") return pkg.version;
+      } catch {
+        // no package.json here: look one level up
+      }
+    }
+  } catch {
+    // not resolvable
+  }
+  return undefined;
+}
+
+function compareVersions(a: string, b: string): number {
+  const parse = (v: string) => v.split(/[.-]/).slice(0, 3).map((n) => Number.parseInt(n, 10) || 0);
+  const [x, y] = [parse(a), parse(b)];
+  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return 0;
+}
 
 function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
   for (const dir of (env.PATH ?? "").split(delimiter)) {
@@ -35,7 +83,8 @@ export function resolveAgentCommand(value: string, env: NodeJS.ProcessEnv = proc
   const preset = PRESETS[value];
   if (!preset) return value;
   for (const candidate of preset.candidates) {
-    if (onPath(candidate, env)) return [candidate, ...preset.args].join(" ");
+    const file = onPath(candidate, env);
+    if (file) return [candidate, ...preset.args, ...(preset.argsFor?.(file) ?? [])].join(" ");
   }
   throw new UsageError(
     `--agent ${value}: ${preset.candidates.map((c) => `'${c}'`).join(" or ")} not found on PATH (install it with: ${preset.install})`,

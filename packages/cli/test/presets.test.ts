@@ -1,0 +1,55 @@
+// `--agent gemini`: the flags follow the installed Gemini CLI's version, read from its package.json.
+import { chmodSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { geminiArgs } from "../src/presets.js";
+import { patchwork, tempFiles } from "./helpers.js";
+
+/** A fake global install of @google/gemini-cli whose bin prints its arguments to stderr and fails. */
+function fakeGemini(version: string | null): string {
+  const root = mkdtempSync(join(tmpdir(), "pw-gemini-"));
+  const pkg = join(root, "lib", "node_modules", "@google", "gemini-cli");
+  mkdirSync(join(pkg, "bundle"), { recursive: true });
+  if (version) writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "@google/gemini-cli", version }));
+  const script = join(pkg, "bundle", "gemini.js");
+  writeFileSync(script, '#!/bin/sh\necho "gemini-args: $*" >&2\nexit 3\n');
+  chmodSync(script, 0o755);
+  mkdirSync(join(root, "bin"));
+  symlinkSync(script, join(root, "bin", "gemini"));
+  return join(root, "bin");
+}
+
+/** The flags chosen for an install of that version, without running anything. */
+function argsFor(version: string | null): string {
+  return geminiArgs(join(fakeGemini(version), "gemini")).join(" ");
+}
+
+/** The arguments `patchwork run --agent gemini` really started the fake with. */
+function startedWith(version: string): string {
+  const prog = join(tempFiles({ "p.pw": "print(think { Say hi. })\n" }), "p.pw");
+  const r = patchwork(["run", prog, "--agent", "gemini"], { env: { PATH: `${fakeGemini(version)}:${process.env.PATH}` } });
+  expect(r.status).toBe(1);
+  const m = /gemini-args: (.*)/.exec(r.stderr);
+  if (!m) throw new Error(`the fake gemini did not run: ${r.stderr}`);
+  return m[1]!.trim();
+}
+
+describe("--agent gemini", () => {
+  it("current versions: patchwork starts `gemini --acp --skip-trust`", () => {
+    expect(startedWith("0.61.0")).toBe("--acp --skip-trust");
+    expect(argsFor("0.41.0")).toBe("--acp --skip-trust");
+  });
+
+  it("before 0.33: --experimental-acp", () => {
+    expect(argsFor("0.32.1")).toBe("--experimental-acp");
+  });
+
+  it("0.37 to 0.40, which reject --skip-trust: --acp alone", () => {
+    expect(argsFor("0.38.2")).toBe("--acp");
+  });
+
+  it("an install whose version cannot be read gets the current flags", () => {
+    expect(argsFor(null)).toBe("--acp --skip-trust");
+  });
+});
