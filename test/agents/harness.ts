@@ -12,7 +12,7 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, appendFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
@@ -236,6 +236,36 @@ export function figure(agent: string, what: string, value: string | number): voi
 
 /** How many thinks the loop tests run: 20 in CI, PW_AGENT_THINKS for a benchmark (100). */
 export const LOOP_THINKS = Number(process.env.PW_AGENT_THINKS ?? 20);
+
+/** The model requests for the thinks' own turns (not side requests such as session titles). */
+export const turnRequests = (r: RunResult) => r.modelRequests.filter((q) => !q.model?.side);
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+const seconds = (ms: number) => (ms / 1000).toFixed(2);
+
+/**
+ * The figures of a loop of `thinks` thinks with one `do` each (reported with `figure`):
+ * model requests per think; time per think in the steady state, split by the fake's clock
+ * into a think's first turn request → its tool-result request (the `do` round trip inside the
+ * agent) and → the next think's first request (final answer, session close, new session,
+ * prompt); peak RSS of the whole run over thinks 3-6 (`early`) and over the last four (`late`).
+ */
+export function loopFigures(agent: string, r: RunResult, thinks: number): { early: number; late: number } {
+  const perThink = r.modelRequests.length / thinks;
+  const early = peakRss(r, 2 * perThink, 6 * perThink);
+  const late = peakRss(r, (thinks - 4) * perThink);
+  const starts = turnRequests(r).filter((q) => !q.model?.afterTool).map((q) => q.time);
+  const results = turnRequests(r).filter((q) => q.model?.afterTool).map((q) => q.time);
+  figure(agent, `model requests per think (loop of ${thinks})`, perThink.toFixed(2));
+  figure(agent, "time per think, steady state (s)", seconds((starts.at(-1)! - starts[1]) / (starts.length - 2)));
+  figure(agent, "  of which: turn request → tool-result request, median (s)", seconds(median(results.map((t, k) => t - starts[k]))));
+  figure(agent, "  of which: tool-result request → next think's first request, median (s)", seconds(median(starts.slice(1).map((t, k) => t - results[k]))));
+  figure(agent, "peak RSS of the run, thinks 3-6 (MB)", (early / MB).toFixed(0));
+  figure(agent, `peak RSS of the run, thinks ${thinks - 3}-${thinks} (MB)`, (late / MB).toFixed(0));
+  figure(agent, "processes of the run at most", Math.max(...r.samples.map((s) => s.processes)));
+  figure(agent, "load average while measuring (2 cores)", loadavg()[0].toFixed(1));
+  return { early, late };
+}
 
 /** A short description of a run, for assertion messages. */
 export function describeRun(result: RunResult): string {

@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench:real-agents`: the figures of the real-agent suite (test/agents) at benchmark
+ * size. Runs the suite with PW_AGENT_THINKS (default 100) thinks in each agent's loop test and
+ * collects every `[figure]` the tests report (model requests per think with one `do`, time of a
+ * think against the fake API, RSS early and late in the loop, the load average), then prints
+ * them as one table per agent. CI runs the same tests at 20 thinks (`npm run test:agents`),
+ * which print the same figures: that run is this script's smoke test.
+ *
+ * Usage: node scripts/bench-real-agents.mjs [--thinks N] [test/agents/<agent>.test.ts ...]
+ * Needs the adapters: npm ci --prefix test/agents.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const args = process.argv.slice(2);
+let thinks = "100";
+const files = [];
+for (let i = 0; i < args.length; i++) {
+  if (args[i] === "--thinks") thinks = args[++i];
+  else files.push(args[i]);
+}
+if (!/^\d+$/.test(thinks) || Number(thinks) < 8) {
+  console.error("--thinks takes a whole number of at least 8");
+  process.exit(2);
+}
+
+const dir = mkdtempSync(join(tmpdir(), "pw-bench-real-agents-"));
+const figuresFile = join(dir, "figures.jsonl");
+console.log(`real-agent suite with ${thinks} thinks per loop…`);
+const run = spawnSync(
+  process.execPath,
+  [join(repo, "node_modules/vitest/vitest.mjs"), "run", "--config", "vitest.agents.config.ts", ...files],
+  { cwd: repo, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, PW_AGENT_THINKS: thinks, PW_AGENT_FIGURES: figuresFile } },
+);
+
+let figures = [];
+try {
+  figures = readFileSync(figuresFile, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l));
+} catch {}
+rmSync(dir, { recursive: true, force: true });
+
+const agents = [...new Set(figures.map((f) => f.agent))];
+for (const agent of agents) {
+  console.log(`\n${agent}`);
+  const rows = figures.filter((f) => f.agent === agent);
+  const width = Math.max(...rows.map((f) => f.what.length));
+  for (const f of rows) console.log(`  ${f.what.padEnd(width)}  ${f.value}`);
+}
+if (agents.length === 0) console.log("no figures: were the adapters installed (npm ci --prefix test/agents)?");
+process.exit(run.status ?? 1);

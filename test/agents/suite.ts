@@ -1,0 +1,157 @@
+/**
+ * The tests every real agent must pass, defined once: an agent's test file calls
+ * `agentSuite(setup, spec)` with its `AgentSetup` (fake API and environment) and what differs
+ * between agents (`AgentSpec`), then adds its own tests. Each test runs the real CLI with the
+ * real adapter against the agent's fake model API (harness.ts).
+ */
+import { describe, expect, it } from "vitest";
+import { describeRun, figure, installed, loopFigures, LOOP_THINKS, MB, runAgent, turnRequests, type AgentSetup, type RunResult } from "./harness.js";
+import type { Rule } from "./fakes/server.js";
+
+export interface AgentSpec {
+  /** The adapter's command in test/agents/node_modules/.bin: the suite is skipped without it. */
+  command: string;
+  /** The name under which the agent offers our `do` tool to its model. */
+  doToolName: string;
+  /** Model requests of one think with one `do` (examples/categorize.pw), side requests included. */
+  requestsPerThink: number;
+  /** The MCP transports to run examples/categorize.pw over. */
+  transports: ("http" | "stdio")[];
+  /** A `--verbose` line that shows our policy allowing the agent's `do` request, if the agent asks. */
+  permissionLine?: RegExp;
+}
+
+/** Asserts the run neither timed out nor left a process behind. */
+export function expectClean(r: RunResult): void {
+  expect(r.timedOut, describeRun(r)).toBe(false);
+  expect(r.leftovers, "processes of the run left behind").toEqual([]);
+}
+
+/** A think with one do block, whose value is printed between brackets. */
+export const ONE_DO = `var v = think {
+    Pick the block for this item.
+    do {
+        print("block ran")
+    }
+}
+print("value=[" + v + "]")
+`;
+
+/** ONE_DO's rules: call do(0), then answer `text` once the block's output comes back. */
+export const oneDoRules = (text: string): Rule[] => [
+  { when: "Pick the block", afterTool: false, reply: { call: 0 } },
+  { when: "block ran", afterTool: true, reply: { text } },
+];
+
+/** A loop of `n` thinks with one do block each. */
+export const loopSource = (n: number) => `for i in 1...${n} {
+    var v = think {
+        Item \${i}: pick the block.
+        do {
+            print("ran \${i}")
+        }
+    }
+    print("value \${i}=" + v)
+}
+`;
+
+export function agentSuite(setup: AgentSetup, spec: AgentSpec): void {
+  const name = setup.name;
+  it.each(spec.transports)("runs examples/categorize.pw over %s: do(0) runs, the final text is the value", async (transport) => {
+    const r = await runAgent(setup, {
+      program: "examples/categorize.pw",
+      args: ["--verbose", "--mcp-transport", transport],
+      rules: [
+        { when: "categorizing a document", afterTool: false, reply: { call: 0 } },
+        { when: "Categorized as: RECEIPT", afterTool: true, reply: { text: "RECEIPT" } },
+      ],
+    });
+    expect(r.code, describeRun(r)).toBe(0);
+    expect(r.stdout).toBe("Categorized as: RECEIPT\nExtracting amount...\nRECEIPT\n");
+    if (spec.permissionLine) expect(r.stderr).toMatch(spec.permissionLine);
+    expect(r.hits).toEqual([1, 1]);
+    // The do tool is offered to the model directly, in the think's first request.
+    expect(turnRequests(r)[0].model?.doTool).toBe(spec.doToolName);
+    expect(r.modelRequests.length, describeRun(r)).toBe(spec.requestsPerThink);
+    expectClean(r);
+    figure(name, `model requests per think with one do (${transport})`, r.modelRequests.length);
+    figure(name, `time of examples/categorize.pw, whole run (${transport}, s)`, (r.ms / 1000).toFixed(2));
+  });
+
+  it("runs examples/nested.json: a think inside a do block, two sessions at once", async () => {
+    const r = await runAgent(setup, {
+      program: "examples/nested.json",
+      rules: [
+        { when: "Categorize this document", afterTool: false, reply: { call: 0 } },
+        { when: "Extract the dollar amount", afterTool: false, reply: { call: 0 } },
+        // The outer do's result holds the inner think's output too: match it first.
+        { when: "Categorized as: RECEIPT", afterTool: true, reply: { text: "RECEIPT" } },
+        { when: "Amount: $542.00", afterTool: true, reply: { text: "542.00" } },
+      ],
+    });
+    expect(r.code, describeRun(r)).toBe(0);
+    expect(r.stdout).toBe("Categorized as: RECEIPT\nAmount: $542.00\n");
+    expect(r.hits).toEqual([1, 1, 1, 1]);
+    expectClean(r);
+  });
+
+  it("a typed think gets one repair turn in the same session", async () => {
+    const r = await runAgent(setup, {
+      program: "examples/typed-think.pw",
+      rules: [
+        { when: "Classify this document", afterTool: false, reply: { text: "It looks like a receipt to me." } },
+        {
+          when: "Your answer could not be used",
+          afterTool: false,
+          reply: { text: '```json\n{"category": "RECEIPT", "confidence": 0.9}\n```' },
+        },
+      ],
+    });
+    expect(r.code, describeRun(r)).toBe(0);
+    expect(r.stdout).toBe('{"category":"RECEIPT","confidence":0.9}\n');
+    expect(r.hits).toEqual([1, 1]);
+    // The repair turn continues the conversation: its request still holds the first answer.
+    const repair = turnRequests(r).find((q) => q.decision?.rule === 1);
+    expect(JSON.stringify(repair?.body)).toContain("It looks like a receipt to me.");
+    expectClean(r);
+  });
+
+  it(`${LOOP_THINKS} thinks in a loop: memory of the whole run stays flat`, async () => {
+    const r = await runAgent(setup, {
+      source: loopSource(LOOP_THINKS),
+      timeoutMs: 60_000 + LOOP_THINKS * 10_000,
+      rules: [
+        { when: /Item \d+: pick the block/, afterTool: false, reply: { call: 0 } },
+        { when: /^ran \d+/, afterTool: true, reply: { text: "ITEM-OK" } },
+      ],
+    });
+    expect(r.code, describeRun(r)).toBe(0);
+    const expected = Array.from({ length: LOOP_THINKS }, (_, k) => `ran ${k + 1}\nvalue ${k + 1}=ITEM-OK\n`).join("");
+    expect(r.stdout).toBe(expected);
+    expect(r.hits).toEqual([LOOP_THINKS, LOOP_THINKS]);
+    expectClean(r);
+    // RSS of the CLI and every process of the agent, early and late in the loop: a session
+    // (and whatever the agent keeps for it) left open per think shows up here.
+    const { early, late } = loopFigures(name, r, LOOP_THINKS);
+    expect(late - early, `RSS grew from ${early / MB} MB to ${late / MB} MB`).toBeLessThan(64 * MB);
+  }, 120_000 + LOOP_THINKS * 15_000);
+
+  it("Ctrl-C while the model is thinking: exit 130, nothing printed after, no process left", async () => {
+    const r = await runAgent(setup, {
+      source: ONE_DO,
+      rules: [{ when: "Pick the block", afterTool: false, reply: { call: 0 }, delayMs: 60_000 }],
+      interruptWhen: (fake) => fake.modelRequests().some((q) => !q.model?.side && q.model?.latest.includes("Pick the block")),
+    });
+    expect(r.interruptedAtMs, describeRun(r)).toBeDefined();
+    expect(r.code, describeRun(r)).toBe(130);
+    expect(r.stdout).toBe("");
+    expect(r.ms - r.interruptedAtMs!, "time from Ctrl-C to exit").toBeLessThan(5000);
+    expectClean(r);
+  });
+}
+
+/** `describe` for an agent's file: skipped, with its reason in the title, when the adapter is not installed. */
+export function describeAgent(title: string, spec: AgentSpec, body: () => void): void {
+  const present = installed(spec.command);
+  describe.skipIf(!present)(present ? title : `${title} (skipped: ${spec.command} not installed; npm ci --prefix test/agents)`, body);
+}
