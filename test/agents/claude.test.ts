@@ -3,9 +3,10 @@
  * test/agents/package.json) against the fake Anthropic API: `patchwork run --agent claude`.
  */
 import { join } from "node:path";
+import { expect, it } from "vitest";
 import { startFakeAnthropic } from "./fakes/anthropic.js";
-import type { AgentSetup } from "./harness.js";
-import { agentSuite, describeAgent, type AgentSpec } from "./suite.js";
+import { describeRun, runAgent, type AgentSetup } from "./harness.js";
+import { agentSuite, describeAgent, expectClean, ONE_DO, type AgentSpec } from "./suite.js";
 
 /** Claude Code's environment: the fake API, a config dir in the temp HOME, no outside traffic. Root needs nothing more. */
 const claude: AgentSetup = {
@@ -34,4 +35,25 @@ const spec: AgentSpec = {
 
 describeAgent("Claude Code (claude-agent-acp)", spec, () => {
   agentSuite(claude, spec);
+
+  it.each([
+    ["denied by default", [], false],
+    ["allowed with --permissions allow", ["--permissions", "allow"], true],
+  ] as const)("asks permission for its Bash tool: %s", async (_, args, allowed) => {
+    const r = await runAgent(claude, {
+      source: ONE_DO,
+      args: ["--verbose", ...args],
+      rules: [
+        { when: "Pick the block", afterTool: false, reply: { tool: "Bash", input: { command: "touch made-by-bash", description: "make a file" } } },
+        { afterTool: true, reply: { text: "DONE" } },
+      ],
+    });
+    expect(r.code, describeRun(r)).toBe(0);
+    // The request's title is the command.
+    expect(r.stderr).toContain(`[permission touch made-by-bash: ${allowed ? "allow" : "deny"}]`);
+    expect(r.stdout).toBe("value=[DONE]\n");
+    expect(r.filesAfter).toContain(allowed ? "made-by-bash" : "program.pw");
+    if (!allowed) expect(r.filesAfter).not.toContain("made-by-bash");
+    expectClean(r);
+  });
 });

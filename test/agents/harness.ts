@@ -91,6 +91,8 @@ export interface RunResult {
   /** How many times each rule fired. */
   hits: number[];
   samples: Sample[];
+  /** The names in the run's work folder (the program's and the agent's cwd) after the run. */
+  filesAfter: string[];
   /** Processes of the run still alive 5 s after the CLI exited (killed by the harness afterwards). */
   leftovers: { pid: number; cmd: string }[];
 }
@@ -149,14 +151,15 @@ export async function runAgent(setup: AgentSetup, options: RunOptions): Promise<
     if (!options.program) writeFileSync(program, options.source ?? "");
     const args = [CLI, "run", program, "--agent", setup.agent, ...(options.args ?? [])];
     const result = await spawnAndWatch(args, env, dirs.work, marker, fake, options);
-    return { ...result, requests: fake.requests, modelRequests: fake.modelRequests(), hits: fake.rules.hits };
+    const filesAfter = readdirSync(dirs.work);
+    return { ...result, filesAfter, requests: fake.requests, modelRequests: fake.modelRequests(), hits: fake.rules.hits };
   } finally {
     await fake.close();
     rmSync(root, { recursive: true, force: true });
   }
 }
 
-type Watched = Omit<RunResult, "requests" | "modelRequests" | "hits">;
+type Watched = Omit<RunResult, "requests" | "modelRequests" | "hits" | "filesAfter">;
 
 async function spawnAndWatch(args: string[], env: Record<string, string>, cwd: string, marker: string, fake: FakeApi, options: RunOptions): Promise<Watched> {
   const started = performance.now();
