@@ -75,6 +75,8 @@ export interface Sample {
   cliRss: number;
   /** RSS of every other process of the run (the agent's whole tree), bytes. */
   agentRss: number;
+  /** CPU time used so far by the run's processes, and by those they reaped, ms. */
+  cpuMs: number;
   processes: number;
 }
 
@@ -97,8 +99,15 @@ export interface RunResult {
   leftovers: { pid: number; cmd: string }[];
 }
 
-/** Processes whose environment holds `NAME=value` (the run's marker), with their RSS. */
-function markedProcesses(marker: string): { pid: number; rss: number; cmd: string }[] {
+/** CPU time of a process and of its reaped children (utime+stime+cutime+cstime), ms. */
+function cpuMsOf(pid: string): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0) * 10; // 100 ticks per second
+}
+
+/** Processes whose environment holds `NAME=value` (the run's marker), with their RSS and CPU time. */
+function markedProcesses(marker: string): { pid: number; rss: number; cpuMs: number; cmd: string }[] {
   const found = [];
   const needle = `PW_AGENT_TEST_RUN=${marker}\0`;
   for (const entry of readdirSync("/proc")) {
@@ -107,7 +116,7 @@ function markedProcesses(marker: string): { pid: number; rss: number; cmd: strin
       if (!readFileSync(`/proc/${entry}/environ`, "latin1").includes(needle)) continue;
       const rss = Number(readFileSync(`/proc/${entry}/statm`, "latin1").split(" ")[1]) * 4096;
       const cmd = readFileSync(`/proc/${entry}/cmdline`, "latin1").split("\0").join(" ").trim();
-      found.push({ pid: Number(entry), rss, cmd });
+      found.push({ pid: Number(entry), rss, cpuMs: cpuMsOf(entry), cmd });
     } catch {
       // gone meanwhile, or not ours to read
     }
@@ -187,7 +196,8 @@ async function spawnAndWatch(args: string[], env: Record<string, string>, cwd: s
       const procs = markedProcesses(marker);
       const cli = procs.find((p) => p.pid === child.pid);
       const agentRss = procs.filter((p) => p.pid !== child.pid).reduce((sum, p) => sum + p.rss, 0);
-      samples.push({ ms, modelRequests: fake.modelRequests().length, cliRss: cli?.rss ?? 0, agentRss, processes: procs.length });
+      const cpuMs = procs.reduce((sum, p) => sum + p.cpuMs, 0);
+      samples.push({ ms, modelRequests: fake.modelRequests().length, cliRss: cli?.rss ?? 0, agentRss, cpuMs, processes: procs.length });
       if (options.interruptWhen && interruptedAtMs === undefined && options.interruptWhen(fake)) {
         interruptedAtMs = ms;
         killGroup("SIGINT");
@@ -259,7 +269,11 @@ export function loopFigures(agent: string, r: RunResult, thinks: number): { earl
   const late = peakRss(r, (thinks - 4) * perThink);
   const starts = turnRequests(r).filter((q) => !q.model?.afterTool).map((q) => q.time);
   const results = turnRequests(r).filter((q) => q.model?.afterTool).map((q) => q.time);
+  // CPU per think (all processes of the run): a figure the machine's load hardly changes.
+  const cpuAt = (requests: number) => r.samples.find((s) => s.modelRequests >= requests)?.cpuMs ?? NaN;
+  const cpuPerThink = (cpuAt((thinks - 1) * perThink) - cpuAt(2 * perThink)) / (thinks - 3);
   figure(agent, `model requests per think (loop of ${thinks})`, perThink.toFixed(2));
+  figure(agent, "CPU time per think, all processes of the run (s)", seconds(cpuPerThink));
   figure(agent, "time per think, steady state (s)", seconds((starts.at(-1)! - starts[1]) / (starts.length - 2)));
   figure(agent, "  of which: turn request → tool-result request, median (s)", seconds(median(results.map((t, k) => t - starts[k]))));
   figure(agent, "  of which: tool-result request → next think's first request, median (s)", seconds(median(starts.slice(1).map((t, k) => t - results[k]))));
