@@ -5,12 +5,14 @@
  * PW_AGENT_TEST_RUN marker, command line matching PATTERN, not the CLI), opens its inspector
  * (SIGUSR1, 127.0.0.1:9229), forces two full garbage collections and prints one line:
  *
- *   heap-probe LABEL pid=N heapMB=USED rssMB=RSS sockets=N
+ *   heap-probe LABEL pid=N heapMB=USED rssMB=RSS sockets=N at=EPOCH_MS
  *
- * so a test can tell memory the agent keeps from garbage it has not collected yet.
+ * so a test can tell memory the agent keeps from garbage it has not collected yet (`at`: when
+ * the probe started, to time the thinks between two probes).
  */
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 
+const startedAt = Date.now();
 const [label, pattern] = process.argv.slice(2);
 const marker = `PW_AGENT_TEST_RUN=${process.env.PW_AGENT_TEST_RUN}\0`;
 const read = (path) => {
@@ -70,5 +72,5 @@ const sockets = readdirSync(`/proc/${pid}/fd`).filter((fd) => {
   }
 }).length;
 const mb = (n) => (n / 1048576).toFixed(1);
-console.log(`heap-probe ${label} pid=${pid} heapMB=${mb(heap.usedSize)} rssMB=${mb(rssOf(pid))} sockets=${sockets}`);
+console.log(`heap-probe ${label} pid=${pid} heapMB=${mb(heap.usedSize)} rssMB=${mb(rssOf(pid))} sockets=${sockets} at=${startedAt}`);
 process.exit(0);

@@ -34,10 +34,14 @@ interface Schema {
   properties?: Record<string, Schema>;
 }
 
-/** The text a function response carries (Gemini CLI wraps MCP output in `<untrusted_context>`). */
+/**
+ * The text a function response carries. Gemini CLI wraps an MCP tool's output in
+ * `<untrusted_context>…</untrusted_context>`: unwrapped, so rules match what the block printed
+ * the same way for every agent.
+ */
 function responseText(part: NonNullable<Part["functionResponse"]>): string {
   const r = part.response ?? {};
-  if (typeof r.output === "string") return r.output;
+  if (typeof r.output === "string") return r.output.replace(/^<untrusted_context>\n?([\s\S]*?)\n*<\/untrusted_context>$/, "$1");
   if (typeof r.error === "string") return r.error;
   return JSON.stringify(r);
 }
