@@ -7,11 +7,14 @@ import {
   type PermissionQuestion,
   type RunEvent,
 } from "@patchwork/agent";
+import { signalStatus } from "@patchwork/interpreter";
 import { renderDiagnostics } from "./files.js";
 import { resolveAgentCommand } from "./presets.js";
 import { Progress } from "./progress.js";
 import type { RunArgs } from "./run-command.js";
 import type { Terminal } from "./terminal.js";
+
+const STOP_SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
 export interface AgentRunInput {
   args: RunArgs;
@@ -29,9 +32,14 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term }: A
   // output here, on the main thread, clearing the spinner line first.
   const viaMain = term.stderrIsTTY && term.stdoutIsTTY;
   const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.on("SIGINT", onSigint);
-  process.on("SIGTERM", onSigint);
+  // A signal cancels the run (agent, its process group, running commands), then the exit
+  // status is the one a shell reports for that signal: 128 + its number (docs/cli.md).
+  let signalled: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    signalled ??= signal;
+    controller.abort();
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
   const acpOptions: AcpAgentOptions = {
     command,
     cwd,
@@ -68,14 +76,13 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term }: A
     });
   } finally {
     progress.stop();
-    process.off("SIGINT", onSigint);
-    process.off("SIGTERM", onSigint);
+    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
   }
   // Agent failures, even at start-up, come back as diagnostics (PW4xxx), not exceptions.
   if (result.diagnostics.length > 0) {
     term.stderr(renderDiagnostics(result.diagnostics, new SourceFile(text, args.file)));
   }
-  return result.exitCode;
+  return signalled ? signalStatus(signalled) : result.exitCode;
 }
 
 

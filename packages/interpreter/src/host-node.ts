@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readSync, renameSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import type { Host, PwEvent, ShellOptions, ShellResult } from "./ports.js";
+import { shellArgv, signalStatus } from "./shell-process.js";
 
 export interface NodeHostOptions {
   /** Working directory for relative paths and shell commands. Default: process.cwd(). */
@@ -84,30 +85,6 @@ export function writeFileAtomic(path: string, text: string): void {
   }
 }
 
-/**
- * With a time limit, the command runs under coreutils `timeout`, which puts it in its own
- * process group and kills the whole group when time is up (spawnSync's own timeout would kill
- * only `/bin/sh` and leave what it started running). Without `timeout` on the machine, the
- * command runs unbounded and the time limit is enforced when it returns.
- */
-function withTimeLimit(argv: string[], timeoutMs: number | undefined): [string, string[]] {
-  const timeout = timeoutMs !== undefined && Number.isFinite(timeoutMs) ? timeoutCommand() : null;
-  if (!timeout) return [argv[0]!, argv.slice(1)];
-  const seconds = Math.max(0.001, timeoutMs! / 1000).toFixed(3);
-  return [timeout, ["-s", "KILL", seconds, ...argv]];
-}
-
-let timeoutPath: string | null | undefined;
-function timeoutCommand(): string | null {
-  timeoutPath ??= ["/usr/bin/timeout", "/bin/timeout"].find((p) => existsSync(p)) ?? null;
-  return timeoutPath;
-}
-
-function signalStatus(signal: NodeJS.Signals | null): number {
-  const nums: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGPIPE: 13, SIGTERM: 15 };
-  return 128 + (signal ? (nums[signal] ?? 0) : 0);
-}
-
 export function createNodeHost(options: NodeHostOptions = {}): Host {
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
@@ -120,7 +97,7 @@ export function createNodeHost(options: NodeHostOptions = {}): Host {
     exists: (p) => existsSync(abs(p)),
     env: (name) => env[name],
     shell: (command: string, opts: ShellOptions): ShellResult => {
-      const [file, args] = withTimeLimit(["/bin/sh", "-c", command], opts.timeoutMs);
+      const [file, args] = shellArgv(command, { timeoutMs: opts.timeoutMs, foreground: options.shellStdin === "inherit" });
       let r;
       try {
         r = spawnSync(file, args, {

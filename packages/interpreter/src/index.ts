@@ -26,6 +26,7 @@ export { ScriptedAgent } from "./agents/scripted.js";
 export type { Script, ScriptStep, ScriptedThinkRecord } from "./agents/scripted.js";
 export { createNodeHost, writeFileAtomic } from "./host-node.js";
 export type { NodeHostOptions } from "./host-node.js";
+export { shellArgv, signalStatus, type ShellArgvOptions } from "./shell-process.js";
 export { RuntimeError, RUNTIME_MESSAGES } from "./errors.js";
 export type { RuntimeCode } from "./errors.js";
 export { PwBuiltin, PwFunction, deepEqual, fromJson, stringifyJson, toJson, toText, truthy, typeName } from "./values.js";

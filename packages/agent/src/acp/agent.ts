@@ -309,8 +309,11 @@ async function initialize(
   connection: acp.ClientConnection,
   timeoutMs: number,
 ): Promise<acp.InitializeResponse> {
-  const notAgent = (why: string) =>
-    agentError(AgentCodes.notAcpAgent, `the agent command is not an ACP agent: ${why}${child.stderrSuffix()}`);
+  // A fault of the process already ends with the agent's stderr: say it once.
+  const notAgent = (why: string) => {
+    const stderr = why.includes("\nagent stderr:\n") ? "" : child.stderrSuffix();
+    return agentError(AgentCodes.notAcpAgent, `the agent command is not an ACP agent: ${why}${stderr}`);
+  };
   let timer: NodeJS.Timeout | undefined;
   const faulted = new Promise<never>((_, reject) => {
     const fail = () => {

@@ -3,11 +3,11 @@
  * evaluator blocks on its channel exactly as with `spawnSync`, but the command runs in its
  * own process group, so cancelling the run kills it and everything it started (a blocked
  * `spawnSync` in the worker could not be interrupted, and its command outlived the run).
- * Same behaviour as the interpreter's `createNodeHost` shell: `/bin/sh -c`, captured output.
+ * Same behaviour as the interpreter's `createNodeHost` shell: `/bin/sh -c` started by
+ * `shellArgv`, captured output.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { constants } from "node:os";
-import type { ShellResult } from "@patchwork/interpreter";
+import { shellArgv, signalStatus, type ShellResult } from "@patchwork/interpreter";
 
 export interface ShellRunnerOptions {
   env: Record<string, string | undefined>;
@@ -23,7 +23,9 @@ export class ShellRunner {
     return new Promise((resolve) => {
       let child: ChildProcess;
       try {
-        child = spawn("/bin/sh", ["-c", command], {
+        // setpriv/timeout (when present): the command's group also dies if this process is killed.
+        const [file, args] = shellArgv(command, { foreground: this.options.stdin === "inherit" });
+        child = spawn(file, args, {
           cwd,
           env: { ...this.options.env, ...env },
           stdio: [this.options.stdin, "pipe", "pipe"],
@@ -45,7 +47,7 @@ export class ShellRunner {
       });
       child.once("close", (code, signal) => {
         this.running.delete(child);
-        const status = code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : 1);
+        const status = code ?? (signal ? signalStatus(signal) : 1);
         resolve({ status, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") });
       });
     });
