@@ -9,7 +9,7 @@ import { RuntimeError } from "./errors.js";
 import { createNodeHost } from "./host-node.js";
 import { Modules, runMain, type ParseFn } from "./modules.js";
 import type { Agent, Host } from "./ports.js";
-import { Runtime, type Limits } from "./runtime.js";
+import { isStackOverflow, Runtime, type Limits } from "./runtime.js";
 import type { Value } from "./values.js";
 
 export interface InterpreterOptions {
@@ -73,6 +73,7 @@ export class Interpreter {
     try {
       return runMain(this.modules, rt, program, fileName, options.entry);
     } catch (e) {
+      if (isStackOverflow(e)) throw rt.stackOverflow(program.span, fileName);
       if (e instanceof RangeError) throw rt.fromRangeError(e, program.span, fileName);
       throw e;
     }

@@ -4,6 +4,7 @@ import * as parser from "@patchwork/parser";
 import { RuntimeError } from "./errors.js";
 import { Interpreter, runtimeDiagnostic, type InterpreterOptions } from "./interpreter.js";
 import type { JsonValue } from "./ports.js";
+import { isStackOverflow } from "./runtime.js";
 import { toJson } from "./values.js";
 
 export interface RunOptions extends InterpreterOptions {
@@ -59,7 +60,11 @@ export function run(source: string, options: RunOptions = {}): RunResult {
   } catch (caught) {
     // The program's value is converted to JSON here, outside any node: a value that cannot
     // be (nested too deeply) is reported at the program.
-    const e = caught instanceof RangeError ? rt.fromRangeError(caught, program.span, fileName) : caught;
+    const e = isStackOverflow(caught)
+      ? rt.stackOverflow(program.span, fileName)
+      : caught instanceof RangeError
+        ? rt.fromRangeError(caught, program.span, fileName)
+        : caught;
     if (!(e instanceof RuntimeError)) {
       const message = `internal error: ${e instanceof Error ? e.message : String(e)}`;
       diags.push({ code: "PW3099", severity: "error", message, span: program.span, fileName });

@@ -5,7 +5,7 @@
  * are plain numbers, so ordinary control flow never throws).
  */
 import type { Node, Span } from "@patchwork/parser";
-import { raise, runtimeError } from "./errors.js";
+import { raise, runtimeError, type RuntimeError } from "./errors.js";
 import type { Agent, Host, PwEvent } from "./ports.js";
 import { NestingError, type Value } from "./values.js";
 
@@ -36,6 +36,14 @@ export interface Limits {
 }
 
 export const DEFAULT_MAX_DEPTH = 2000;
+
+/**
+ * The engine's stack overflow: a RangeError, or a SyntaxError when the overflow hits while a
+ * regular expression is compiled. Only the message tells them from other errors.
+ */
+export function isStackOverflow(e: unknown): boolean {
+  return (e instanceof RangeError || e instanceof SyntaxError) && e.message.endsWith("Maximum call stack size exceeded");
+}
 export const DEFAULT_MAX_ARRAY_LENGTH = 2 ** 24;
 /** The engine's maximum string length in UTF-16 code units (V8 on 64-bit: 2^29 - 24). */
 export const MAX_STRING_LENGTH = 2 ** 29 - 24;
@@ -141,19 +149,25 @@ export class Runtime {
   }
 
   /**
-   * Converts a JS RangeError: a stack overflow becomes the recursion-depth error (PW3070),
-   * anything else (a string or array too large for the engine) PW3073.
+   * Converts a JS RangeError where it is caught: a string, array or object too large for the
+   * engine (or a value nested too deeply) becomes PW3073 at `span`. A stack overflow is
+   * returned unchanged: so close to the end of the stack even building an error can overflow
+   * again (V8 even reports a regular expression compiled there as a SyntaxError), so it
+   * unwinds to the run, where `stackOverflow` turns it into PW3070.
    */
-  fromRangeError(e: RangeError, span: Span, fileName: string) {
+  fromRangeError(e: RangeError, span: Span, fileName: string): Error {
     if (e instanceof NestingError) return runtimeError("PW3073", span, fileName, { detail: e.message });
-    if (/call stack/i.test(e.message))
-      return runtimeError("PW3070", this.callSite?.span ?? span, fileName, { limit: this.maxDepth });
-    const detail = /string/i.test(e.message)
+    if (isStackOverflow(e)) return e;
+    const detail = e.message.includes("string")
       ? `a string longer than the engine's limit of ${MAX_STRING_LENGTH} characters`
-      : /map|array/i.test(e.message)
-        ? `an array or object with more than ${this.maxArrayLength} elements`
-        : e.message;
+      : `an array or object with more than ${this.maxArrayLength} elements`;
     return runtimeError("PW3073", span, fileName, { detail });
+  }
+
+  /** The run's PW3070 for a JavaScript stack overflow, at the innermost call being made. */
+  stackOverflow(span: Span, fileName: string): RuntimeError {
+    const detail = `the JavaScript stack ran out before the limit of ${this.maxDepth} nested calls`;
+    return runtimeError("PW3070", this.callSite?.span ?? span, fileName, { limit: this.maxDepth, detail });
   }
 
   write(text: string): void {

@@ -24,6 +24,24 @@ describe(`limits (${codegen ? "codegen" : "closures only"})`, () => {
     expect(r.error).toMatch(/^PW3070 /);
   });
 
+  it("a JS stack overflow in any shape of body is PW3070 at the innermost call, never an internal error", () => {
+    // Near the end of the stack V8 reports even a regular expression it compiles as a
+    // SyntaxError; these bodies used to end as PW3099 "Invalid regular expression".
+    const bodies = [
+      'var x = [1, {a: "${len([f(n - 1)])}"}]\n  return 1',
+      "try {\n    for i in [1] {\n      return [f(n - 1)][0] + 1\n    }\n  } catch e { print(e) }\n  return 1",
+      'return "${-(-(f(n - 1) + 1))}".split("\\n").length * 1',
+    ];
+    for (const body of bodies) {
+      const src = `fun f(n) {\n  ${body}\n}\nf(1000000)`;
+      const lines = src.split("\n");
+      const line = lines.findIndex((l) => l.includes("f(n - 1)"));
+      const at = `${line + 1}:${lines[line]!.indexOf("f(n - 1)") + 1}`;
+      const r = runSource(src, { limits: { maxDepth: 10_000_000 } });
+      expect(r.error).toBe(`PW3070 at ${at}: recursion too deep (the JavaScript stack ran out before the limit of 10000000 nested calls)`);
+    }
+  });
+
   it("a depth error cannot be caught by try", () => {
     const r = runSource('fun f(n) { return f(n + 1) }\ntry { f(0) } catch e { print("caught") }\nprint("after")', { limits: { maxDepth: 50 } });
     expect(r.output).toBe("");

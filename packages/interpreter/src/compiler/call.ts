@@ -95,9 +95,10 @@ export function compileCall(e: CallExpr, cx: Cx): ExprFn {
       const fv = fnExpr(f);
       if (fv instanceof PwFunction) {
         const c = fv.compiled ?? compiledOf(fv);
+        const x = a0(f);
         if (c.paramCount === 0) tooMany(fv, 1, e, file);
         const frame: Value[] = new Array(c.size);
-        frame[0] = a0(f);
+        frame[0] = x;
         for (let i = 1; i < c.paramCount; i++) frame[i] = null;
         return enter(rt, c, frame, e, file);
       }
@@ -108,7 +109,8 @@ export function compileCall(e: CallExpr, cx: Cx): ExprFn {
     const fv = fnExpr(f);
     if (fv instanceof PwFunction) {
       const c = fv.compiled ?? compiledOf(fv);
-      if (n > c.paramCount) tooMany(fv, n, e, file);
+      // Arguments are evaluated before the arity check, as a call through callValue does.
+      if (n > c.paramCount) return callValue(rt, fv, evalArgs(args, f), e, file, what);
       const frame: Value[] = new Array(c.size);
       for (let i = 0; i < n; i++) frame[i] = args[i]!(f);
       for (let i = n; i < c.paramCount; i++) frame[i] = null;
@@ -119,6 +121,10 @@ export function compileCall(e: CallExpr, cx: Cx): ExprFn {
 }
 
 /**
+ * Calls evaluate the callee, then the arguments left to right, then check the arity (as a
+ * JavaScript or Python call does): an undefined callee fails before its arguments run, a call
+ * with too many arguments after them. Both evaluation tiers follow this order.
+ *
  * The hottest call shape: a one-argument call of a module-level name from inside a function
  * (recursion, helpers). Reads the module slot directly and enters the body inline.
  */
@@ -133,9 +139,10 @@ function compileGlobalCall1(e: CallExpr, slot: number, a0: ExprFn, fnExpr: ExprF
       let frame: Value[];
       if (c.size === 1 && c.paramCount === 1) frame = [a0(f)];
       else {
+        const x = a0(f);
         if (c.paramCount === 0) tooMany(fv, 1, e, file);
         frame = new Array(c.size);
-        frame[0] = a0(f);
+        frame[0] = x;
         for (let i = 1; i < c.paramCount; i++) frame[i] = null;
       }
       return enter(rt, c, frame, e, file);

@@ -98,8 +98,10 @@ function expr(e: Expr, cx: Cx, g: Gen): string {
             `(${fr} = ${args}, ++rt.depth > rt.maxDepth && H.tooDeep(${node}), ` +
             `++rt.steps >= rt.nextCheck && H.check(${node}), rt.callSite = ${node}, ` +
             `${sg} = ${c}.body(${fr}), rt.depth--, ${sg} === ${RETURN} ? (${rv} = rt.ret, rt.ret = null, ${rv}) : null)`;
+          // The callee first (an undefined one fails before the arguments run), as call.ts does.
           return (
-            `(${t} = G[${b.slot}], ${t} instanceof PF && (${c} = ${t}.compiled) !== null && ${c}.paramCount === ${n}` +
+            `(${t} = G[${b.slot}], ${t} === undefined && H.undef(${g.k(e.callee)}), ` +
+            `${t} instanceof PF && (${c} = ${t}.compiled) !== null && ${c}.paramCount === ${n}` +
             ` ? ${enter} : H.call(${t}, ${args}, ${node}, ${g.k(e.callee)}))`
           );
         }

@@ -6,7 +6,7 @@ import type { Stmt, ThinkExpr, TypeExpr } from "@patchwork/parser";
 import { raise, RuntimeError } from "../errors.js";
 import { parseJson } from "../json.js";
 import { AgentError, type ChildResult, type RunChild, type ThinkReply, type ThinkRequest } from "../ports.js";
-import { RETURN, type Runtime } from "../runtime.js";
+import { isStackOverflow, RETURN, type Runtime } from "../runtime.js";
 import { isStringType, typeToText } from "../types/check.js";
 import { jsonSchemaOf, toZod, validate } from "../types/schema.js";
 import type { JsonValue } from "../ports.js";
@@ -147,7 +147,7 @@ function askAgent(rt: Runtime, request: ThinkRequest, runChild: RunChild, e: Thi
     return rt.agent.think(request, runChild);
   } catch (err) {
     if (err instanceof AgentError) throw new RuntimeError(err.code, err.message, e.span, file);
-    if (err instanceof RuntimeError) throw err;
+    if (err instanceof RuntimeError || isStackOverflow(err)) throw err;
     if (err instanceof RangeError) throw rt.fromRangeError(err, e.span, file);
     return raise("PW3031", e.span, file, { detail: err instanceof Error ? err.message : String(err) });
   }
