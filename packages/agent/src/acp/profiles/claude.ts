@@ -18,6 +18,7 @@
  */
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import type { AgentProfile } from "./index.js";
+import { chooseMode } from "./modes.js";
 
 export const CLAUDE_SESSION_OPTIONS = {
   allowDangerouslySkipPermissions: false,
@@ -25,19 +26,14 @@ export const CLAUDE_SESSION_OPTIONS = {
   env: { ENABLE_TOOL_SEARCH: "false" },
 } as const;
 
-/** Claude Code's permission mode that asks the client (`session/request_permission`). */
-const ASK_MODE = "default";
+/** Claude Code's permission mode ("Manual") that asks the client (`session/request_permission`). */
+export const CLAUDE_MODE = "default";
 
 export const claudeProfile: AgentProfile = {
   name: "claude",
   matches: (init) => (init.agentInfo?.name ?? "").includes("@agentclientprotocol/claude-agent-acp"),
   newSessionExtras: () => ({ _meta: { claudeCode: { options: CLAUDE_SESSION_OPTIONS } } }),
-  async afterNewSession({ sessionId, response, request }) {
-    const modes = response.modes;
-    if (!modes || modes.currentModeId === ASK_MODE) return;
-    if (!modes.availableModes.some((m) => m.id === ASK_MODE)) return;
-    await request("session/set_mode", { sessionId, modeId: ASK_MODE });
-  },
+  afterNewSession: (session) => chooseMode(session, CLAUDE_MODE),
   // The adapter names the tool the SDK is about to run in `_meta.claudeCode.toolName`
   // (`mcp__<server>__<tool>`); the title is the model's description.
   isOurDoTool: ({ toolCall }, server) => claudeToolName(toolCall) === `mcp__${server}__do`,

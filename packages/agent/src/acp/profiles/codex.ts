@@ -11,6 +11,7 @@
  * `agent-full-access` asks nothing. See docs/decisions/ (Codex's mode).
  */
 import type { AgentProfile, PermissionToolCall, ProfileSession } from "./index.js";
+import { chooseMode } from "./modes.js";
 
 /** The mode every Codex session is put in: the one that asks the client before anything that matters. */
 export const CODEX_MODE = "read-only";
@@ -19,13 +20,7 @@ export const codexProfile: AgentProfile = {
   name: "codex",
   matches: (init) => (init.agentInfo?.name ?? "").includes("codex-acp"),
   isOurDoTool: isCodexDoTool,
-  async afterNewSession(session: ProfileSession): Promise<void> {
-    const modes = session.response.modes;
-    // An adapter without modes (or without this one) keeps its own behaviour.
-    if (!modes || modes.currentModeId === CODEX_MODE) return;
-    if (!modes.availableModes.some((m) => m.id === CODEX_MODE)) return;
-    await session.request("session/set_mode", { sessionId: session.sessionId, modeId: CODEX_MODE });
-  },
+  afterNewSession: (session: ProfileSession) => chooseMode(session, CODEX_MODE),
 };
 
 /**
