@@ -79,10 +79,7 @@ describe("with the real interpreter", () => {
     const closing = await runWith(source, "close.pw", script({}));
     expect(closing.diagnostics).toEqual([]);
     expect(closing.output).toBe("ok\nok\nok\n");
-    // A finished think may still get its repair turn until the evaluator moves on: its session is
-    // closed when the next think starts; the last one's close races the agent's shutdown at the
-    // end of the run. So at most one finished session stays open (Claude Code keeps a process
-    // per session).
+    // The last think's close races the agent's shutdown at the end of the run.
     const closed = new Set(closing.stderr.match(/session closed: test-session-\d+/g) ?? []);
     expect(closed.has("session closed: test-session-1")).toBe(true);
     expect(closed.has("session closed: test-session-2")).toBe(true);
@@ -90,6 +87,28 @@ describe("with the real interpreter", () => {
     const without = await runWith(source, "close.pw", script({ sessionClose: false }));
     expect(without.output).toBe("ok\nok\nok\n");
     expect(without.stderr).not.toMatch(/session closed/);
+  });
+
+  it("closes an untyped think's session with its answer; a typed one's when the evaluator moves on", async () => {
+    // Between the two thinks the evaluator waits for a shell command: the first session's close
+    // reaches the agent during that wait, unless the think is typed (its answer may still need
+    // the repair turn in the same session until the evaluator has checked it).
+    const order = async (declaration: string) => {
+      const source = `${declaration} = think { first }\n$ sleep 0.5\nprint(think { second })`;
+      const run = await runWith(source, "close.pw", {
+        prompts: [
+          { match: "first", steps: [{ reply: '```json\n{"n": 1}\n```' }] },
+          { match: "second", steps: [{ reply: "ok" }] },
+        ],
+      });
+      expect(run.diagnostics).toEqual([]);
+      const closedAt = run.events.findIndex((e) => e.type === "agent-stderr" && e.text.includes("session closed: test-session-1"));
+      const secondAt = run.events.findIndex((e) => e.type === "think-start" && e.id === 2);
+      expect(closedAt).toBeGreaterThanOrEqual(0);
+      return closedAt < secondAt ? "before the next think" : "after the next think started";
+    };
+    expect(await order("var a")).toBe("before the next think");
+    expect(await order("type N = {n: number}\nvar a: N")).toBe("after the next think started");
   });
 
   it("an agent failure is a runtime error at the think's position", async () => {

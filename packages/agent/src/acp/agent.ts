@@ -60,6 +60,8 @@ export class AcpAgent implements AsyncAgent {
   /** `session/prompt` requests still unanswered (cancelled turns answer `cancelled`). */
   private readonly pendingPrompts = new Set<Promise<unknown>>();
   private closed = false;
+  /** What every think handler gets from this runtime (built once: its closures are per runtime). */
+  private runtime: HandlerRuntime | null = null;
   /** What this particular agent needs beyond plain ACP (chosen by its `agentInfo.name`). */
   readonly profile: AgentProfile;
 
@@ -155,7 +157,8 @@ export class AcpAgent implements AsyncAgent {
   ): Promise<AsyncThinkReply> {
     if (this.closed) throw agentError(AgentCodes.cancelled, "the agent runtime is closed");
     if (this.process.fault) throw agentError(this.process.fault.code, this.process.fault.message);
-    const handler = new ThinkHandler(this.handlerRuntime(), request, runChild, signal, context);
+    this.runtime ??= this.handlerRuntime();
+    const handler = new ThinkHandler(this.runtime, request, runChild, signal, context);
     return handler.run();
   }
 

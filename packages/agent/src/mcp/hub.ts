@@ -19,7 +19,28 @@ export interface McpDeclaration {
   release(): Promise<void>;
 }
 
+/**
+ * Bearer tokens of 24 random bytes, cut from a pool drawn 64 tokens at a time: one call into
+ * the CSPRNG per 64 thinks instead of one per think (≈10 µs each on a loaded machine).
+ */
+class TokenSource {
+  private pool = Buffer.alloc(0);
+  private at = 0;
+
+  next(): string {
+    if (this.at >= this.pool.length) {
+      this.pool = randomBytes(24 * 64);
+      this.at = 0;
+    }
+    const token = this.pool.subarray(this.at, this.at + 24).toString("base64url");
+    this.pool.fill(0, this.at, this.at + 24);
+    this.at += 24;
+    return token;
+  }
+}
+
 export class McpHub {
+  private readonly tokens = new TokenSource();
   private readonly entries = new Map<string, { call: DoCall }>();
   private http: Promise<HttpMcpServer> | null = null;
   private unix: Promise<UnixMcpServer> | null = null;
@@ -37,7 +58,7 @@ export class McpHub {
   async declare(transport: McpTransport, call: DoCall): Promise<McpDeclaration> {
     if (this.closed) throw new Error("the MCP hub is closed");
     if (transport === "acp") return this.declareAcp(call);
-    const token = randomBytes(24).toString("base64url");
+    const token = this.tokens.next();
     this.entries.set(token, { call });
     const release = async () => {
       this.entries.delete(token);

@@ -21,7 +21,12 @@ export class ThinkBridge {
     private readonly agent: AsyncAgent,
     private readonly runSignal: AbortSignal,
     private readonly emit: (event: AgentEvent) => void,
-  ) {}
+  ) {
+    // One listener for the run, not one per think (an EventTarget listener costs µs per think).
+    runSignal.addEventListener("abort", () => {
+      for (const think of this.open.values()) think.abortTurn();
+    }, { once: true });
+  }
 
   /** The evaluator thread's channel port: responses go out on it, replies come back on it. */
   connect(hello: HelloMessage): void {
@@ -38,7 +43,7 @@ export class ThinkBridge {
     const send = (response: Response) => sendSignalled(port, flag, { ...response, seq });
     const think = new OpenThink(message, send, () => this.open.delete(seq));
     this.open.set(seq, think);
-    think.begin(this.agent, this.runSignal, this.emit);
+    think.begin(this.agent, this.runSignal.aborted, this.emit);
   }
 
   /** The request of the innermost think under way (the latest opened), if any. */
@@ -72,7 +77,6 @@ class OpenThink {
   private closed = false;
   /** The last turn answered normally: closing needs no abort. */
   private answered = false;
-  private unlink: () => void = () => undefined;
 
   constructor(
     private readonly message: ThinkRequestMessage,
@@ -80,14 +84,9 @@ class OpenThink {
     private readonly onClosed: () => void,
   ) {}
 
-  begin(agent: AsyncAgent, runSignal: AbortSignal, emit: (event: AgentEvent) => void): void {
-    // Linked by hand: AbortSignal.any costs a weak registration per think.
-    const onRunAbort = () => this.controller.abort();
-    if (runSignal.aborted) this.controller.abort();
-    else {
-      runSignal.addEventListener("abort", onRunAbort, { once: true });
-      this.unlink = () => runSignal.removeEventListener("abort", onRunAbort);
-    }
+  /** Starts the agent's turn; its signal aborts with the run (the bridge calls `abortTurn`). */
+  begin(agent: AsyncAgent, runAborted: boolean, emit: (event: AgentEvent) => void): void {
+    if (runAborted) this.controller.abort();
     const signal = this.controller.signal;
     const context = { thinkId: this.message.request.id, emit };
     this.settle(agent.think(this.message.request, this.runChild, signal, context));
@@ -110,8 +109,12 @@ class OpenThink {
         if (this.closed) return;
         this.reply = reply;
         this.answered = true;
-        this.send({ type: "complete", ok: true, text: reply.text, canFollowUp: reply.followUp !== undefined });
-        if (!reply.followUp) this.close();
+        // The interpreter continues a conversation only to repair a typed answer: an untyped
+        // think is over with its answer, so it is closed now (the agent frees its session while
+        // the evaluator runs on) rather than when the evaluator releases it at its next think.
+        const canFollowUp = reply.followUp !== undefined && this.message.request.typeText !== null;
+        this.send({ type: "complete", ok: true, text: reply.text, canFollowUp });
+        if (!canFollowUp) this.close();
       },
       (error: unknown) => {
         if (this.closed) return;
@@ -148,6 +151,10 @@ class OpenThink {
     }
   }
 
+  abortTurn(): void {
+    this.controller.abort();
+  }
+
   cancel(code: string, message: string): void {
     if (this.closed) return;
     this.send({ type: "cancel", code, message });
@@ -162,7 +169,6 @@ class OpenThink {
   private close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.unlink();
     if (!this.answered) this.controller.abort();
     else this.reply?.done?.();
     for (const resolve of this.pendingDo.values()) resolve({ ok: false, error: "the think block was interrupted" });
