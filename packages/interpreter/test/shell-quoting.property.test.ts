@@ -12,6 +12,8 @@ import { describe, expect, it } from "vitest";
 import { runSource, tempDir } from "./helpers.js";
 
 const dir = tempDir();
+/** Each run starts a real sh: allow for a busy machine, and for `npm run fuzz`'s many runs. */
+const TIMEOUT = process.env.PW_FUZZ_RUNS ? 60 * 60_000 : 120_000;
 const MARK = join(dir, "pwned");
 
 /** Pieces an attacker would try, each with a command that creates the marker. */
@@ -74,7 +76,7 @@ describe("a value is never code, in every quoting context", () => {
       }),
       { numRuns: Math.max(10, Math.floor((fc.readConfigureGlobal().numRuns ?? 100) / 2)) },
     );
-  });
+  }, TIMEOUT);
 
   it("arrays: one word per element bare or spread, joined with spaces in double quotes", () => {
     const program = [
@@ -95,5 +97,53 @@ describe("a value is never code, in every quoting context", () => {
       }),
       { numRuns: Math.max(10, Math.floor((fc.readConfigureGlobal().numRuns ?? 100) / 4)) },
     );
-  });
+  }, TIMEOUT);
+});
+
+/** A generated template: its text (X = the interpolation) and what it expands to for value v. */
+interface Gen {
+  text: string;
+  f: (v: string) => string;
+}
+
+/**
+ * Random nestings of quoting contexts, beyond the fixed corpus: `word` is a bare sh word that
+ * expands to exactly one field; `dq` is text inside double quotes; `bq` a word allowed inside
+ * backquotes (no backquotes of its own: nested backquotes are refused by design).
+ */
+const templates = fc.letrec<{ word: Gen; dq: Gen; bq: Gen }>((tie) => ({
+  word: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    fc.constantFrom<Gen>({ text: "${x}", f: same }, { text: "$x", f: same }),
+    tie("dq").map((d) => ({ text: `"${d.text}"`, f: d.f })),
+    tie("word").map((w) => ({ text: `pre${w.text}`, f: (v: string) => `pre${w.f(v)}` })),
+  ),
+  dq: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    fc.constantFrom<Gen>({ text: "${x}", f: same }, { text: "<$x>", f: (v) => `<${v}>` }),
+    tie("word").map((w) => ({ text: `$(printf '%s' ${w.text})`, f: (v: string) => stripNl(w.f(v)) })),
+    tie("bq").map((w) => ({ text: `\`printf '%s' ${w.text}\``, f: (v: string) => stripNl(w.f(v)) })),
+    tie("dq").map((d) => ({ text: `A:${d.text}`, f: (v: string) => `A:${d.f(v)}` })),
+  ),
+  bq: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    fc.constantFrom<Gen>({ text: "${x}", f: same }, { text: '"${x}"', f: same }),
+    tie("word").filter((w) => !w.text.includes("`")),
+  ),
+}));
+
+describe("generated nestings of quoting contexts", () => {
+  it("printf '%s\\n' WORD prints exactly what the nesting expands to; no marker file", () => {
+    fc.assert(
+      fc.property(templates.word, value, (t, v) => {
+        writeFileSync(join(dir, "value.txt"), v);
+        rmSync(MARK, { force: true });
+        const r = runSource(`var x = read("value.txt")\n$ printf '%s\\n' ${t.text}`, { cwd: dir });
+        expect(r.error).toBeNull();
+        expect(r.output).toBe(t.f(v) + "\n");
+        expect(existsSync(MARK)).toBe(false);
+      }),
+      { numRuns: Math.max(10, Math.floor((fc.readConfigureGlobal().numRuns ?? 100) / 2)) },
+    );
+  }, TIMEOUT);
 });
