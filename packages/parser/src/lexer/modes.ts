@@ -68,7 +68,7 @@ const shellWordParts = [T.ShellEscape, T.ShellSQ, T.ShellSQOpen, T.ShellDQStart,
 const shellBQWordParts = [T.ShellEscape, T.ShellBQSQ, T.ShellBQSQOpen, ...shellDollar];
 const shellOperators = [
   T.ShellAndAnd, T.ShellOrOr, T.ShellPipe, T.ShellSemi, T.ShellRedirDup, T.ShellRedirAll,
-  T.ShellRedirAppend, T.ShellRedirOut, T.ShellRedirIn, T.ShellAmp,
+  T.ShellRedirAppend, T.ShellRedirOut, T.ShellHeredoc, T.ShellRedirIn, T.ShellAmp,
 ];
 
 export const lexerDefinition: IMultiModeLexerDefinition = {

@@ -152,6 +152,8 @@ export const ShellRedirDup = tok({ name: "ShellRedirDup", label: "a redirect", p
 export const ShellRedirAll = tok({ name: "ShellRedirAll", label: "a redirect", pattern: /&>/ });
 export const ShellRedirAppend = tok({ name: "ShellRedirAppend", label: "a redirect", pattern: /[0-9]*>>/ });
 export const ShellRedirOut = tok({ name: "ShellRedirOut", label: "a redirect", pattern: /[0-9]*>/ });
+/** `<<` / `<<<`: heredocs and here-strings, which Patchwork does not have (reported). */
+export const ShellHeredoc = tok({ name: "ShellHeredoc", label: "'<<'", pattern: /[0-9]*<<<?-?/ });
 export const ShellRedirIn = tok({ name: "ShellRedirIn", label: "a redirect", pattern: /[0-9]*</ });
 export const ShellWordText = run("ShellWordText", "a shell word", " \t\n\r\f\v|&;<>()$\"'\\`");
 export const ShellAmp = tok({ name: "ShellAmp", label: "'&'", pattern: /&/ });

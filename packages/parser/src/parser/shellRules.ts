@@ -107,6 +107,16 @@ export abstract class ShellRules extends TypeRules {
             { ALT: () => this.CONSUME(T.ShellRedirAppend) },
             { ALT: () => this.CONSUME(T.ShellRedirOut) },
             { ALT: () => this.CONSUME(T.ShellRedirIn) },
+            {
+              ALT: () => {
+                const h = this.CONSUME(T.ShellHeredoc);
+                if (!this.RECORDING_PHASE) {
+                  const message = "heredocs and here-strings (<<, <<<) are not supported: pipe the text in, e.g. $ printf '%s' ${text} | cmd";
+                  this.report(Codes.syntax, message, this.tokSpan(h));
+                }
+                return h;
+              },
+            },
           ]);
           this.OPTION(() => this.CONSUME(T.ShellSpace));
           const target = this.SUBRULE(this.shellWord);
@@ -154,7 +164,7 @@ export abstract class ShellRules extends TypeRules {
     return this.OR([
       ...[
         T.ShellSpace, T.ShellAndAnd, T.ShellOrOr, T.ShellPipe, T.ShellSemi, T.ShellRedirDup, T.ShellRedirAll,
-        T.ShellRedirAppend, T.ShellRedirOut, T.ShellRedirIn,
+        T.ShellRedirAppend, T.ShellRedirOut, T.ShellRedirIn, T.ShellHeredoc,
       ].map(this.textAlt),
       {
         ALT: (): Piece[] => {
@@ -176,9 +186,13 @@ export abstract class ShellRules extends TypeRules {
     return items;
   }
 
-  /** A closer that may be missing (the command then ran to the end of the input). */
-  private closer(open: IToken, close: IToken | undefined, what: string): Piece[] {
+  /**
+   * A closer that may be missing (the command then ran to the end of the input). Not
+   * reported when an error inside the construct (reported since `before`) already explains it.
+   */
+  private closer(open: IToken, close: IToken | undefined, what: string, before: number): Piece[] {
     if (close !== undefined) return [piece(close)];
+    if (this.diagnostics.length > before) return [];
     const [name, closer] = CLOSERS[what]!;
     this.report(Codes.unterminatedShell, `unterminated ${name} in shell command: add the closing ${closer}`, this.tokSpan(open));
     return [];
@@ -187,22 +201,25 @@ export abstract class ShellRules extends TypeRules {
   /** `( … )` inside a shell capture: a subshell or group, parsed as a command. */
   protected shellNested = this.RULE("shellNested", (): Piece[] => {
     const open = this.CONSUME(T.ShellLParen);
+    const before = this.diagnostics.length;
     const items = this.shellSeq();
     const close = this.OPTION(() => this.CONSUME(T.ShellRParen));
-    return this.RECORDING_PHASE ? [] : [piece(open), ...items, ...this.closer(open, close, "(")];
+    return this.RECORDING_PHASE ? [] : [piece(open), ...items, ...this.closer(open, close, "(", before)];
   });
 
   /** `$( … )`: sh's command substitution, parsed as a command. */
   protected shellSub = this.RULE("shellSub", (): Piece[] => {
     const open = this.CONSUME(T.ShellSubOpen);
+    const before = this.diagnostics.length;
     const items = this.shellSeq();
     const close = this.OPTION(() => this.CONSUME(T.ShellRParen));
-    return this.RECORDING_PHASE ? [] : [piece(open), ...items, ...this.closer(open, close, "$(")];
+    return this.RECORDING_PHASE ? [] : [piece(open), ...items, ...this.closer(open, close, "$(", before)];
   });
 
   /** `` `…` ``: the old command substitution. Interpolations in nested (escaped) backquotes are refused. */
   protected shellBackquote = this.RULE("shellBackquote", (): Piece[] => {
     const open = this.OR([{ ALT: () => this.CONSUME(T.ShellBQOpen) }, { ALT: () => this.CONSUME(T.ShellBQOpenDQ) }]);
+    const before = this.diagnostics.length;
     const items = this.shellSeq();
     const close = this.OPTION(() => this.CONSUME(T.ShellBQClose));
     if (this.RECORDING_PHASE) return [];
@@ -217,7 +234,7 @@ export abstract class ShellRules extends TypeRules {
         }
       }
     }
-    return [piece(open), ...items, ...this.closer(open, close, "`")];
+    return [piece(open), ...items, ...this.closer(open, close, "`", before)];
   });
 
   /** Double quotes, in a word or inside backquotes: interpolations here land in double quotes. */
@@ -227,6 +244,7 @@ export abstract class ShellRules extends TypeRules {
       { ALT: () => this.CONSUME(T.ShellBQDQOpen) },
       { ALT: () => this.CONSUME(T.ShellBQDQOpenEsc) },
     ]);
+    const before = this.diagnostics.length;
     const items: Piece[] = [piece(open)];
     this.MANY(() => {
       const p = this.OR2([
@@ -256,22 +274,24 @@ export abstract class ShellRules extends TypeRules {
         { ALT: () => this.CONSUME(T.ShellBQDQCloseEsc) },
       ]),
     );
-    return this.RECORDING_PHASE ? [] : [...items, ...this.closer(open, close, '"')];
+    return this.RECORDING_PHASE ? [] : [...items, ...this.closer(open, close, '"', before)];
   });
 
   /** `$(( … ))`: arithmetic. Interpolations here must be integers (checked when run). */
   protected shellArith = this.RULE("shellArith", (): Piece[] => {
     const open = this.CONSUME(T.ShellArithOpen);
+    const before = this.diagnostics.length;
     const items = this.arithItems();
     const close = this.OPTION(() => this.CONSUME(T.ShellArithClose));
-    return this.RECORDING_PHASE ? [] : [piece(open), ...items, ...this.closer(open, close, "$((")];
+    return this.RECORDING_PHASE ? [] : [piece(open), ...items, ...this.closer(open, close, "$((", before)];
   });
 
   protected shellArithGroup = this.RULE("shellArithGroup", (): Piece[] => {
     const open = this.CONSUME(T.ShellArithLParen);
+    const before = this.diagnostics.length;
     const items = this.arithItems();
     const close = this.OPTION(() => this.CONSUME(T.ShellRParen));
-    return this.RECORDING_PHASE ? [] : [piece(open), ...items, ...this.closer(open, close, "(")];
+    return this.RECORDING_PHASE ? [] : [piece(open), ...items, ...this.closer(open, close, "(", before)];
   });
 
   private arithItems(): Piece[] {
