@@ -201,7 +201,15 @@ export class AcpAgent implements AsyncAgent {
   private closeSession(sessionId: string): void {
     const caps = this.initializeResponse.agentCapabilities?.sessionCapabilities as { close?: unknown } | undefined;
     if (!caps?.close || !this.process.alive || this.closed) return;
-    this.connection.agent.request(acp.methods.agent.session.close, { sessionId }).catch(() => undefined);
+    this.connection.agent
+      .request(acp.methods.agent.session.close, { sessionId })
+      .then(() => this.profile.afterCloseSession?.({ sessionId, request: (method, params) => this.request(method, params) }))
+      .catch(() => undefined);
+  }
+
+  /** A request a profile sends (`session/set_mode`, `session/delete`…). */
+  private request(method: string, params: Record<string, unknown>): Promise<unknown> {
+    return this.connection.agent.request(method as never, params as never);
   }
 
   private thinkIdOf(sessionId: string): number | null {
@@ -249,7 +257,7 @@ export class AcpAgent implements AsyncAgent {
           await self.profile.afterNewSession?.({
             sessionId: response.sessionId,
             response,
-            request: (method, params) => self.connection.agent.request(method as never, params as never),
+            request: (method, params) => self.request(method, params),
           });
         } catch (error) {
           self.redirect.forget(response.sessionId);

@@ -21,6 +21,12 @@ export const codexProfile: AgentProfile = {
   matches: (init) => (init.agentInfo?.name ?? "").includes("codex-acp"),
   isOurDoTool: isCodexDoTool,
   afterNewSession: (session: ProfileSession) => chooseMode(session, CODEX_MODE),
+  // `session/close` only unsubscribes from the thread: Codex keeps it loaded (≈3 MB per think
+  // in a loop). `session/delete` archives it (its rollout moves to archived_sessions) and
+  // frees most of that.
+  async afterCloseSession(session): Promise<void> {
+    await session.request("session/delete", { sessionId: session.sessionId });
+  },
 };
 
 /**

@@ -46,6 +46,11 @@ export interface AgentProfile {
   /** Runs once after each `session/new`, before the first prompt (e.g. choose a mode). */
   afterNewSession?(session: ProfileSession): Promise<void>;
   /**
+   * Runs after a `session/close` of ours succeeded, to free more of the session (e.g. Codex
+   * keeps a closed thread loaded until it is deleted).
+   */
+  afterCloseSession?(session: Omit<ProfileSession, "response">): Promise<void>;
+  /**
    * Whether a permission request is for the `do` tool of our MCP server named `server`,
    * judged only from fields this agent fills itself (never the title). Anything it does not
    * recognise is another tool, which the default policy denies. Default: the generic check.
