@@ -4,10 +4,11 @@
  * process writes, also when the evaluator runs on a worker thread.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, readSync, renameSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { existsSync, readFileSync, readSync, writeSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
 import type { Host, PwEvent, ShellOptions, ShellResult } from "./ports.js";
 import { shellArgv, signalStatus } from "./shell-process.js";
+import { writeFileAtomic } from "./write-file.js";
 
 export interface NodeHostOptions {
   /** Working directory for relative paths and shell commands. Default: process.cwd(). */
@@ -60,28 +61,6 @@ function readLineFromStdin(prompt: string): string | null {
     if (n === 0) return bytes.length ? Buffer.from(bytes).toString("utf8") : null;
     if (one[0] === 10) return Buffer.from(bytes).toString("utf8").replace(/\r$/, "");
     bytes.push(one[0]!);
-  }
-}
-
-/** Atomic write: a temporary file in the same directory, renamed into place. */
-export function writeFileAtomic(path: string, text: string): void {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
-  try {
-    writeFileSync(tmp, text, "utf8");
-    renameSync(tmp, path);
-  } catch (e) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // the temporary file was never created
-    }
-    // Name the file the program asked for, not our temporary one.
-    const err = e as NodeJS.ErrnoException;
-    if (typeof err.code === "string") {
-      const why = err.code === "ENOENT" ? "its directory does not exist" : err.code === "EACCES" ? "permission denied" : err.code;
-      throw Object.assign(new Error(`${err.code}: cannot write '${path}' (${why})`), { code: err.code });
-    }
-    throw e;
   }
 }
 
