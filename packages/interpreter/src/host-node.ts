@@ -76,7 +76,7 @@ export function createNodeHost(options: NodeHostOptions = {}): Host {
     exists: (p) => existsSync(abs(p)),
     env: (name) => env[name],
     shell: (command: string, opts: ShellOptions): ShellResult => {
-      const [file, args] = shellArgv(command, { timeoutMs: opts.timeoutMs, foreground: options.shellStdin === "inherit" });
+      const [file, args] = shellArgv(command, { timeoutMs: opts.timeoutMs });
       let r;
       try {
         r = spawnSync(file, args, {
@@ -85,6 +85,9 @@ export function createNodeHost(options: NodeHostOptions = {}): Host {
           encoding: "utf8",
           maxBuffer: 1 << 30,
           stdio: [options.shellStdin ?? "ignore", "pipe", "pipe"],
+          // A session of its own (see shell-process.ts). spawnSync honours `detached` like
+          // spawn (setsid) though its typings omit it.
+          ...({ detached: true } as object),
         });
       } catch (e) {
         // Arguments Node refuses (the interpreter checks values first; this is the last guard).

@@ -14,11 +14,12 @@
  *   the command dies, however it dies (Ctrl-C, `kill`, a crash, `kill -9`): a program blocked
  *   in a synchronous command cannot run a signal handler, but its commands still go with it.
  *
+ * Hosts start it `detached` (a session of its own): the command has no controlling terminal,
+ * so one that insists on prompting there (sudo, an ssh password) fails at once instead of
+ * stopping in a background process group, the same with and without an agent.
+ *
  * Without `setpriv`, only a time limit is enforced on the group (`timeout` alone); without
  * `timeout`, the command runs as plain `/bin/sh -c` and a time limit is checked when it returns.
- * When the command shares the terminal's stdin (`foreground`), it stays in the terminal's
- * process group (`timeout --foreground`) so that it can read it; then only the command's own
- * process gets the signal.
  */
 import { existsSync } from "node:fs";
 import { constants } from "node:os";
@@ -26,8 +27,6 @@ import { constants } from "node:os";
 export interface ShellArgvOptions {
   /** Time left for the program; the command's process group is killed when it runs out. */
   timeoutMs?: number;
-  /** The command reads the terminal: keep it in the terminal's process group. */
-  foreground?: boolean;
 }
 
 let tools: { setpriv: string | null; timeout: string | null } | undefined;
@@ -51,15 +50,7 @@ export function shellArgv(command: string, options: ShellArgvOptions = {}): [str
   const limited = options.timeoutMs !== undefined && Number.isFinite(options.timeoutMs);
   if (!timeout || (!setpriv && !limited)) return [sh[0]!, sh.slice(1)];
   const seconds = limited ? Math.max(0.001, options.timeoutMs! / 1000).toFixed(3) : "0";
-  const wrapped = [
-    timeout,
-    ...(options.foreground ? ["--foreground"] : []),
-    ...(limited ? ["-s", "KILL"] : []),
-    "-k",
-    "2",
-    seconds,
-    ...sh,
-  ];
+  const wrapped = [timeout, ...(limited ? ["-s", "KILL"] : []), "-k", "2", seconds, ...sh];
   if (!setpriv) return [wrapped[0]!, wrapped.slice(1)];
   return [setpriv, ["--pdeathsig", "TERM", "--", ...wrapped]];
 }

@@ -24,7 +24,7 @@ export class ShellRunner {
       let child: ChildProcess;
       try {
         // setpriv/timeout (when present): the command's group also dies if this process is killed.
-        const [file, args] = shellArgv(command, { foreground: this.options.stdin === "inherit" });
+        const [file, args] = shellArgv(command);
         child = spawn(file, args, {
           cwd,
           env: { ...this.options.env, ...env },
