@@ -35,6 +35,14 @@ export const AgentCodes = {
   evaluatorCrashed: "PW4014",
   /** A message for a session that is not the top of the redirect stack (warning). */
   anomaly: "PW4015",
+  /** The agent's call of a `do` block was denied (permission policy, the user, or cancelled). */
+  doDenied: "PW4016",
+  /** A `do` block failed, or the agent's call of it failed before it reached Patchwork. */
+  doFailed: "PW4017",
+  /** The agent called `do` with a number that is not a block of the think. */
+  doUnknownBlock: "PW4018",
+  /** The think has `do` blocks but the agent never offered the `do` tool to its model. */
+  doNotOffered: "PW4019",
 } as const;
 
 export type AgentCode = (typeof AgentCodes)[keyof typeof AgentCodes];

@@ -3,7 +3,9 @@
  * think blocks of a program run on the evaluator thread (`runWithAgent`): the ACP runtime
  * (`AcpAgent`) is one implementation; library users can plug in their own.
  */
+import type { ToolCallContent } from "@agentclientprotocol/sdk/unstable";
 import type { ChildResult, PwEvent, ThinkRequest } from "@patchwork/interpreter";
+import type { UsageFigures } from "./acp/turn-record.js";
 
 /** Runs `do` child `index` of the think on the evaluator thread; resolves with its text or error. */
 export type AsyncRunChild = (index: number) => Promise<ChildResult>;
@@ -45,12 +47,30 @@ export interface AsyncAgent {
 
 /** Progress events coming from the agent side (not from the evaluator). */
 export type AgentEvent =
-  | { type: "agent-started"; pid: number; agentName: string | null; protocolVersion: number; transport: McpTransport }
-  | { type: "agent-text"; thinkId: number; text: string }
+  | { type: "agent-started"; pid: number; agentName: string | null; protocolVersion: number; transport: McpTransport | null }
+  /** Message text as it streams (preambles included; the think's value is only the final message). */
+  | { type: "agent-text"; thinkId: number; text: string; messageId: string | null }
   | { type: "agent-thought"; thinkId: number; text: string }
-  | { type: "tool-call"; thinkId: number; toolCallId: string; title: string; status: string }
+  /** A notice for the user (ACP `notice`, or an id-less text chunk from an agent that uses message ids). */
+  | { type: "agent-notice"; thinkId: number; severity: string; text: string }
+  | {
+      type: "tool-call";
+      thinkId: number;
+      toolCallId: string;
+      title: string;
+      status: string;
+      kind?: string;
+      /** The tool call's content as the agent sent it (text, diffs, terminals), when it sent any. */
+      content?: ToolCallContent[];
+      rawInput?: unknown;
+      rawOutput?: unknown;
+    }
   | { type: "permission"; thinkId: number | null; title: string; decision: "allow" | "deny" | "cancelled" }
-  | { type: "session"; thinkId: number; sessionId: string; transport: McpTransport }
+  | { type: "session"; thinkId: number; sessionId: string; transport: McpTransport | null }
+  /** Tokens and cost of one think's turn (figures new since its previous `usage` event: sum them). */
+  | { type: "usage"; thinkId: number; usage: UsageFigures }
+  /** Something went wrong but the run goes on (a `do` call that failed and that the model then redid). */
+  | { type: "warning"; thinkId: number | null; code: string; message: string; fileName?: string; line?: number; column?: number }
   | { type: "anomaly"; code: string; message: string }
   | { type: "agent-stderr"; text: string };
 

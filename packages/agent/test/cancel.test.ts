@@ -88,11 +88,14 @@ describe("permissions", () => {
     expect(decisions).toEqual(["allow", "deny"]);
   });
 
-  it("deny refuses the do tool too", async () => {
+  it("deny refuses the do tool too, and the think fails naming the block (PW4016), never silently", async () => {
     const run = await runThreadbare(one, { prompts: [{ steps: [{ do: 0, ask: true }, { reply: "{{do}}" }] }] }, {
       permissions: "deny",
     });
-    expect(run.value).toBe("(do 0 not permitted: reject)");
+    expect(run.ok).toBe(false);
+    expect(run.diagnostics.map((d) => [d.code, d.message])).toEqual([
+      ["PW4016", "the agent's call of do block 0 did not run: the permission policy denied it"],
+    ]);
     expect(run.output).not.toContain("child ran");
   });
 

@@ -145,18 +145,43 @@ describe("faults during a think", () => {
     expect(run.diagnostics[0]!.message).toMatch(/answered with an error: .*please authenticate first/);
   });
 
-  it("a bad index returns a tool error with the valid numbers; the program goes on", async () => {
-    const program = think("pick", [print("a"), print("b")], { print: true });
+  it("a bad index: the model gets a tool error with the valid numbers, the think fails with PW4018", async () => {
+    const program = block(think("pick", [print("a"), print("b")], { print: true }), print("after"));
     const run = await runThreadbare(program, { prompts: [{ steps: [{ do: 7 }, { reply: "got: {{do}}" }] }] });
-    expect(run.ok).toBe(true);
-    expect(run.value).toBe("got: ERROR: there is no do block 7; valid numbers: 0, 1");
+    expect(run.ok).toBe(false);
+    expect(codes(run)).toEqual(["PW4018"]);
+    expect(run.diagnostics[0]!.message).toBe("there is no do block 7: valid numbers are 0 to 1");
+    expect(run.output).toBe("");
   });
 
-  it("a failing child returns a tool error; the program goes on", async () => {
+  it("a failing child: the model gets the error, the think fails with PW4017 saying it once", async () => {
     const program = block(think("try", [{ Bogus: {} }], { print: true }), print("after"));
     const run = await runThreadbare(program, { prompts: [{ steps: [{ do: 0 }, { reply: "got: {{do}}" }] }] });
-    expect(run.ok).toBe(true);
-    expect(run.output).toBe("got: ERROR: do block 0 failed: unknown node Bogus\nafter\n");
+    expect(run.ok).toBe(false);
+    expect(codes(run)).toEqual(["PW4017"]);
+    expect(run.diagnostics[0]!.message).toBe("do block 0 failed: unknown node Bogus");
+    expect(run.output).toBe("");
+  });
+
+  it("a failure the model recovers from (the same block later runs) is a warning, and the value is the final answer", async () => {
+    const program = block(think("pick", [print("a"), print("b")], { print: true }), print("after"));
+    const run = await runThreadbare(program, {
+      prompts: [{ steps: [{ do: 9 }, { text: "oops, retrying" }, { do: 1 }, { reply: "got: {{do}}" }] }],
+    });
+    expect(run.diagnostics).toEqual([]);
+    expect(run.output).toBe("b\ngot: b\n\nafter\n");
+    const warnings = run.events.filter((e) => e.type === "warning");
+    expect(warnings).toEqual([
+      expect.objectContaining({ code: "PW4018", message: "there is no do block 9: valid numbers are 0 to 1; the model then ran a do block again successfully" }),
+    ]);
+  });
+
+  it("a do call the agent reports failed before it reached us fails the think (PW4017) with the agent's reason", async () => {
+    const run = await runThreadbare(one, { prompts: [{ steps: [{ failedDo: 0, error: "MCP error -32000: Connection closed" }, { reply: "done" }] }] });
+    expect(codes(run)).toEqual(["PW4017"]);
+    expect(run.diagnostics[0]!.message).toBe(
+      "the agent's call of do block 0 failed before it reached Patchwork: MCP error -32000: Connection closed",
+    );
   });
 
   it("kills processes the agent spawned (its process group)", async () => {

@@ -25,7 +25,8 @@ describe("the categorization program (seeds)", () => {
       expect(run.ok).toBe(true);
       expect(run.exitCode).toBe(0);
       expect(run.output.startsWith("Categorized as: RECEIPT\nExtracting amount...\n")).toBe(true);
-      expect(run.value).toBe("It is a receipt. The tool said: Categorized as: RECEIPT\nExtracting amount...\n");
+      // The preamble before the do call is not part of the value: only the final message is.
+      expect(run.value).toBe("The tool said: Categorized as: RECEIPT\nExtracting amount...\n");
       const session = run.events.find((e) => e.type === "session");
       expect(session).toMatchObject({ transport });
       const kinds = run.events.map((e) => e.type).filter((t) => t.startsWith("think") || t.startsWith("do"));
@@ -49,13 +50,18 @@ describe("the categorization program (seeds)", () => {
     expect(run.value).toContain("Categorized as: RECEIPT\nExtracting amount...");
   });
 
-  it("rejects a forced transport the agent does not advertise (PW4012)", async () => {
+  it("a forced transport the agent does not advertise fails each think with do blocks up front (PW4012); others run", async () => {
     const run = await runThreadbare(categorize, categorizeScript({ mcpHttp: false }), { mcpTransport: "http" });
     expect(run.ok).toBe(false);
+    expect(run.diagnostics).toHaveLength(1);
     expect(run.diagnostics[0]).toMatchObject({ code: "PW4012" });
-    expect(run.diagnostics[0]!.message).toMatch(/mcpCapabilities\.http/);
+    expect(run.diagnostics[0]!.message).toMatch(/mcpCapabilities\.http.*: the do blocks of this think cannot run$/);
+    expect(run.events.some((e) => e.type === "session")).toBe(false);
     const acp = await runThreadbare(categorize, categorizeScript(), { mcpTransport: "acp" });
     expect(acp.diagnostics[0]).toMatchObject({ code: "PW4012" });
+    const plain = await runThreadbare(think("no blocks", [], { print: true }), { prompts: [{ steps: [{ reply: "fine" }] }] }, { mcpTransport: "acp" });
+    expect(plain.diagnostics).toEqual([]);
+    expect(plain.output).toBe("fine\n");
   });
 
   it("streams agent text, tool calls and thoughts as events", async () => {
@@ -111,7 +117,8 @@ describe("nesting", () => {
       ],
     });
     expect(run.diagnostics).toEqual([]);
-    expect(run.output).toBe("inner reply\nABC\n");
+    // A came before the do call (a preamble); B, delivered late to the outer think, and C follow it.
+    expect(run.output).toBe("inner reply\nBC\n");
     const anomaly = run.events.find((e) => e.type === "anomaly");
     expect(anomaly).toMatchObject({ code: "PW4015" });
     expect((anomaly as { message: string }).message).toMatch(/session test-session-1, but the active think is session test-session-2/);

@@ -52,7 +52,11 @@ const CLIENT_INFO = { name: "patchwork", version: "0.1.0" };
 
 export class AcpAgent implements AsyncAgent {
   readonly redirect: RedirectActor;
-  readonly transport: McpTransport;
+  /** The `do` server's transport; null when the agent cannot take the one asked for (thinks with `do` blocks then fail). */
+  readonly transport: McpTransport | null;
+  readonly transportProblem: string | null;
+  /** Set once the agent puts a `messageId` on a message chunk. */
+  private usesMessageIds = false;
   /** Errors noticed outside any think (a `do` after its turn ended), positioned at the think. */
   readonly diagnostics: Diagnostic[] = [];
   private readonly active = new Set<ThinkHandler>();
@@ -73,10 +77,11 @@ export class AcpAgent implements AsyncAgent {
     private readonly desk: PermissionDesk,
     private readonly ledger: ToolCallLedger,
     readonly initializeResponse: acp.InitializeResponse,
-    transport: McpTransport,
+    transport: { transport: McpTransport | null; problem: string | null },
     redirect: RedirectActor,
   ) {
-    this.transport = transport;
+    this.transport = transport.transport;
+    this.transportProblem = transport.problem;
     this.redirect = redirect;
     this.profile = profileFor(initializeResponse);
   }
@@ -104,8 +109,11 @@ export class AcpAgent implements AsyncAgent {
           { toolCall: params.toolCall, requestMeta: params._meta, announced: ledger.lookup(params.sessionId, params.toolCall.toolCallId) },
           MCP_SERVER_NAME,
         ),
-      onDecision: (q, decision) =>
-        emit({ type: "permission", thinkId: self?.thinkIdOf(q.sessionId) ?? null, title: q.title, decision }),
+      onDecision: (q, decision) => {
+        const handler = self?.handlerOf(q.sessionId);
+        emit({ type: "permission", thinkId: handler?.thinkId ?? null, title: q.title, decision });
+        if (q.isDoTool && decision !== "allow") handler?.noteDenied(q.toolCallId, q.rawInput, decision);
+      },
     });
     const redirect = new RedirectActor({
       anomaly: (message) => {
@@ -138,7 +146,7 @@ export class AcpAgent implements AsyncAgent {
         pid: child.pid!,
         agentName: init.agentInfo?.name ?? null,
         protocolVersion: init.protocolVersion,
-        transport,
+        transport: transport.transport,
       });
       return self;
     } catch (error) {
@@ -212,9 +220,9 @@ export class AcpAgent implements AsyncAgent {
     return this.connection.agent.request(method as never, params as never);
   }
 
-  private thinkIdOf(sessionId: string): number | null {
-    for (const handler of this.active) if (handler.sessionId === sessionId) return handler.thinkId;
-    return null;
+  private handlerOf(sessionId: string): ThinkHandler | undefined {
+    for (const handler of this.active) if (handler.sessionId === sessionId) return handler;
+    return undefined;
   }
 
   /** A message for a session with no active turn: a late `do` is an error at that think. */
@@ -240,15 +248,26 @@ export class AcpAgent implements AsyncAgent {
     return {
       redirect: this.redirect,
       transport: this.transport,
+      transportProblem: this.transportProblem,
       cwd,
+      connectsMcpAtStart: this.profile.connectsMcpAtSessionStart === true,
+      get usesMessageIds() {
+        return self.usesMessageIds;
+      },
+      sawMessageId: () => void (self.usesMessageIds = true),
+      isOurToolCall: (sessionId, toolCallId) => {
+        const toolCall = self.ledger.lookup(sessionId, toolCallId);
+        return toolCall !== undefined && isOurDoTool(self.profile, { toolCall, requestMeta: undefined, announced: toolCall }, MCP_SERVER_NAME);
+      },
+      announcedInput: (sessionId, toolCallId) => self.ledger.lookup(sessionId, toolCallId)?.rawInput,
       idleTimeoutMs: this.options.thinkIdleTimeoutMs,
       totalTimeoutMs: this.options.thinkTimeoutMs,
-      declare: (call) => self.hub.declare(self.transport, call),
+      declare: (call) => self.hub.declare(self.transport!, call),
       async newSession(declaration) {
         const response = await self.connection.agent.request(acp.methods.agent.session.new, {
           ...self.profile.newSessionExtras?.(),
           cwd,
-          mcpServers: [declaration.server],
+          mcpServers: declaration ? [declaration.server] : [],
         });
         // Until the handler pushes itself, what the agent says about this session waits for it
         // (Codex answers session/set_mode with mode and config updates).
@@ -338,7 +357,8 @@ async function initialize(
   try {
     const request: Promise<acp.InitializeResponse> = connection.agent.request(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+      // `session.notices`: agents (Codex) then send warnings as `notice` updates, not as message text.
+      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, session: { notices: {} } },
       clientInfo: CLIENT_INFO,
     });
     const response = await Promise.race([request, faulted]);
@@ -359,14 +379,18 @@ async function initialize(
   }
 }
 
-function chooseTransport(wanted: McpTransport | "auto", init: acp.InitializeResponse): McpTransport {
+/** The transport for the `do` server, or why there is none (thinks with `do` blocks then fail, others run). */
+function chooseTransport(
+  wanted: McpTransport | "auto",
+  init: acp.InitializeResponse,
+): { transport: McpTransport | null; problem: string | null } {
   const mcp = init.agentCapabilities?.mcpCapabilities as { http?: boolean; acp?: boolean } | undefined;
-  if (wanted === "auto") return mcp?.http ? "http" : "stdio";
+  if (wanted === "auto") return { transport: mcp?.http ? "http" : "stdio", problem: null };
   if (wanted === "http" && !mcp?.http)
-    throw agentError(AgentCodes.transport, "MCP transport http was requested, but the agent does not advertise mcpCapabilities.http");
+    return { transport: null, problem: "MCP transport http was requested, but the agent does not advertise mcpCapabilities.http" };
   if (wanted === "acp" && !mcp?.acp)
-    throw agentError(AgentCodes.transport, "MCP transport acp was requested, but the agent does not advertise mcpCapabilities.acp");
-  return wanted;
+    return { transport: null, problem: "MCP transport acp was requested, but the agent does not advertise mcpCapabilities.acp" };
+  return { transport: wanted, problem: null };
 }
 
 export type { ChildResult };

@@ -2,8 +2,9 @@
  * The redirect actor of the seeds: a stack of think handlers. Every incoming session
  * notification, prompt response and `do` invocation is routed to the top of the stack.
  *
- * A message whose session id is not the top's is a protocol anomaly: it is reported (event
- * and logger, never the console) and then handled safely — delivered to the handler that
+ * A message whose session id is not the top's is a protocol anomaly (except updates that only
+ * report session state, such as usage, available commands or the title, which may come at any
+ * time): it is reported (event and logger, never the console) and then handled safely — delivered to the handler that
  * owns the session if it is still active (it waits in that handler's inbox), otherwise
  * dropped (`do` calls are answered with a tool error by `onOrphan`).
  */
@@ -15,6 +16,9 @@ export type PerSessionMessage =
   | { kind: "stop"; response: PromptResponse }
   | { kind: "failed"; error: unknown }
   | { kind: "do"; index: number; respond: (result: CallToolResult) => void };
+
+/** Updates that belong to a turn: off the top of the stack they are anomalies. */
+const TURN_CONTENT = new Set<string>(["agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update", "user_message_chunk"]);
 
 export interface Thinker {
   readonly sessionId: string;
@@ -93,6 +97,12 @@ export class RedirectActor {
       return;
     }
     const owner = this.stack.find((thinker) => thinker.sessionId === sessionId);
+    if (message.kind === "update" && !TURN_CONTENT.has(message.update.sessionUpdate)) {
+      // State the agent reports about a session (commands, usage, title, mode, plan…) may come
+      // at any time, before a turn or after it: not an anomaly. Its own handler gets it if active.
+      owner?.deliver(message);
+      return;
+    }
     const what = message.kind === "do" ? `do(${message.index})` : message.kind;
     this.hooks.anomaly(
       `protocol anomaly: ${what} for session ${sessionId}, but the active think is ${top ? `session ${top.sessionId}` : "none"}`,

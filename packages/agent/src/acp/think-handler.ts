@@ -4,7 +4,7 @@
  * `do` invocations, the prompt response) until the turn ends, pops itself, and answers.
  * Follow-up turns (the typed-result repair) run in the same session.
  */
-import type { ContentBlock, PromptResponse, SessionUpdate } from "@agentclientprotocol/sdk/unstable";
+import type { ContentBlock, PromptResponse, SessionUpdate, ToolCall, ToolCallUpdate } from "@agentclientprotocol/sdk/unstable";
 import type { ChildResult, ThinkRequest } from "@patchwork/interpreter";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { AgentCodes, agentError, type AgentCode } from "../errors.js";
@@ -12,16 +12,29 @@ import { toolText } from "../mcp/do-server.js";
 import type { McpDeclaration } from "../mcp/hub.js";
 import type { AsyncRunChild, AsyncThinkReply, McpTransport, ThinkContext } from "../types.js";
 import { Inbox, type PerSessionMessage, type RedirectActor, type Thinker } from "./redirect.js";
+import { blockNumberOf, clip, TurnRecord, UsageMeter, type DoFailureKind } from "./turn-record.js";
 
 /** What a handler needs from the runtime that spawned it. */
 export interface HandlerRuntime {
   readonly redirect: RedirectActor;
-  readonly transport: McpTransport;
+  /** The MCP transport of the `do` server; null when the agent cannot take any we could use. */
+  readonly transport: McpTransport | null;
+  /** Why `transport` is null. */
+  readonly transportProblem: string | null;
+  /** Whether the agent connects to a session's MCP servers when the session starts (so one it never contacted was never offered). */
+  readonly connectsMcpAtStart: boolean;
+  /** Whether this agent has put a `messageId` on a message chunk (then id-less chunks are notices). */
+  readonly usesMessageIds: boolean;
+  sawMessageId(): void;
+  /** Whether the tool call `toolCallId` the session announced is our `do` tool (by the agent profile). */
+  isOurToolCall(sessionId: string, toolCallId: string): boolean;
+  /** The raw input the session announced for a tool call (to read a `do` call's block number). */
+  announcedInput(sessionId: string, toolCallId: string): unknown;
   readonly cwd: string;
   readonly idleTimeoutMs: number | undefined;
   readonly totalTimeoutMs: number | undefined;
   declare(call: (index: number) => Promise<CallToolResult>, sessionRef: { id: string }): Promise<McpDeclaration>;
-  newSession(declaration: McpDeclaration): Promise<string>;
+  newSession(declaration: McpDeclaration | null): Promise<string>;
   prompt(sessionId: string, prompt: ContentBlock[]): Promise<PromptResponse>;
   cancelSession(sessionId: string): void;
   /** Frees the agent's session (`session/close` where advertised); fire and forget. */
@@ -51,6 +64,9 @@ export class ThinkHandler implements Thinker {
   private readonly sessionRef = { id: "" };
   /** Tool call titles by id (updates usually omit the title). */
   private readonly toolTitles = new Map<string, string>();
+  /** What the current turn said and did (its final answer, its `do` calls). */
+  private record = new TurnRecord();
+  private readonly usage = new UsageMeter();
 
   constructor(
     private readonly runtime: HandlerRuntime,
@@ -86,11 +102,13 @@ export class ThinkHandler implements Thinker {
 
   async run(): Promise<AsyncThinkReply> {
     const { runtime } = this;
-    this.declaration = await runtime.declare((index) => this.invokeDo(index), this.sessionRef);
+    if (runtime.transport === null && this.request.childCount > 0)
+      throw agentError(AgentCodes.transport, `${runtime.transportProblem}: the do blocks of this think cannot run`);
+    if (runtime.transport !== null) this.declaration = await runtime.declare((index) => this.invokeDo(index), this.sessionRef);
     try {
       this.sessionId = await runtime.newSession(this.declaration);
     } catch (error) {
-      await this.declaration.release();
+      await this.declaration?.release();
       throw await runtime.failure(error);
     }
     this.sessionRef.id = this.sessionId;
@@ -112,8 +130,8 @@ export class ThinkHandler implements Thinker {
   /** One prompt turn: push, prompt, process messages until the prompt response, pop. */
   private async turn(promptText: string): Promise<AsyncThinkReply> {
     const { runtime } = this;
-    let text = "";
     let answered = false;
+    this.record = new TurnRecord();
     this.turnOpen = true;
     runtime.track(this, true);
     runtime.redirect.send({ type: "PushThinker", thinker: this });
@@ -131,7 +149,7 @@ export class ThinkHandler implements Thinker {
       for (;;) {
         const message = await this.inbox.next();
         timers.activity();
-        if (message.kind === "update") text += this.onUpdate(message.update);
+        if (message.kind === "update") this.onUpdate(message.update);
         else if (message.kind === "do") {
           timers.pause();
           message.respond(await this.runDo(message.index));
@@ -139,7 +157,7 @@ export class ThinkHandler implements Thinker {
         } else if (message.kind === "failed") throw await runtime.failure(message.error);
         else {
           answered = true;
-          return this.finishTurn(message.response, text);
+          return this.finishTurn(message.response);
         }
       }
     } catch (error) {
@@ -159,49 +177,90 @@ export class ThinkHandler implements Thinker {
     }
   }
 
-  private finishTurn(response: PromptResponse, text: string): AsyncThinkReply {
+  private finishTurn(response: PromptResponse): AsyncThinkReply {
+    this.usage.response(response);
+    this.context.emit({ type: "usage", thinkId: this.thinkId, usage: this.usage.take() });
     const stop = response.stopReason;
-    if (stop === "end_turn") return this.reply(text);
-    const known = STOP_ERRORS[stop];
-    const code = known?.code ?? AgentCodes.requestFailed;
-    const what = known?.text ?? `the agent stopped with an unknown stop reason ${JSON.stringify(stop)}`;
-    throw agentError(code, `${what}${text.trim() ? `; it said: ${clip(text.trim())}` : ""}`);
+    if (stop !== "end_turn") {
+      const known = STOP_ERRORS[stop];
+      const code = known?.code ?? AgentCodes.requestFailed;
+      const what = known?.text ?? `the agent stopped with an unknown stop reason ${JSON.stringify(stop)}`;
+      const said = this.record.allText().trim();
+      throw agentError(code, `${what}${said ? `; it said: ${clip(said)}` : ""}`);
+    }
+    const { errors, recovered } = this.record.outcome();
+    for (const failure of recovered) {
+      const message = `${failure.reason}; the model then ran ${failure.index === null || failure.kind === "unknown-block" ? "a do block" : "it"} again successfully`;
+      const { line, column } = this.request.span.start;
+      this.context.emit({ type: "warning", thinkId: this.thinkId, code: FAILURE_CODES[failure.kind], message, fileName: this.request.fileName, line, column });
+    }
+    if (errors.length > 0) throw agentError(FAILURE_CODES[errors[0]!.kind], errors.map((f) => f.reason).join("; "));
+    if (this.request.childCount > 0 && this.runtime.connectsMcpAtStart && this.declaration && !this.declaration.contacted)
+      throw agentError(
+        AgentCodes.doNotOffered,
+        "the agent never offered the do tool to its model (it did not connect to Patchwork's MCP server), so no do block of this think could run",
+      );
+    return this.reply(this.record.answer());
   }
 
-  private onUpdate(update: SessionUpdate): string {
+  private onUpdate(update: SessionUpdate): void {
+    const thinkId = this.thinkId;
     switch (update.sessionUpdate) {
-      case "agent_message_chunk":
-        if (update.content.type === "text") {
-          this.context.emit({ type: "agent-text", thinkId: this.thinkId, text: update.content.text });
-          return update.content.text;
-        }
-        return "";
+      case "agent_message_chunk": {
+        if (update.content.type !== "text") return;
+        const { text } = update.content;
+        if (update.messageId) this.runtime.sawMessageId();
+        if (this.record.text(text, update.messageId, this.runtime.usesMessageIds))
+          this.context.emit({ type: "agent-notice", thinkId, severity: "info", text });
+        else this.context.emit({ type: "agent-text", thinkId, text, messageId: update.messageId ?? null });
+        return;
+      }
       case "agent_thought_chunk":
-        if (update.content.type === "text")
-          this.context.emit({ type: "agent-thought", thinkId: this.thinkId, text: update.content.text });
-        return "";
+        if (update.content.type === "text") this.context.emit({ type: "agent-thought", thinkId, text: update.content.text });
+        return;
+      case "notice":
+        this.context.emit({ type: "agent-notice", thinkId, severity: update.severity, text: update.description ? `${update.title}: ${update.description}` : update.title });
+        return;
       case "tool_call":
+        this.record.toolCall();
         this.toolTitles.set(update.toolCallId, update.title);
-        this.context.emit({
-          type: "tool-call",
-          thinkId: this.thinkId,
-          toolCallId: update.toolCallId,
-          title: update.title,
-          status: update.status ?? "pending",
-        });
-        return "";
+        this.emitToolCall(update, update.title, update.status ?? "pending");
+        return;
       case "tool_call_update":
-        this.context.emit({
-          type: "tool-call",
-          thinkId: this.thinkId,
-          toolCallId: update.toolCallId,
-          title: update.title ?? this.toolTitles.get(update.toolCallId) ?? "",
-          status: update.status ?? "in_progress",
-        });
-        return "";
+        this.emitToolCall(update, update.title ?? this.toolTitles.get(update.toolCallId) ?? "", update.status ?? "in_progress");
+        if (update.status === "failed" && this.runtime.isOurToolCall(this.sessionId, update.toolCallId)) {
+          const index = blockNumberOf(update.rawInput ?? this.runtime.announcedInput(this.sessionId, update.toolCallId));
+          this.record.toolFailed(update.toolCallId, index, toolCallText(update));
+        }
+        return;
+      case "usage_update":
+        this.usage.update(update);
+        return;
       default:
-        return "";
+        // available_commands_update, plan, current_mode_update, config_option_update,
+        // session_info_update, user_message_chunk…: nothing a think's value depends on.
+        return;
     }
+  }
+
+  private emitToolCall(update: ToolCall | ToolCallUpdate, title: string, status: string): void {
+    this.context.emit({
+      type: "tool-call",
+      thinkId: this.thinkId,
+      toolCallId: update.toolCallId,
+      title,
+      status,
+      ...(update.kind ? { kind: update.kind } : {}),
+      ...(update.content && update.content.length > 0 ? { content: update.content } : {}),
+      ...(update.rawInput !== undefined ? { rawInput: update.rawInput } : {}),
+      ...(update.rawOutput !== undefined ? { rawOutput: update.rawOutput } : {}),
+    });
+  }
+
+  /** A permission request for our `do` tool in this session was not allowed. */
+  noteDenied(toolCallId: string, rawInput: unknown, decision: string): void {
+    if (!this.turnOpen) return;
+    this.record.denied(toolCallId, blockNumberOf(rawInput ?? this.runtime.announcedInput(this.sessionId, toolCallId)), decision);
   }
 
   /** The MCP tool callback: hand the invocation to the redirect actor (routes to the top). */
@@ -216,18 +275,17 @@ export class ThinkHandler implements Thinker {
   }
 
   private async runDo(index: number): Promise<CallToolResult> {
-    const count = this.request.childCount;
-    if (index >= count) {
-      const valid = count === 0 ? "this prompt has no do blocks" : `valid numbers: ${range(count)}`;
-      return toolText(`there is no do block ${index}; ${valid}`, true);
-    }
+    this.record.toolCall();
     let result: ChildResult;
     try {
       result = await this.runChild(index);
     } catch (error) {
-      result = { ok: false, error: error instanceof Error ? error.message : String(error) };
+      result = { ok: false, error: `do block ${index} failed: ${error instanceof Error ? error.message : String(error)}` };
     }
-    return result.ok ? toolText(result.text) : toolText(`do block ${index} failed: ${result.error}`, true);
+    // The evaluator words the error (it names the block); it goes to the model as is.
+    if (result.ok) this.record.ran(index, { ok: true });
+    else this.record.ran(index, { ok: false, error: result.error, unknown: index >= this.request.childCount });
+    return result.ok ? toolText(result.text) : toolText(result.error, true);
   }
 
   async release(): Promise<void> {
@@ -278,10 +336,16 @@ class Timers {
   }
 }
 
-function range(count: number): string {
-  return count <= 10 ? [...Array(count).keys()].join(", ") : `0 to ${count - 1}`;
-}
+const FAILURE_CODES: Record<DoFailureKind, AgentCode> = {
+  denied: AgentCodes.doDenied,
+  failed: AgentCodes.doFailed,
+  "agent-failed": AgentCodes.doFailed,
+  "unknown-block": AgentCodes.doUnknownBlock,
+};
 
-function clip(text: string): string {
-  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+/** The text content of a tool call update (what the agent says about a failure), or its raw output. */
+function toolCallText(update: ToolCallUpdate): string {
+  const texts = (update.content ?? []).flatMap((c) => (c.type === "content" && c.content.type === "text" ? [c.content.text] : []));
+  if (texts.length > 0) return texts.join(" ").trim();
+  return typeof update.rawOutput === "string" ? update.rawOutput : "";
 }

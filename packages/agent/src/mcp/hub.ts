@@ -17,6 +17,8 @@ export interface McpDeclaration {
   server: AcpMcpServer;
   /** Stops accepting calls for this session (its token no longer opens anything). */
   release(): Promise<void>;
+  /** Whether the agent has reached this session's endpoint at all (listed its tools, called one). */
+  readonly contacted: boolean;
 }
 
 /**
@@ -41,7 +43,7 @@ class TokenSource {
 
 export class McpHub {
   private readonly tokens = new TokenSource();
-  private readonly entries = new Map<string, { call: DoCall }>();
+  private readonly entries = new Map<string, { call: DoCall; contacted: boolean }>();
   private http: Promise<HttpMcpServer> | null = null;
   private unix: Promise<UnixMcpServer> | null = null;
   readonly acpProvider = new McpOverAcpProvider();
@@ -59,12 +61,17 @@ export class McpHub {
     if (this.closed) throw new Error("the MCP hub is closed");
     if (transport === "acp") return this.declareAcp(call);
     const token = this.tokens.next();
-    this.entries.set(token, { call });
+    const entry = { call, contacted: false };
+    this.entries.set(token, entry);
     const release = async () => {
       this.entries.delete(token);
       if (this.http) await (await this.http).release(token);
     };
-    const lookup = (t: string) => this.entries.get(t);
+    const lookup = (t: string) => {
+      const found = this.entries.get(t);
+      if (found) found.contacted = true;
+      return found;
+    };
     if (transport === "http") {
       this.http ??= HttpMcpServer.start(lookup, this.onError);
       const http = await this.http;
@@ -76,6 +83,9 @@ export class McpHub {
           headers: [{ name: "Authorization", value: `Bearer ${token}` }],
         },
         release,
+        get contacted() {
+          return entry.contacted;
+        },
       };
     }
     this.unix ??= UnixMcpServer.start(lookup, this.onError);
@@ -88,6 +98,9 @@ export class McpHub {
         env: [{ name: RELAY_TOKEN_ENV, value: token }],
       },
       release,
+      get contacted() {
+        return entry.contacted;
+      },
     };
   }
 
@@ -104,6 +117,8 @@ export class McpHub {
         await registration.dispose().catch(() => undefined);
         await adapter.close().catch(() => undefined);
       },
+      contacted: true, // not tracked over ACP: never reported as not offered
+
     };
   }
 

@@ -59,7 +59,7 @@ export function runTestAgentMain(argv: string[]): void {
           mcpCapabilities: { http: script.mcpHttp ?? true, acp: script.mcpAcp ?? false },
           ...(script.sessionClose === false ? {} : { sessionCapabilities: { close: {} } }),
         },
-        agentInfo: { name: "patchwork-test-agent", version: "0.1.0" },
+        agentInfo: { name: script.agentName ?? "patchwork-test-agent", version: "0.1.0" },
       };
     })
     .onRequest(acp.methods.agent.session.new, ({ params }) => {
@@ -86,7 +86,7 @@ export function runTestAgentMain(argv: string[]): void {
       const turn = new Turn(session, client, cancel.signal);
       try {
         const stopReason = await turn.play(cursor.pick(text).steps, text);
-        return { stopReason };
+        return { stopReason, ...(turn.usage ? { usage: turn.usage } : {}) };
       } finally {
         session.cancel = null;
         await turn.closeMcp();
@@ -104,6 +104,7 @@ export function runTestAgentMain(argv: string[]): void {
 class Turn {
   private mcp: DoClient | null = null;
   private vars: Record<string, string> = { do: "", permission: "" };
+  usage: acp.Usage | null = null;
 
   constructor(
     private readonly session: Session,
@@ -127,11 +128,19 @@ class Turn {
         sessionId: step.textFor,
         update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: this.fill(step.text) } },
       });
-    else if ("text" in step) await this.chunk(this.fill(step.text));
+    else if ("text" in step) await this.chunk(this.fill(step.text), step.id);
     else if ("thought" in step) await this.update({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: step.thought } });
     else if ("reply" in step) {
-      await this.chunk(this.fill(step.reply));
+      await this.chunk(this.fill(step.reply), step.id);
       return "end_turn";
+    } else if ("update" in step) await this.update(step.update as acp.SessionUpdate, step.for);
+    else if ("failedDo" in step) {
+      const toolCallId = `do-${step.failedDo}-${Date.now()}`;
+      await this.update({ ...doToolCall(toolCallId, step.failedDo), sessionUpdate: "tool_call", status: "pending" });
+      const content = [{ type: "content" as const, content: { type: "text" as const, text: step.error } }];
+      await this.update({ sessionUpdate: "tool_call_update", toolCallId, status: "failed", content });
+    } else if ("promptUsage" in step) {
+      this.usage = step.promptUsage;
     } else if ("do" in step) {
       for (let i = 0; i < (step.repeat ?? 1); i++) await this.callDo(step.do, step.ask ?? false, step.echo ?? false);
     }
@@ -169,10 +178,10 @@ class Turn {
 
   private async callDo(number: number, ask: boolean, echo: boolean): Promise<void> {
     const toolCallId = `do-${number}-${Date.now()}`;
-    await this.update({ sessionUpdate: "tool_call", toolCallId, title: "mcp__patchwork__do", status: "pending", rawInput: { number } });
+    await this.update({ ...doToolCall(toolCallId, number), sessionUpdate: "tool_call", status: "pending" });
     if (ask) {
       // Named like a real agent names an MCP tool: the structured `name`, not only the title.
-      const answer = await this.askPermission({ toolCallId, title: "mcp__patchwork__do", name: "mcp__patchwork__do" });
+      const answer = await this.askPermission(doToolCall(toolCallId, number));
       this.vars.permission = answer;
       if (answer !== "allow") {
         this.vars.do = `(do ${number} not permitted: ${answer})`;
@@ -233,13 +242,19 @@ class Turn {
     return text.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => this.vars[name] ?? whole);
   }
 
-  private chunk(text: string): Promise<void> {
-    return this.update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
+  private chunk(text: string, messageId?: string): Promise<void> {
+    return this.update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text }, ...(messageId ? { messageId } : {}) });
   }
 
-  private update(update: acp.SessionUpdate): Promise<void> {
-    return this.client.notify(acp.methods.client.session.update, { sessionId: this.session.id, update });
+  private update(update: acp.SessionUpdate, sessionId = this.session.id): Promise<void> {
+    return this.client.notify(acp.methods.client.session.update, { sessionId, update });
   }
+}
+
+/** A call of our do tool as agents announce it: structured name (ACP `name`, Claude's `_meta`) and raw input. */
+function doToolCall(toolCallId: string, number: number) {
+  const name = "mcp__patchwork__do";
+  return { toolCallId, title: name, name, kind: "other" as const, rawInput: { number }, _meta: { claudeCode: { toolName: name } } };
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

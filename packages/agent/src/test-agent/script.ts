@@ -6,10 +6,17 @@ import { readFileSync } from "node:fs";
 import * as z from "zod";
 
 const step = z.union([
-  z.object({ text: z.string() }).strict(),
+  /** `id`: the chunk's `messageId` (chunks of one message share it). */
+  z.object({ text: z.string(), id: z.string().optional() }).strict(),
   z.object({ thought: z.string() }).strict(),
   z.object({ textFor: z.string(), text: z.string() }).strict(),
-  z.object({ reply: z.string() }).strict(),
+  z.object({ reply: z.string(), id: z.string().optional() }).strict(),
+  /** Any session update, sent as is (usage_update, notice, plan, available_commands_update…); `for`: another session's id. */
+  z.object({ update: z.record(z.string(), z.unknown()), for: z.string().optional() }).strict(),
+  /** Announces a call of the do tool, then reports it failed with this text, without calling it. */
+  z.object({ failedDo: z.number().int(), error: z.string() }).strict(),
+  /** Usage figures for the prompt response (`PromptResponse.usage`). */
+  z.object({ promptUsage: z.object({ inputTokens: z.number(), outputTokens: z.number(), totalTokens: z.number() }).strict() }).strict(),
   z.object({ do: z.number().int(), ask: z.boolean().optional(), echo: z.boolean().optional(), repeat: z.number().int().min(1).optional() }).strict(),
   /** Asks permission for a tool call titled so; `name`, `meta`, `rawInput`, `toolCallId` add those fields. */
   z
@@ -47,6 +54,8 @@ export type ScriptEntry = z.infer<typeof entry>;
 
 export const scriptSchema = z
   .object({
+    /** `agentInfo.name` to answer `initialize` with (default `patchwork-test-agent`); picks the client's agent profile. */
+    agentName: z.string().optional(),
     /** Protocol version to answer `initialize` with (default: the client's). */
     protocolVersion: z.number().int().optional(),
     /** Advertise `mcpCapabilities.http` (default true). */

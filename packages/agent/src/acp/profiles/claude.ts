@@ -36,6 +36,7 @@ export const claudeProfile: AgentProfile = {
   afterNewSession: (session) => chooseMode(session, CLAUDE_MODE),
   // The adapter names the tool the SDK is about to run in `_meta.claudeCode.toolName`
   // (`mcp__<server>__<tool>`); the title is the model's description.
+  connectsMcpAtSessionStart: true,
   isOurDoTool: ({ toolCall }, server) => claudeToolName(toolCall) === `mcp__${server}__do`,
 };
 

@@ -19,6 +19,7 @@ export const CODEX_MODE = "read-only";
 export const codexProfile: AgentProfile = {
   name: "codex",
   matches: (init) => (init.agentInfo?.name ?? "").includes("codex-acp"),
+  connectsMcpAtSessionStart: true,
   isOurDoTool: isCodexDoTool,
   afterNewSession: (session: ProfileSession) => chooseMode(session, CODEX_MODE),
   // `session/close` only unsubscribes from the thread: Codex keeps it loaded (≈3 MB per think

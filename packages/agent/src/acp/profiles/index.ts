@@ -56,6 +56,12 @@ export interface AgentProfile {
    * recognise is another tool, which the default policy denies. Default: the generic check.
    */
   isOurDoTool?(call: PermissionToolCall, server: string): boolean;
+  /**
+   * True when the agent connects to a session's MCP servers as the session starts (and so
+   * lists our tool before the model runs): a think with `do` blocks whose endpoint it never
+   * contacted then fails (PW4019) instead of looking answered. Unknown agents: not assumed.
+   */
+  readonly connectsMcpAtSessionStart?: boolean;
 }
 
 /**
