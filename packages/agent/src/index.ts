@@ -14,6 +14,8 @@ export { runMcpRelay, relayScriptPath } from "./mcp/relay.js";
 export { DO_TOOL_DESCRIPTION, MCP_SERVER_NAME } from "./mcp/do-server.js";
 export { runTestAgentMain } from "./test-agent/main.js";
 export { AgentCodes } from "./errors.js";
+export { addUsage, emptyUsage } from "./acp/turn-record.js";
+export type { UsageFigures } from "./acp/turn-record.js";
 export type { AgentCode } from "./errors.js";
 export type {
   AgentEvent,

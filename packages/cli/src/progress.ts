@@ -1,11 +1,14 @@
-import type { RunEvent } from "@patchwork/agent";
+import { addUsage, emptyUsage, type RunEvent } from "@patchwork/agent";
 import type { Terminal } from "./terminal.js";
+import { describeToolContent, formatUsage } from "./verbose.js";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
 /**
  * Renders run events on stderr: a spinner line saying what is running (think at FILE:LINE,
- * do(n)) while stderr is a terminal, and with `verbose` the agent's text and tool calls.
+ * do(n)) while stderr is a terminal; warnings always; with `verbose` the agent's text,
+ * thoughts, notices, tool calls with their content, and token and cost figures per think and
+ * for the run (at the end).
  */
 export class Progress {
   private readonly thinks: { id: number; label: string }[] = [];
@@ -14,6 +17,10 @@ export class Progress {
   private timer: NodeJS.Timeout | undefined;
   private shown = false;
   private midLine = false;
+  /** Which stream the last partial verbose text belonged to (a label starts each switch). */
+  private stream: "text" | "thought" | null = null;
+  private readonly usage = emptyUsage();
+  private readonly thinksWithUsage = new Set<number>();
 
   constructor(
     private readonly term: Terminal,
@@ -40,10 +47,26 @@ export class Progress {
         this.verbose(`[agent ${event.agentName ?? "?"} started, pid ${event.pid}, do tool over ${event.transport}]\n`);
         break;
       case "agent-text":
-        this.verbose(event.text, true);
+        this.streamed("text", event.text);
+        break;
+      case "agent-thought":
+        this.streamed("thought", event.text);
+        break;
+      case "agent-notice":
+        this.verbose(`[notice ${event.severity}: ${event.text}]\n`);
         break;
       case "tool-call":
-        this.verbose(`[tool ${event.title}: ${event.status}]\n`);
+        this.verbose(`[tool ${event.title}: ${event.status}]\n${describeToolContent(event.content)}`);
+        break;
+      case "usage": {
+        addUsage(this.usage, event.usage);
+        this.thinksWithUsage.add(event.thinkId);
+        const figures = formatUsage(event.usage);
+        if (figures) this.verbose(`[usage of think ${event.thinkId}: ${figures}]\n`);
+        break;
+      }
+      case "warning":
+        this.warn(event);
         break;
       case "permission":
         this.verbose(`[permission ${event.title}: ${event.decision}]\n`);
@@ -72,11 +95,34 @@ export class Progress {
     this.clear();
     if (this.midLine) this.term.stderr("\n");
     this.midLine = false;
+    const total = formatUsage(this.usage);
+    const thinks = this.thinksWithUsage.size;
+    if (total) this.verbose(`[usage of the run, ${thinks} think${thinks === 1 ? "" : "s"}: ${total}]\n`);
+  }
+
+  /** A warning is shown with or without `--verbose`, positioned like a diagnostic. */
+  private warn(event: Extract<RunEvent, { type: "warning" }>): void {
+    this.clear();
+    if (this.midLine) this.term.stderr("\n");
+    this.midLine = false;
+    const where = event.fileName ? `${event.fileName}:${event.line ?? 1}:${event.column ?? 1}: ` : "";
+    this.term.stderr(`${where}warning[${event.code}]: ${event.message}\n`);
+  }
+
+  /** Streamed agent text or thought: a label when the stream switches, then the text as it comes. */
+  private streamed(kind: "text" | "thought", text: string): void {
+    if (!this.options.verbose || text === "") return;
+    if (this.stream !== kind && (kind === "thought" || this.stream === "thought")) {
+      this.verbose(kind === "thought" ? "[thought] " : "[text] ");
+    }
+    this.stream = kind;
+    this.verbose(text, true);
   }
 
   private verbose(text: string, partial = false): void {
     if (!this.options.verbose || text === "") return;
     this.clear();
+    if (!partial) this.stream = null;
     if (!partial && this.midLine) this.term.stderr("\n");
     this.term.stderr(text);
     this.midLine = !text.endsWith("\n");

@@ -142,3 +142,57 @@ describe("patchwork run --agent", () => {
     expect(groupAlive(agentPid(stderr))).toBe(false);
   });
 });
+
+describe("what the agent says besides its answer", () => {
+  const DO = 'var r = think {\n    Run it.\n    do {\n        print("block ran")\n    }\n}\nprint("got: ${r}")\n';
+  const usage = (used: number, amount: number) => ({ update: { sessionUpdate: "usage_update", used, size: 200000, cost: { amount, currency: "USD" } } });
+
+  it("--verbose shows thoughts, notices, tool content and usage per think and for the run; the value is the final answer", () => {
+    const { command } = agentWith({
+      prompts: [
+        { match: "again", steps: [usage(1500, 0.0123), { reply: "second", id: "m3" }] },
+        {
+          steps: [
+            { text: "Let me run block 0 first.", id: "m1" },
+            { thought: "the block prints something" },
+            { do: 0 },
+            { update: { sessionUpdate: "notice", severity: "warning", title: "Model metadata not found" } },
+            { update: { sessionUpdate: "tool_call", toolCallId: "e1", title: "Edit a.txt", status: "completed", content: [{ type: "diff", path: "/tmp/a.txt", oldText: "a\nb", newText: "a\nc\nd" }] } },
+            { update: { sessionUpdate: "available_commands_update", availableCommands: [] } },
+            usage(1500, 0.0123),
+            { reply: "RECEIPT", id: "m2" },
+          ],
+        },
+      ],
+    });
+    const prog = join(tempFiles({ "p.pw": `var s = think {\n    again\n}\n${DO}print(s)\n` }), "p.pw");
+    const quiet = patchwork(["run", prog, "--agent", command]);
+    expect(quiet.stderr).toBe("");
+    expect(quiet.stdout).toBe("block ran\ngot: RECEIPT\nsecond\n");
+    const loud = patchwork(["run", prog, "--agent", command, "--verbose"]);
+    expect(loud.status).toBe(0);
+    expect(loud.stderr).toContain("Let me run block 0 first.");
+    expect(loud.stderr).toContain("[thought] the block prints something");
+    expect(loud.stderr).toContain("[notice warning: Model metadata not found]");
+    expect(loud.stderr).toContain("[tool Edit a.txt: completed]\n  diff /tmp/a.txt (+2 -1)\n");
+    expect(loud.stderr).toContain("[usage of think 1: 1,500 tokens in context · cost 0.0123 USD]");
+    expect(loud.stderr).toContain("[usage of the run, 2 thinks: 3,000 tokens in context · cost 0.0246 USD]");
+    expect(loud.stderr).not.toContain("anomaly");
+  });
+
+  it("a do that failed fails the think at its position with one message; a recovered one is a warning even without --verbose", () => {
+    const failed = agentWith({ prompts: [{ steps: [{ failedDo: 0, error: "MCP server not connected" }, { reply: "all done" }] }] });
+    const prog = join(tempFiles({ "p.pw": DO }), "p.pw");
+    const r = patchwork(["run", prog, "--agent", failed.command]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/\/p\.pw:1:9: error\[PW4017\]: the agent's call of do block 0 failed before it reached Patchwork: MCP server not connected\n/);
+    expect(r.stderr.match(/do block 0/g)).toHaveLength(1);
+
+    const recovers = agentWith({ prompts: [{ steps: [{ do: 1 }, { do: 0 }, { reply: "fine" }] }] });
+    const w = patchwork(["run", prog, "--agent", recovers.command]);
+    expect(w.status).toBe(0);
+    expect(w.stdout).toBe("block ran\ngot: fine\n");
+    expect(w.stderr).toMatch(/\/p\.pw:1:9: warning\[PW4018\]: there is no do block 1: the only valid number is 0; the model then ran a do block again successfully\n$/);
+  });
+});
