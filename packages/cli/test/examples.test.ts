@@ -33,7 +33,8 @@ const cases: Record<string, ExampleCase> = {
       expect(prompt).not.toContain("[do 3]");
     },
     agentScript: "categorize.json",
-    withAgent: `${RECEIPT_BLOCK}This looks like an invoice, so it is a receipt. RECEIPT\n`,
+    // The preamble before the do call is not part of the think's value: only the final answer is.
+    withAgent: `${RECEIPT_BLOCK}RECEIPT\n`,
   },
   "categorize.json": { noAgent: (out) => expect(out).toBe(""), agentScript: "categorize.json", withAgent: RECEIPT_BLOCK },
   "nested.json": {
