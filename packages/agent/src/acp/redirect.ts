@@ -100,7 +100,8 @@ export class RedirectActor {
     if (message.kind === "update" && !TURN_CONTENT.has(message.update.sessionUpdate)) {
       // State the agent reports about a session (commands, usage, title, mode, plan…) may come
       // at any time, before a turn or after it: not an anomaly. Its own handler gets it if active.
-      owner?.deliver(message);
+      if (owner) owner.deliver(message);
+      else this.hooks.orphan(sessionId, message);
       return;
     }
     const what = message.kind === "do" ? `do(${message.index})` : message.kind;
