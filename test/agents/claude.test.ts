@@ -2,11 +2,12 @@
  * Claude Code through its real ACP adapter (@agentclientprotocol/claude-agent-acp, pinned in
  * test/agents/package.json) against the fake Anthropic API: `patchwork run --agent claude`.
  */
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { startFakeAnthropic } from "./fakes/anthropic.js";
 import { describeRun, runAgent, type AgentSetup } from "./harness.js";
-import { agentSuite, describeAgent, expectClean, ONE_DO, type AgentSpec } from "./suite.js";
+import { agentSuite, describeAgent, expectClean, expectThinkError, ONE_DO, type AgentSpec } from "./suite.js";
 
 /** Claude Code's environment: the fake API, a config dir in the temp HOME, no outside traffic. Root needs nothing more. */
 const claude: AgentSetup = {
@@ -55,5 +56,24 @@ describeAgent("Claude Code (claude-agent-acp)", spec, () => {
     expect(r.filesAfter).toContain(allowed ? "made-by-bash" : "program.pw");
     if (!allowed) expect(r.filesAfter).not.toContain("made-by-bash");
     expectClean(r);
+  });
+
+  it("a PreToolUse hook in Claude Code's settings blocks the call: PW4017, before it reached Patchwork", async () => {
+    const r = await runAgent(claude, {
+      source: ONE_DO,
+      prepare: (dirs) => {
+        const hook = { type: "command", command: "echo 'do is blocked here' >&2; exit 2" };
+        const settings = { hooks: { PreToolUse: [{ matcher: "mcp__patchwork__do", hooks: [hook] }] } };
+        mkdirSync(join(dirs.home, ".claude"), { recursive: true });
+        writeFileSync(join(dirs.home, ".claude/settings.json"), JSON.stringify(settings));
+      },
+      rules: [
+        { when: "Pick the block", afterTool: false, reply: { call: 0 } },
+        { afterTool: true, reply: { text: "DONE" } },
+      ],
+    });
+    expect(r.hits, describeRun(r)).toEqual([1, 1]);
+    expect(r.stdout).not.toContain("block ran");
+    expectThinkError(r, "PW4017", /before it reached Patchwork: [^]*do is blocked here/);
   });
 });

@@ -34,6 +34,15 @@ export function expectClean(r: RunResult): void {
   expect(r.leftovers, "processes of the run left behind").toEqual([]);
 }
 
+/** The think of ONE_DO fails with `code` (positioned at the think), naming the reason; no value printed. */
+export function expectThinkError(r: RunResult, code: string, reason: RegExp): void {
+  expect(r.code, describeRun(r)).toBe(1);
+  expect(r.stderr).toMatch(new RegExp(`program\\.pw:1:9: error\\[${code}\\]: `));
+  expect(r.stderr).toMatch(reason);
+  expect(r.stdout).not.toContain("value=");
+  expectClean(r);
+}
+
 /** A think with one do block, whose value is printed between brackets. */
 export const ONE_DO = `var v = think {
     Pick the block for this item.
@@ -121,6 +130,64 @@ export function agentSuite(setup: AgentSetup, spec: AgentSpec): void {
     const repair = turnRequests(r).find((q) => q.decision?.rule === 1);
     expect(JSON.stringify(repair?.body)).toContain("It looks like a receipt to me.");
     expectClean(r);
+  });
+
+  it("a preamble before the do call never reaches the value (only --verbose shows it)", async () => {
+    const r = await runAgent(setup, {
+      source: ONE_DO,
+      args: ["--verbose"],
+      rules: [
+        { when: "Pick the block", afterTool: false, reply: { preamble: "Let me run block 0 first.", call: 0 } },
+        { when: "block ran", afterTool: true, reply: { text: "RECEIPT" } },
+      ],
+    });
+    expect(r.code, describeRun(r)).toBe(0);
+    expect(r.stdout).toBe("block ran\nvalue=[RECEIPT]\n");
+    expect(r.stderr).toContain("Let me run block 0 first.");
+    expectClean(r);
+  });
+
+  describe("a do that did not run is never silent", () => {
+    it("the model calls a block that does not exist: PW4018", async () => {
+      const r = await runAgent(setup, {
+        source: ONE_DO,
+        rules: [
+          { when: "Pick the block", afterTool: false, reply: { call: 7 } },
+          { afterTool: true, reply: { text: "DONE" } },
+        ],
+      });
+      expect(r.hits).toEqual([1, 1]);
+      expect(r.stdout).not.toContain("block ran");
+      expectThinkError(r, "PW4018", /no do block 7/);
+    });
+
+    it("the model recovers from a wrong block number by itself: a warning, and the value", async () => {
+      const r = await runAgent(setup, {
+        source: ONE_DO,
+        rules: [
+          { when: "Pick the block", afterTool: false, reply: { call: 7 } },
+          { when: "no do block 7", afterTool: true, reply: { call: 0 } },
+          { when: "block ran", afterTool: true, reply: { text: "DONE" } },
+        ],
+      });
+      expect(r.code, describeRun(r)).toBe(0);
+      expect(r.hits).toEqual([1, 1, 1]);
+      expect(r.stdout).toBe("block ran\nvalue=[DONE]\n");
+      expect(r.stderr).toMatch(/program\.pw:1:9: warning\[PW4018\]: .*no do block 7/);
+      expectClean(r);
+    });
+
+    it("the do block fails: PW4017 with the block's own error", async () => {
+      const r = await runAgent(setup, {
+        source: ONE_DO.replace('print("block ran")', 'print("block ran")\n        throw "broken block"'),
+        rules: [
+          { when: "Pick the block", afterTool: false, reply: { call: 0 } },
+          { afterTool: true, reply: { text: "DONE" } },
+        ],
+      });
+      expect(r.hits).toEqual([1, 1]);
+      expectThinkError(r, "PW4017", /do block 0 failed: .*broken block/);
+    });
   });
 
   it(`${LOOP_THINKS} thinks in a loop: memory of the whole run stays flat`, async () => {
