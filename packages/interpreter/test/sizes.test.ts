@@ -31,6 +31,7 @@ for (const codegen of [true, false]) {
         "PW3073 at 1:9: value too large: the range 0...1000000000 would have 1000000001 elements (the limit is 16777216)",
       );
       expect(runSource("var r = 0...1e309").error).toMatch(/^PW3073 at 1:9: .*Infinity elements/);
+      expect(runSource("var r = 1e309...1e309").error).toMatch(/^PW3073 at 1:9: .*Infinity elements/);
     });
 
     it("a materialised range counts like the loop", () => {

@@ -286,7 +286,10 @@ export function compileRangeBounds(e: RangeExpr, cx: Cx): (f: Value[]) => [numbe
 
 /** Number of values of the inclusive range `a...b` (a `for` loop over it never builds them). */
 export function rangeCount(a: number, b: number): number {
-  return b >= a ? Math.floor(b - a) + 1 : 0;
+  if (!(b >= a)) return 0;
+  // Infinity...Infinity: `b - a` is NaN, and the loop over it never ends.
+  const n = Math.floor(b - a) + 1;
+  return n === n ? n : Infinity;
 }
 
 /** A range used as a value is an array of its numbers, within the array length limit. */
