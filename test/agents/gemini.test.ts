@@ -6,8 +6,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeGemini } from "./fakes/gemini.js";
-import type { AgentSetup } from "./harness.js";
-import { agentSuite, describeAgent, type AgentSpec } from "./suite.js";
+import { expect, it } from "vitest";
+import { runAgent, type AgentSetup } from "./harness.js";
+import { agentSuite, describeAgent, expectThinkError, ONE_DO, type AgentSpec } from "./suite.js";
 
 /**
  * Gemini CLI's environment: the fake API and an API key, its settings in the temp HOME
@@ -46,4 +47,17 @@ const spec: AgentSpec = {
 
 describeAgent("Gemini CLI (gemini --acp)", spec, () => {
   agentSuite(gemini, spec);
+
+  it("without --skip-trust (an untrusted folder) Gemini offers no MCP tool: the think fails, never a silent answer", async () => {
+    // With a pinned model (-m) the model router is skipped: the think's turn is the only request.
+    const r = await runAgent({ ...gemini, agent: "gemini --acp -m gemini-2.5-flash" }, {
+      source: ONE_DO,
+      rules: [{ when: "Pick the block", afterTool: false, reply: { call: 0 } }],
+    });
+    expectThinkError(r, "PW4019", /never offered the do tool/);
+    // The fake saw the think's request without our tool among those offered.
+    expect(r.modelRequests.map((q) => q.path)).toEqual(["/v1beta/models/gemini-2.5-flash:streamGenerateContent"]);
+    expect(r.modelRequests[0].model?.doTool).toBeUndefined();
+    expect(r.modelRequests[0].model?.tools).toContain("run_shell_command");
+  });
 });
