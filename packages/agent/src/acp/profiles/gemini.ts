@@ -1,10 +1,16 @@
-/** The profile of gemini's ACP adapter. */
+/**
+ * The profile of Gemini CLI (`gemini --acp`, its own ACP agent; docs/agents.md). It has no
+ * `session/close` (0.61): every session stays in the process until the run ends, about 0.4 MB
+ * of heap each; nothing else in its ACP agent frees one.
+ */
 import type { AgentProfile } from "./index.js";
 
 export const geminiProfile: AgentProfile = {
   name: "gemini",
   matches: (init) => (init.agentInfo?.name ?? "").includes("gemini-cli"),
-  // Gemini CLI prefixes every call id with the registry name of the tool called and `__`
+  // It lists the tools of the MCP servers it is given when a session starts (when the folder is
+  // trusted: the preset passes --skip-trust), so a think whose model never saw `do` is an error.
+  // It prefixes every call id with the registry name of the tool called and `__`
   // (`mcp_<server>_<tool>__…`, whatever id the API gave); its title is `do (<server> MCP Server)`.
   connectsMcpAtSessionStart: true,
   isOurDoTool: ({ toolCall }, server) => toolCall.toolCallId.startsWith(`mcp_${server}_do__`),
