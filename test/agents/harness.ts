@@ -73,7 +73,7 @@ export interface Sample {
   modelRequests: number;
   /** RSS of the CLI process, bytes. */
   cliRss: number;
-  /** RSS of every other process of the run (the agent's whole tree), bytes. */
+  /** RSS of every other process of the run (the agent's whole tree) older than a second, bytes. */
   agentRss: number;
   /** CPU time used so far by the run's processes, and by those they reaped, ms. */
   cpuMs: number;
@@ -106,8 +106,16 @@ function cpuMsOf(pid: string): number {
   return [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0) * 10; // 100 ticks per second
 }
 
-/** Processes whose environment holds `NAME=value` (the run's marker), with their RSS and CPU time. */
-function markedProcesses(marker: string): { pid: number; rss: number; cpuMs: number; cmd: string }[] {
+/** Milliseconds since process `pid` started (its starttime, field 22 of /proc/PID/stat, against /proc/uptime). */
+function ageMsOf(pid: string): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+  const startTicks = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
+  const uptimeS = Number(readFileSync("/proc/uptime", "latin1").split(" ")[0]);
+  return uptimeS * 1000 - startTicks * 10; // 100 ticks per second
+}
+
+/** Processes whose environment holds `NAME=value` (the run's marker), with their RSS, CPU time and age. */
+function markedProcesses(marker: string): { pid: number; rss: number; cpuMs: number; ageMs: number; cmd: string }[] {
   const found = [];
   const needle = `PW_AGENT_TEST_RUN=${marker}\0`;
   for (const entry of readdirSync("/proc")) {
@@ -116,7 +124,7 @@ function markedProcesses(marker: string): { pid: number; rss: number; cpuMs: num
       if (!readFileSync(`/proc/${entry}/environ`, "latin1").includes(needle)) continue;
       const rss = Number(readFileSync(`/proc/${entry}/statm`, "latin1").split(" ")[1]) * 4096;
       const cmd = readFileSync(`/proc/${entry}/cmdline`, "latin1").split("\0").join(" ").trim();
-      found.push({ pid: Number(entry), rss, cpuMs: cpuMsOf(entry), cmd });
+      found.push({ pid: Number(entry), rss, cpuMs: cpuMsOf(entry), ageMs: ageMsOf(entry), cmd });
     } catch {
       // gone meanwhile, or not ours to read
     }
@@ -195,7 +203,10 @@ async function spawnAndWatch(args: string[], env: Record<string, string>, cwd: s
       const ms = performance.now() - started;
       const procs = markedProcesses(marker);
       const cli = procs.find((p) => p.pid === child.pid);
-      const agentRss = procs.filter((p) => p.pid !== child.pid).reduce((sum, p) => sum + p.rss, 0);
+      // A process younger than a second is not counted: a fork shares its parent's pages until
+      // it execs, and counts them again (Codex forks its 200 MB app-server for every shell).
+      const settled = procs.filter((p) => p.pid !== child.pid && p.ageMs >= 1000);
+      const agentRss = settled.reduce((sum, p) => sum + p.rss, 0);
       const cpuMs = procs.reduce((sum, p) => sum + p.cpuMs, 0);
       samples.push({ ms, modelRequests: fake.modelRequests().length, cliRss: cli?.rss ?? 0, agentRss, cpuMs, processes: procs.length });
       if (options.interruptWhen && interruptedAtMs === undefined && options.interruptWhen(fake)) {

@@ -14,8 +14,12 @@ export interface AgentSpec {
   command: string;
   /** The name under which the agent offers our `do` tool to its model. */
   doToolName: string;
-  /** Model requests of one think with one `do` (examples/categorize.pw), side requests included. */
-  requestsPerThink: number;
+  /**
+   * Model requests of one think with one `do` (examples/categorize.pw), side requests included;
+   * `[min, max]` when a side request races the end of the run (Codex titles its thread in
+   * parallel with the turn, and a run that ends first never sends it).
+   */
+  requestsPerThink: number | readonly [number, number];
   /** The MCP transports to run examples/categorize.pw over. */
   transports: ("http" | "stdio")[];
   /** A `--verbose` line that shows our policy allowing the agent's `do` request, if the agent asks. */
@@ -88,7 +92,9 @@ export function agentSuite(setup: AgentSetup, spec: AgentSpec): void {
     expect(r.hits).toEqual([1, 1]);
     // The do tool is offered to the model directly, in the think's first request.
     expect(turnRequests(r)[0].model?.doTool).toBe(spec.doToolName);
-    expect(r.modelRequests.length, describeRun(r)).toBe(spec.requestsPerThink);
+    const [min, max] = typeof spec.requestsPerThink === "number" ? [spec.requestsPerThink, spec.requestsPerThink] : spec.requestsPerThink;
+    expect(r.modelRequests.length, describeRun(r)).toBeGreaterThanOrEqual(min);
+    expect(r.modelRequests.length, describeRun(r)).toBeLessThanOrEqual(max);
     expectClean(r);
     figure(name, `model requests per think with one do (${transport})`, r.modelRequests.length);
     figure(name, `time of examples/categorize.pw, whole run (${transport}, s)`, (r.ms / 1000).toFixed(2));

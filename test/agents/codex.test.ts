@@ -1,0 +1,90 @@
+/**
+ * Codex (`@agentclientprotocol/codex-acp` 2.6.0, which drives the native `codex app-server`
+ * 0.166 from `@openai/codex`) against the fake OpenAI Responses API (fakes/openai.ts), through
+ * `patchwork run --agent codex`.
+ *
+ * CODEX_HOME (in the run's temp HOME) holds a config.toml whose provider `fake` is the fake
+ * API (wire_api "responses", no retries). The model slug is one Codex does not know: with its
+ * own models (gpt-5.5, gpt-6.1-sol…) Codex defers MCP tools behind a client-side `tool_search`
+ * tool, which the fake does not emulate; with an unknown one it offers `mcp__patchwork__do`
+ * directly, and sends a "Model metadata … not found" warning in every turn, which must never
+ * reach a value.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect, it } from "vitest";
+import { startFakeOpenAI } from "./fakes/openai.js";
+import { describeRun, runAgent, type AgentSetup } from "./harness.js";
+import { agentSuite, describeAgent, expectClean, type AgentSpec } from "./suite.js";
+
+const MODEL = "gpt-fake";
+
+const codex: AgentSetup = {
+  name: "codex",
+  agent: "codex",
+  startFake: startFakeOpenAI,
+  env(fake, dirs) {
+    const codexHome = join(dirs.home, ".codex");
+    mkdirSync(codexHome, { recursive: true });
+    const config = [
+      `model = "${MODEL}"`,
+      `model_provider = "fake"`,
+      ``,
+      `[model_providers.fake]`,
+      `name = "fake"`,
+      `base_url = "${fake.url}/v1"`,
+      `env_key = "OPENAI_API_KEY"`,
+      `wire_api = "responses"`,
+      `request_max_retries = 0`,
+      `stream_max_retries = 0`,
+    ];
+    writeFileSync(join(codexHome, "config.toml"), `${config.join("\n")}\n`);
+    return { CODEX_HOME: codexHome, OPENAI_API_KEY: "sk-fake" };
+  },
+};
+
+const spec: AgentSpec = {
+  command: "codex-acp",
+  doToolName: "mcp__patchwork__do",
+  // The turn's two requests (the call, the answer) and, unless the run ends first, the
+  // thread's title on a small model (sent in parallel with the turn).
+  requestsPerThink: [2, 3],
+  transports: ["http", "stdio"],
+  // Asked because the profile puts every session in read-only mode (not Codex's guardian).
+  permissionLine: /\[permission [^\]]*: allow\]/,
+};
+
+const CATEGORIZE = [
+  { when: "categorizing a document", afterTool: false, reply: { call: 0 } },
+  { when: "Categorized as: RECEIPT", afterTool: true, reply: { text: "RECEIPT" } },
+];
+const CATEGORIZED = "Categorized as: RECEIPT\nExtracting amount...\nRECEIPT\n";
+
+describeAgent("Codex (codex-acp 2.6.0)", spec, () => {
+  agentSuite(codex, spec);
+
+  it("Codex's warnings are notices: shown under --verbose, never part of a think's value", async () => {
+    const r = await runAgent(codex, { program: "examples/categorize.pw", args: ["--verbose"], rules: CATEGORIZE });
+    expect(r.code, describeRun(r)).toBe(0);
+    expect(r.stderr, "Codex sent no warning: the test proves nothing").toContain(`Model metadata for \`${MODEL}\` not found`);
+    expect(r.stdout, describeRun(r)).toBe(CATEGORIZED);
+    expectClean(r);
+  });
+
+  it("a shell command outside the read-only sandbox is asked for: denied by default, run with --permissions allow", async () => {
+    const escalate = { cmd: "touch escalated.txt", sandbox_permissions: "require_escalated", justification: "write a file" };
+    for (const permissions of ["deny", "allow"]) {
+      const r = await runAgent(codex, {
+        source: `var r = think {\n    Write the file.\n}\nprint("value: " + r)\n`,
+        args: ["--verbose", "--permissions", permissions],
+        rules: [
+          { when: "Write the file", afterTool: false, reply: { tool: "exec_command", input: escalate } },
+          { afterTool: true, reply: { text: "written" } },
+        ],
+      });
+      expect(r.stderr, describeRun(r)).toContain(`[permission touch escalated.txt: ${permissions}]`);
+      expect(r.filesAfter.includes("escalated.txt"), describeRun(r)).toBe(permissions === "allow");
+      expectClean(r);
+    }
+  });
+});
