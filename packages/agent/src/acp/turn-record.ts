@@ -88,7 +88,11 @@ export class TurnRecord {
     if (withIds.length > 0) {
       const last = withIds[withIds.length - 1]!;
       if (last.toolCallsBefore < this.toolCalls) return "";
-      return withIds.filter((c) => c.messageId === last.messageId).map((c) => c.text).join("");
+      // Only what came after the last tool call, even if an agent reused the id across it.
+      return withIds
+        .filter((c) => c.messageId === last.messageId && c.toolCallsBefore === this.toolCalls)
+        .map((c) => c.text)
+        .join("");
     }
     return this.chunks.filter((c) => c.toolCallsBefore === this.toolCalls).map((c) => c.text).join("");
   }
