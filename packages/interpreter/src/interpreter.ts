@@ -61,6 +61,7 @@ export class Interpreter {
       codegen: options.codegen,
     });
     this.modules = new Modules(this.runtime, parseModule);
+    this.runtime.fileOf = (node) => this.modules.fileOf(node);
   }
 
   /**

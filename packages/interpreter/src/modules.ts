@@ -49,8 +49,18 @@ export function moduleKey(abs: string): string {
   }
 }
 
+/**
+ * Imports nested deeper than this (a imports b imports c …) are PW3040 at the import that goes
+ * too deep: each level holds a module being loaded on the JS stack, and the innermost one
+ * still needs room to parse.
+ */
+export const MAX_IMPORT_DEPTH = 100;
+
 export class Modules implements ModuleLoader {
   private readonly cache = new Map<string, ModuleCtx>();
+  /** Every program loaded (the main one first), to find the file of a node after the fact. */
+  private readonly programs: { program: Program; fileName: string }[] = [];
+  private importDepth = 0;
   constructor(
     private readonly rt: Runtime,
     private readonly parse: ParseFn,
@@ -63,6 +73,7 @@ export class Modules implements ModuleLoader {
     register?: (m: ModuleCtx) => void,
   ): { m: ModuleCtx; body: StmtFn; hasStatements: boolean } {
     const fn: FnCtx = { size: 0, isModule: true, returnType: null, returnScope: null };
+    this.programs.push({ program, fileName });
     const m: ModuleCtx = {
       fileName,
       // File names are paths as the user gave them (relative to the process), not to the
@@ -152,12 +163,36 @@ export class Modules implements ModuleLoader {
   }
 
   private loadFrom(path: string, m: ModuleCtx, it: ImportDecl): ModuleCtx {
+    if (this.importDepth >= MAX_IMPORT_DEPTH) {
+      raise("PW3040", it.span, m.fileName, { name: path, detail: `imports nested more than ${MAX_IMPORT_DEPTH} deep` });
+    }
+    this.importDepth++;
     try {
       return this.load(path, m.dir);
     } catch (e) {
       if (e instanceof ImportFailure) raise("PW3040", it.span, m.fileName, { name: path, detail: e.message });
+      // The stack ran out while this import ran: at the innermost call, else at the import.
+      if (e instanceof RangeError) throw this.rt.fromRangeError(e, it.span, m.fileName);
       throw e;
+    } finally {
+      this.importDepth--;
     }
+  }
+
+  /** The file a node of a loaded program belongs to (an iterative walk: only for errors). */
+  fileOf(node: object): string | undefined {
+    for (const { program, fileName } of this.programs) {
+      const stack: unknown[] = [program];
+      while (stack.length > 0) {
+        const v = stack.pop();
+        if (v === node) return fileName;
+        if (Array.isArray(v)) for (const c of v) stack.push(c);
+        else if (v !== null && typeof v === "object" && "kind" in v) {
+          for (const [k, c] of Object.entries(v)) if (k !== "span" && c !== null && typeof c === "object") stack.push(c);
+        }
+      }
+    }
+    return undefined;
   }
 
   load(path: string, fromDir: string): ModuleCtx {

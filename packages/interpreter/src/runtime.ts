@@ -80,6 +80,8 @@ export class Runtime {
   readonly codegen: boolean;
   /** The innermost call being made (used to position a JS stack overflow). */
   callSite: Node | null = null;
+  /** The file of a node of any loaded module (set by the module loader; used for errors only). */
+  fileOf: ((node: Node) => string | undefined) | null = null;
 
   constructor(opts: { host: Host; agent: Agent; cwd: string; limits?: Limits; askUser?: boolean; codegen?: boolean }) {
     this.codegen = opts.codegen ?? true;
@@ -167,7 +169,9 @@ export class Runtime {
   /** The run's PW3070 for a JavaScript stack overflow, at the innermost call being made. */
   stackOverflow(span: Span, fileName: string): RuntimeError {
     const detail = `the JavaScript stack ran out before the limit of ${this.maxDepth} nested calls`;
-    return runtimeError("PW3070", this.callSite?.span ?? span, fileName, { limit: this.maxDepth, detail });
+    const site = this.callSite;
+    const file = site ? (this.fileOf?.(site) ?? fileName) : fileName;
+    return runtimeError("PW3070", site?.span ?? span, file, { limit: this.maxDepth, detail });
   }
 
   write(text: string): void {

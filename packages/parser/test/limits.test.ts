@@ -87,6 +87,23 @@ describe("nesting too deep for the parser", () => {
     expect(d.message).toContain(`${d.span.start.line}:${d.span.start.column}`);
   });
 
+  // Chains built by loops (not recursion) nest the tree all the same: bounded too, so that
+  // the compiler and other tree walkers cannot overflow on them.
+  const chains: [string, (n: number) => string][] = [
+    ["operator chains", (n) => "var x = " + Array(n).fill("1").join(" + ")],
+    ["assignment chains", (n) => Array(n).fill("a").join(" = ") + " = 1"],
+    ["call chains", (n) => "var x = f" + "()".repeat(n)],
+    ["member chains", (n) => "var x = o" + ".a".repeat(n)],
+    ["index chains", (n) => "var x = o" + "[0]".repeat(n)],
+  ];
+
+  it.each(chains)("%s: 500 links parse cleanly, 100k give one positioned PW2007", (_name, make) => {
+    expect(codes(parse(make(500)).diagnostics)).toEqual([]);
+    const { diagnostics } = parse(make(100_000));
+    expect(diagnostics.map((d) => d.code)).toEqual(["PW2007"]);
+    expect(diagnostics[0]!.span.start.offset).toBeGreaterThan(500);
+  });
+
   it("the parser works normally after giving up on deep nesting", () => {
     parse("(".repeat(20_000));
     expect(codes(parse("print((1))").diagnostics)).toEqual([]);

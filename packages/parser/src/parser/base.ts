@@ -47,6 +47,9 @@ export class NestedTooDeeply extends Error {
  */
 export const maxRuleDepth = 400;
 
+/** Links of an operator or postfix chain that count as one level (see `chained`). */
+export const chainPerLevel = 2;
+
 const stopsStatement: boolean[] = [];
 for (const t of [T.NL, T.Semi, T.ShellLineEndCode, T.ShellLineEndPlain]) stopsStatement[t.tokenTypeIdx!] = true;
 const endsStatement: boolean[] = [];
@@ -93,15 +96,29 @@ export abstract class ParserBase extends EmbeddedActionsParser {
     config?: Parameters<EmbeddedActionsParser["RULE"]>[2],
   ): ParserMethod<Parameters<F>, ReturnType<F>> {
     const counted = function (this: ParserBase, ...args: Parameters<F>): ReturnType<F> {
-      if (this.ruleDepth >= maxRuleDepth && !this.RECORDING_PHASE) throw new NestedTooDeeply(this.LA(1));
-      this.ruleDepth++;
+      const depth = this.ruleDepth;
+      if (depth >= maxRuleDepth && !this.RECORDING_PHASE) throw new NestedTooDeeply(this.LA(1));
+      this.ruleDepth = depth + 1;
       try {
         return implementation.apply(this, args) as ReturnType<F>;
       } finally {
-        this.ruleDepth--;
+        this.ruleDepth = depth; // also undoes the levels added by `chained`
       }
     };
     return super.RULE(name, counted as F, config);
+  }
+
+  /**
+   * The `n`-th link of a chain built by a loop rather than by recursion (`a + b + …`,
+   * `a.b(c)[d]…`): it nests the tree one level deeper all the same, so every
+   * `chainPerLevel` links count as one level of rule nesting, until the rule ends. This bounds
+   * the depth of every tree the parser builds, not only its own stack, so the code that walks
+   * the tree recursively (the compiler, JSON output) cannot overflow either.
+   */
+  protected chained(n: number, token: IToken): void {
+    if (n % chainPerLevel !== 0 || this.RECORDING_PHASE) return;
+    if (this.ruleDepth >= maxRuleDepth) throw new NestedTooDeeply(token);
+    this.ruleDepth++;
   }
 
   /** The next token (where a parse that ended by an exception stopped). */

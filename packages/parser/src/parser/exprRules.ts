@@ -38,6 +38,7 @@ export abstract class ExprRules extends PromptRules {
     let ops: IToken[] | null = null;
     this.MANY(() => {
       const op = this.CONSUME(T.BinOp);
+      this.chained(ops === null ? 1 : ops.length + 1, op);
       const right = this.SUBRULE2(this.unary);
       if (!this.RECORDING_PHASE) {
         (operands ??= [first]).push(right);
@@ -175,7 +176,11 @@ export abstract class ExprRules extends PromptRules {
   protected postfix = this.RULE("postfix", (): Expr => {
     const primary = this.SUBRULE(this.primary);
     this.cur = primary;
-    this.MANY(() => this.OR(this.postfixAlts));
+    let links = 0;
+    this.MANY(() => {
+      this.chained(++links, this.LA(1));
+      this.OR(this.postfixAlts);
+    });
     return this.cur;
   });
 

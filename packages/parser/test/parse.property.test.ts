@@ -1,0 +1,122 @@
+// Properties of parse() on hostile input (fast-check; seeded in `npm test`, many more runs in
+// `npm run fuzz`): random token soup and mutated real programs never make it throw, every
+// diagnostic and node span lies inside the source with a line and column that match its
+// offset, and repeating any piece of input makes parsing take linear, not quadratic, time.
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { parse, SourceFile, type Diagnostic } from "../src/index.js";
+import { checkSpans } from "./helpers.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const corpus: string[] = [];
+for (const sub of ["golden", "seeds"]) {
+  const dir = join(here, "fixtures", sub);
+  for (const f of readdirSync(dir)) if (f.endsWith(".pw")) corpus.push(readFileSync(join(dir, f), "utf8"));
+}
+
+/** Pieces of Patchwork: openers and closers of every mode, operators, keywords, odd characters. */
+const pieces = [
+  "{", "}", "(", ")", "[", "]", "<", ">", "$", "${", "$@{", "$<", "$@<", "$(", "($ ", "$ ", "$?", "$'x'", "\"", "'", "\\",
+  "#", "\n", "\r\n", "\r", " ", "\t", "think {", "think <", "ask {", "ask <", "do {", "do <", "if ", "else ", "while ",
+  "for ", " in ", "var ", "fun ", "worker ", "trait ", "type ", "import ", "export ", "default ", "from ", "try ",
+  "catch ", "throw ", "await ", "@", "return", "break", "=", "==", "!=", "<=", "...", "++", "--", "&&", "||", "|", ";",
+  ",", ".", ":", "!", "-", "+", "*", "/", "%", "x", "self", "1", "2.5", "1e3", "\"s $x ${y}\"", "`", "~", "é", "😀",
+  "\u0000", "\uFEFF", "2>&1", ">>", "&>", "&", "'q'", "${x:-d}", "${#x}", "$1", "list<", "int", "?",
+];
+const piece = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...pieces) }, { weight: 1, arbitrary: fc.string({ maxLength: 4 }) });
+const soup = fc.array(piece, { maxLength: 60 }).map((ps) => ps.join(""));
+
+type Mutation = { at: number; op: "insert" | "delete" | "duplicate" | "cut"; piece: string; len: number };
+const mutation: fc.Arbitrary<Mutation> = fc.record({
+  at: fc.nat(),
+  op: fc.constantFrom("insert", "insert", "delete", "duplicate", "cut"),
+  piece: fc.constantFrom(...pieces),
+  len: fc.integer({ min: 1, max: 30 }),
+});
+
+function mutate(text: string, ms: Mutation[]): string {
+  let s = text;
+  for (const m of ms) {
+    const at = m.at % (s.length + 1);
+    if (m.op === "insert") s = s.slice(0, at) + m.piece + s.slice(at);
+    else if (m.op === "delete") s = s.slice(0, at) + s.slice(at + m.len);
+    else if (m.op === "duplicate") s = s.slice(0, at) + s.slice(at, at + m.len) + s.slice(at);
+    else s = s.slice(0, at);
+  }
+  return s;
+}
+const mutated = fc
+  .tuple(fc.nat({ max: corpus.length - 1 }), fc.array(mutation, { minLength: 1, maxLength: 5 }))
+  .map(([i, ms]) => mutate(corpus[i]!, ms));
+
+/** A diagnostic is well-formed: a known code, in range, its line and column those of its offset. */
+function checkDiagnostic(d: Diagnostic, source: string, src: SourceFile): void {
+  const { start, end } = d.span;
+  const where = `${d.code} ${JSON.stringify(d.span)} on ${JSON.stringify(source.slice(0, 200))}`;
+  if (!(start.offset >= 0 && start.offset <= end.offset && end.offset <= source.length)) throw new Error(`span outside the source: ${where}`);
+  const p = src.positionAt(start.offset);
+  if (p.line !== start.line || p.column !== start.column) throw new Error(`line/column do not match the offset: ${where}`);
+  if (d.message.startsWith("internal parser error")) throw new Error(`${d.message}: ${where}`);
+  if (!/^PW[12]\d{3}$/.test(d.code)) throw new Error(`not a lexer or parser code: ${where}`);
+}
+
+/** parse() returns (never throws) and everything it reports is well-formed. */
+function check(source: string, spans = true): Diagnostic[] {
+  const result = parse(source);
+  const src = new SourceFile(source);
+  for (const d of result.diagnostics) checkDiagnostic(d, source, src);
+  if (spans) checkSpans(result.program, source);
+  return result.diagnostics;
+}
+
+function ms(f: () => void): number {
+  const t = performance.now();
+  f();
+  return performance.now() - t;
+}
+
+/**
+ * Runs per property, from the global setting (100 in `npm test`, PW_FUZZ_RUNS in `npm run
+ * fuzz`): single parses are cheap, so those properties run many times that; the
+ * time-sensitive one runs fewer, as each run parses two large inputs.
+ */
+const globalRuns = fc.readConfigureGlobal().numRuns ?? 100;
+
+describe("parse() on hostile input", () => {
+  it("random token soup never throws; diagnostics and spans are well-formed", () => {
+    fc.assert(fc.property(soup, (s) => void check(s)), { numRuns: globalRuns * 30 });
+  });
+
+  it("mutated real programs never throw; diagnostics and spans are well-formed", () => {
+    fc.assert(fc.property(mutated, (s) => void check(s)), { numRuns: globalRuns * 20 });
+  });
+
+  it("every prefix of a real program", () => {
+    const source = corpus[0]!;
+    for (let i = 0; i <= source.length; i += 3) check(source.slice(0, i));
+  });
+
+  it("repeating any piece of input 16 times as often takes about 16 times as long (never quadratic)", () => {
+    const unit = fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 6 }).map((ps) => ps.join(""));
+    const prefix = fc.constantFrom("", "$ echo ", "var x = ", "think {\n", "$ echo \"", "var x = $(", "do <\n$ ", "var x = \"${");
+    fc.assert(
+      fc.property(prefix, unit, (pre, u) => {
+        const n = Math.max(20, Math.floor(2000 / u.length));
+        const small = pre + u.repeat(n);
+        const large = pre + u.repeat(16 * n);
+        check(small, false);
+        const tSmall = Math.min(ms(() => parse(small)), ms(() => parse(small)));
+        let tLarge = ms(() => check(large, false));
+        // Linear: ~16x; quadratic: ~256x. Generous for a busy machine (and fixed costs such as
+        // a garbage collection); remeasured once on a miss.
+        const budget = 48 * tSmall + 400;
+        if (tLarge > budget) tLarge = Math.min(tLarge, ms(() => parse(large)));
+        expect(tLarge, `${JSON.stringify(pre + u)} x${16 * n}: ${tLarge.toFixed(0)} ms vs ${tSmall.toFixed(1)} ms at x${n}`).toBeLessThan(budget);
+      }),
+      { numRuns: Math.max(10, Math.round(globalRuns / 5)) },
+    );
+  });
+});
