@@ -4,11 +4,15 @@ import { describe, expect, it } from "vitest";
 import { parse } from "../src/index.js";
 import { codes } from "./helpers.js";
 
-/** Milliseconds taken by `parse(source)`, and its diagnostics. */
+/**
+ * CPU milliseconds taken by `parse(source)` (CPU, not wall-clock, time: other processes on a
+ * busy machine do not count), and its diagnostics.
+ */
 function timed(source: string): { ms: number; diagnostics: ReturnType<typeof parse>["diagnostics"] } {
-  const t = performance.now();
+  const t = process.cpuUsage();
   const { diagnostics } = parse(source);
-  return { ms: performance.now() - t, diagnostics };
+  const d = process.cpuUsage(t);
+  return { ms: (d.user + d.system) / 1000, diagnostics };
 }
 
 describe("unterminated shell substitutions in a shell statement", () => {
@@ -44,10 +48,14 @@ describe("nested $( in linear time", () => {
     ["unterminated, in a capture", (n: number) => "var x = $(echo " + "$(".repeat(n) + "\n"],
   ])("%s: 8 times the levels take about 8 times as long", (_name, make) => {
     parse(make(1000)); // warm up
-    const small = timed(make(2000));
+    const small = Math.min(timed(make(2000)).ms, timed(make(2000)).ms);
     const large = timed(make(16_000));
-    // Linear: ~8x (quadratic: 64x); generous for a busy machine, with a floor for tiny times.
-    expect(large.ms).toBeLessThan(Math.max(24 * small.ms, 300));
+    // Linear: ~8x (quadratic: 64x, seconds here); 16x plus a floor for garbage
+    // collections, and the best of three tries.
+    const budget = 16 * small + 500;
+    let best = large.ms;
+    for (let retry = 0; retry < 2 && best > budget; retry++) best = Math.min(best, timed(make(16_000)).ms);
+    expect(best).toBeLessThan(budget);
     // A closed `$(` is parsed as a nested command (its interpolations need their quoting
     // context, docs/security.md), so 16k closed levels meet the nesting limit (PW2007).
     for (const d of large.diagnostics) expect(["PW1006", "PW2007"]).toContain(d.code);

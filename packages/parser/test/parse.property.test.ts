@@ -72,10 +72,12 @@ function check(source: string, spans = true): Diagnostic[] {
   return result.diagnostics;
 }
 
+/** CPU milliseconds taken by `f` (not wall-clock time: other processes do not count). */
 function ms(f: () => void): number {
-  const t = performance.now();
+  const t = process.cpuUsage();
   f();
-  return performance.now() - t;
+  const d = process.cpuUsage(t);
+  return (d.user + d.system) / 1000;
 }
 
 /**
@@ -111,9 +113,9 @@ describe("parse() on hostile input", () => {
         const tSmall = Math.min(ms(() => parse(small)), ms(() => parse(small)));
         let tLarge = ms(() => check(large, false));
         // Linear: ~16x; quadratic: ~256x. Generous for a busy machine (and fixed costs such as
-        // a garbage collection); remeasured once on a miss.
+        // a garbage collection); remeasured up to twice on a miss, the best time counts.
         const budget = 48 * tSmall + 400;
-        if (tLarge > budget) tLarge = Math.min(tLarge, ms(() => parse(large)));
+        for (let retry = 0; retry < 2 && tLarge > budget; retry++) tLarge = Math.min(tLarge, ms(() => parse(large)));
         expect(tLarge, `${JSON.stringify(pre + u)} x${16 * n}: ${tLarge.toFixed(0)} ms vs ${tSmall.toFixed(1)} ms at x${n}`).toBeLessThan(budget);
       }),
       { numRuns: Math.max(10, Math.round(globalRuns / 5)) },
