@@ -86,15 +86,17 @@ function ms(f: () => void): number {
  * time-sensitive one runs fewer, as each run parses two large inputs.
  */
 const globalRuns = fc.readConfigureGlobal().numRuns ?? 100;
+/** `npm run fuzz` multiplies the runs: give each property time in proportion. */
+const timeout = Math.max(30_000, globalRuns * 600);
 
 describe("parse() on hostile input", () => {
   it("random token soup never throws; diagnostics and spans are well-formed", () => {
     fc.assert(fc.property(soup, (s) => void check(s)), { numRuns: globalRuns * 30 });
-  });
+  }, timeout);
 
   it("mutated real programs never throw; diagnostics and spans are well-formed", () => {
     fc.assert(fc.property(mutated, (s) => void check(s)), { numRuns: globalRuns * 20 });
-  });
+  }, timeout);
 
   it("every prefix of a real program", () => {
     const source = corpus[0]!;
@@ -120,5 +122,5 @@ describe("parse() on hostile input", () => {
       }),
       { numRuns: Math.max(10, Math.round(globalRuns / 5)) },
     );
-  });
+  }, timeout);
 });
