@@ -41,7 +41,30 @@ interface EvaluatorModule {
 /** Set from the evaluator module (the interpreter exports it), so `instanceof` holds there. */
 let AgentError: typeof AgentErrorClass;
 
-const post = (message: WorkerMessage, transfer?: MessagePort[]) => parentPort!.postMessage(message, transfer ?? []);
+/**
+ * A `think-start` event waits here for its think's request, which follows it at once and
+ * carries it to the main thread: one message instead of two on every think's path. Anything
+ * else posted first (or a terminal read) sends it on its own, so the order never changes.
+ */
+let heldStart: Extract<PwEvent, { type: "think-start" }> | null = null;
+
+const post = (message: WorkerMessage, transfer?: MessagePort[]) => {
+  flushHeldStart();
+  parentPort!.postMessage(message, transfer ?? []);
+};
+
+function flushHeldStart(): void {
+  if (!heldStart) return;
+  const event = heldStart;
+  heldStart = null;
+  parentPort!.postMessage({ type: "event", event } satisfies WorkerMessage);
+}
+
+function takeHeldStart(id: number): PwEvent | undefined {
+  const event = heldStart?.id === id ? heldStart : undefined;
+  if (event) heldStart = null;
+  return event;
+}
 
 class ThreadAgent implements Agent {
   private seq = 0;
@@ -62,7 +85,7 @@ class ThreadAgent implements Agent {
     this.releaseIdle();
     const seq = ++this.seq;
     this.channels.open(seq);
-    post({ type: "think", seq, request });
+    post({ type: "think", seq, request, start: takeHeldStart(request.id) });
     return this.await(seq, runChild);
   }
 
@@ -155,10 +178,18 @@ function wrapHost(base: Host, init: WorkerInit, agent: ThreadAgent, output: stri
     exists: (path) => base.exists(path),
     env: (name) => base.env(name),
     shell: (command, options) => agent.shell(command, options),
-    readLine: base.readLine ? (prompt) => base.readLine!(prompt) : undefined,
+    readLine: base.readLine
+      ? (prompt) => {
+          flushHeldStart();
+          return base.readLine!(prompt);
+        }
+      : undefined,
     event(event: PwEvent) {
       base.event?.(event);
-      post({ type: "event", event });
+      if (event.type === "think-start") {
+        flushHeldStart();
+        heldStart = event;
+      } else post({ type: "event", event });
     },
   };
 }

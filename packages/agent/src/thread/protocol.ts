@@ -36,6 +36,8 @@ export interface ThinkRequestMessage {
   /** Evaluator-thread sequence number of this think (1, 2, …): its channel id. */
   seq: number;
   request: ThinkRequest;
+  /** This think's `think-start` event, sent with the request (emitted before the think starts). */
+  start?: PwEvent;
 }
 
 /** Sent once at start: the port carrying every think channel, and the wake-up counter. */

@@ -202,6 +202,7 @@ function evaluate(
           bridge.connect(message);
           return;
         case "think":
+          if (message.start) emit(message.start);
           bridge.start(message);
           return;
         case "event":
