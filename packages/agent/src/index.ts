@@ -6,6 +6,7 @@
 export { runWithAgent } from "./thread/run.js";
 export type { RunWithAgentOptions, RunWithAgentResult } from "./thread/run.js";
 export { AcpAgent, spawnAcpAgent } from "./acp/agent.js";
+export { RecyclingAgent } from "./acp/recycling.js";
 export type { AcpAgentOptions } from "./acp/agent.js";
 export type { AgentCommand } from "./acp/process.js";
 export { profileFor, genericProfile, isOurDoTool } from "./acp/profiles/index.js";

@@ -47,6 +47,7 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term }: A
     permissions: { do: "allow", other: args.permissions ?? "deny" },
     askPermission: (question) => askOnTerminal(question, term, progress),
     thinkIdleTimeoutMs: args.idleTimeout !== undefined ? args.idleTimeout * 1000 : undefined,
+    restartAfterSessions: args.restartAgentAfter,
   };
   let result;
   try {

@@ -38,6 +38,10 @@ function commandLine(argv: string[], term: Terminal, result: { status: number })
             default: 600,
             describe: "fail a think when the agent sends nothing for this many seconds (time in do blocks excluded)",
           })
+          .option("restart-agent-after", {
+            type: "number",
+            describe: "restart the agent process between thinks after this many sessions, 0 never (default: per agent)",
+          })
           .option("verbose", { alias: "v", type: "boolean", describe: "stream the agent's text and tool calls to stderr" }),
       async (args) => {
         result.status = await runCommand(args as unknown as RunArgs, term);

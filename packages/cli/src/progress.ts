@@ -46,6 +46,9 @@ export class Progress {
       case "agent-started":
         this.verbose(`[agent ${event.agentName ?? "?"} started, pid ${event.pid}, do tool over ${event.transport}]\n`);
         break;
+      case "agent-restarting":
+        this.verbose(`[agent pid ${event.pid ?? "?"} had ${event.sessions} sessions (limit ${event.limit}): restarting it to free their memory]\n`);
+        break;
       case "agent-text":
         this.streamed("text", event.text);
         break;

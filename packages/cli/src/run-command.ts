@@ -23,6 +23,7 @@ export interface RunArgs {
   permissions?: "allow" | "deny" | "ask";
   timeout?: number;
   idleTimeout?: number;
+  restartAgentAfter?: number;
   verbose?: boolean;
 }
 
@@ -39,6 +40,9 @@ export async function runCommand(args: RunArgs, term: Terminal): Promise<number>
   if (args.timeout !== undefined && !(args.timeout > 0)) throw new UsageError("--timeout takes a positive number of seconds");
   if (args.idleTimeout !== undefined && !(args.idleTimeout > 0)) {
     throw new UsageError("--idle-timeout takes a positive number of seconds");
+  }
+  if (args.restartAgentAfter !== undefined && !(Number.isInteger(args.restartAgentAfter) && args.restartAgentAfter >= 0)) {
+    throw new UsageError("--restart-agent-after takes a whole number of sessions (0: never restart)");
   }
   const text = readSource(args.file);
   const cwd = resolve(args.cwd ?? process.cwd());

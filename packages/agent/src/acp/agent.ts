@@ -46,6 +46,13 @@ export interface AcpAgentOptions {
   initializeTimeoutMs?: number;
   onEvent?: (event: AgentEvent) => void;
   logger?: Logger;
+  /**
+   * Restart the agent process between thinks after this many sessions (`RecyclingAgent`); 0
+   * never. Default: the agent profile's `restartAfterSessions` (none for most agents).
+   */
+  restartAfterSessions?: number;
+  /** Abandons start-up when aborted: the process is killed and `start` rejects (PW4010). */
+  startSignal?: AbortSignal;
 }
 
 const CLIENT_INFO = { name: "patchwork", version: "0.1.0" };
@@ -66,6 +73,8 @@ export class AcpAgent implements AsyncAgent {
   private closed = false;
   /** What every think handler gets from this runtime (built once: its closures are per runtime). */
   private runtime: HandlerRuntime | null = null;
+  /** Sessions this agent process has been asked to create (`session/new` sent). */
+  private sessionCount = 0;
   /** What this particular agent needs beyond plain ACP (chosen by its `agentInfo.name`). */
   readonly profile: AgentProfile;
 
@@ -136,8 +145,9 @@ export class AcpAgent implements AsyncAgent {
       .onRequest(acp.methods.client.mcp.message, hub.acpProvider.handleRequest);
     const connection = app.connect(child.stream);
     hub.bindAcp(connection.agent);
+    const abandoned = abandonedWhen(options.startSignal);
     try {
-      const init = await initialize(child, connection, options.initializeTimeoutMs ?? 30_000);
+      const init = await Promise.race([initialize(child, connection, options.initializeTimeoutMs ?? 30_000), abandoned.promise]);
       const transport = chooseTransport(options.mcpTransport ?? "auto", init);
       self = new AcpAgent(options, child, connection, hub, desk, ledger, init, transport, redirect);
       child.onFault((fault) => self?.failAll(agentError(fault.code, fault.message)));
@@ -154,6 +164,8 @@ export class AcpAgent implements AsyncAgent {
       await child.kill();
       await hub.close();
       throw error;
+    } finally {
+      abandoned.dispose();
     }
   }
 
@@ -168,6 +180,16 @@ export class AcpAgent implements AsyncAgent {
     this.runtime ??= this.handlerRuntime();
     const handler = new ThinkHandler(this.runtime, request, runChild, signal, context);
     return handler.run();
+  }
+
+  /** How many sessions this agent process has been asked to create so far. */
+  get sessionsStarted(): number {
+    return this.sessionCount;
+  }
+
+  /** True when no think of this agent is under way (no turn, no unanswered prompt). */
+  get idle(): boolean {
+    return this.active.size === 0 && this.pendingPrompts.size === 0;
   }
 
   /** Cancels every active turn (`session/cancel`), answers pending permissions `cancelled`. */
@@ -264,6 +286,7 @@ export class AcpAgent implements AsyncAgent {
       totalTimeoutMs: this.options.thinkTimeoutMs,
       declare: (call) => self.hub.declare(self.transport!, call),
       async newSession(declaration) {
+        self.sessionCount++;
         const response = await self.connection.agent.request(acp.methods.agent.session.new, {
           ...self.profile.newSessionExtras?.(),
           cwd,
@@ -327,6 +350,19 @@ export class AcpAgent implements AsyncAgent {
     }
     return toAgentError(error, AgentCodes.requestFailed);
   }
+}
+
+/** A promise that rejects (PW4010) when `signal` aborts; `dispose` stops listening. */
+function abandonedWhen(signal: AbortSignal | undefined): { promise: Promise<never>; dispose(): void } {
+  if (!signal) return { promise: new Promise<never>(() => undefined), dispose: () => undefined };
+  let onAbort = () => undefined as void;
+  const promise = new Promise<never>((_, reject) => {
+    onAbort = () => reject(agentError(AgentCodes.cancelled, "the run was cancelled while the agent was starting"));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+  });
+  promise.catch(() => undefined);
+  return { promise, dispose: () => signal.removeEventListener("abort", onAbort) };
 }
 
 /** Spawns an ACP agent and initializes it (same as `AcpAgent.start`). */

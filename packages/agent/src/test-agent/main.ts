@@ -41,6 +41,7 @@ export function runTestAgentMain(argv: string[]): void {
     .agent({ name: "patchwork-test-agent" })
     .onNotification(acp.methods.agent.mcp.message, acpCaller.handleNotification)
     .onRequest(acp.methods.agent.initialize, async ({ params }) => {
+      if (script.initializeDelayMs) await new Promise((r) => setTimeout(r, script.initializeDelayMs));
       switch (script.onInitialize) {
         case "crash":
           log("crashing at initialize");

@@ -64,6 +64,8 @@ export const scriptSchema = z
     sessionClose: z.boolean().optional(),
     /** Advertise `mcpCapabilities.acp` (default false). */
     mcpAcp: z.boolean().optional(),
+    /** Wait this long before answering `initialize` (a slow-starting agent). */
+    initializeDelayMs: z.number().int().min(0).optional(),
     /** Misbehave at `initialize`. */
     onInitialize: z.enum(["crash", "hang", "garbage", "exit"]).optional(),
     /** Answer `session/new` with a JSON-RPC error carrying this text. */

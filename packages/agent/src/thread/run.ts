@@ -8,7 +8,8 @@ import { Worker } from "node:worker_threads";
 import { fileURLToPath } from "node:url";
 import type { JsonValue } from "@patchwork/interpreter";
 import type { Diagnostic } from "@patchwork/parser";
-import { AcpAgent, type AcpAgentOptions } from "../acp/agent.js";
+import type { AcpAgentOptions } from "../acp/agent.js";
+import { RecyclingAgent } from "../acp/recycling.js";
 import { AgentCodes, toAgentError } from "../errors.js";
 import type { AsyncAgent, Logger, McpTransport, PermissionAnswer, PermissionPolicy, PermissionQuestion, RunEvent } from "../types.js";
 import { ThinkBridge } from "./bridge.js";
@@ -91,12 +92,13 @@ export async function runWithAgent(options: RunWithAgentOptions): Promise<RunWit
   if (options.signal?.aborted) return fail(AgentCodes.cancelled, "the run was cancelled before it started", true);
 
   let agent: AsyncAgent;
-  let acpAgent: AcpAgent | null = null;
+  let acpAgent: RecyclingAgent | null = null;
   if (isAsyncAgent(options.agent)) agent = options.agent;
   else {
     try {
-      acpAgent = await AcpAgent.start({
+      acpAgent = await RecyclingAgent.start({
         cwd,
+        startSignal: options.signal,
         mcpTransport: options.mcpTransport,
         permissions: options.permissions,
         askPermission: options.askPermission,
@@ -111,6 +113,8 @@ export async function runWithAgent(options: RunWithAgentOptions): Promise<RunWit
       });
     } catch (error) {
       const e = toAgentError(error, AgentCodes.spawnFailed);
+      // Ctrl-C while the agent was starting: a cancelled run (exit 130), not a failed start.
+      if (options.signal?.aborted) return fail(AgentCodes.cancelled, "the run was cancelled while the agent was starting", true);
       return fail(e.code, e.message);
     }
     agent = acpAgent;
@@ -129,7 +133,7 @@ function evaluate(
   options: RunWithAgentOptions,
   cwd: string,
   agent: AsyncAgent,
-  acpAgent: AcpAgent | null,
+  acpAgent: RecyclingAgent | null,
   emit: (event: RunEvent) => void,
 ): Promise<RunWithAgentResult> {
   const init: WorkerInit = {
@@ -193,6 +197,7 @@ function evaluate(
       });
     const onAbort = () => stop(AgentCodes.cancelled, "the run was cancelled", 130);
     options.signal?.addEventListener("abort", onAbort, { once: true });
+    if (options.signal?.aborted) onAbort();
     if (options.timeoutMs)
       timer = setTimeout(() => stop(AgentCodes.timeout, `the run timed out after ${options.timeoutMs} ms`, 1), options.timeoutMs);
 

@@ -14,4 +14,7 @@ export const geminiProfile: AgentProfile = {
   // (`mcp_<server>_<tool>__…`, whatever id the API gave); its title is `do (<server> MCP Server)`.
   connectsMcpAtSessionStart: true,
   isOurDoTool: ({ toolCall }, server) => toolCall.toolCallId.startsWith(`mcp_${server}_do__`),
+  // Its sessions can only be freed by ending the process (see above): restart it between
+  // thinks now and then, so a long loop's memory stays bounded (docs/agents.md).
+  restartAfterSessions: 50,
 };

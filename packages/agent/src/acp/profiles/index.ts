@@ -62,6 +62,13 @@ export interface AgentProfile {
    * contacted then fails (PW4019) instead of looking answered. Unknown agents: not assumed.
    */
   readonly connectsMcpAtSessionStart?: boolean;
+  /**
+   * For an agent that keeps memory for every session even after Patchwork is done with it
+   * (it cannot close sessions, or keeps closed ones): restart its process, between thinks,
+   * once it has had this many sessions, so that a long run's memory stays bounded
+   * (`RecyclingAgent`; `--restart-agent-after` overrides it). Absent: never restart.
+   */
+  readonly restartAfterSessions?: number;
 }
 
 /**

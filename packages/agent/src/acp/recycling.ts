@@ -1,0 +1,102 @@
+/**
+ * Keeps a long run's memory bounded with agents that keep something for every session even
+ * after Patchwork is done with it: Gemini CLI cannot close sessions at all (0.61), and Codex's
+ * app-server keeps about 1 MB of every thread it was asked to close and delete. The only way
+ * to give that memory back is to end the process. `RecyclingAgent` runs one `AcpAgent` at a
+ * time and, once it has had `restartAfterSessions` sessions, replaces it with a fresh one
+ * **between thinks**: only when no think of the old process is under way (never inside a
+ * nested think or a `do` block's think), so no conversation is ever cut. The old process is
+ * closed (its group killed, its MCP endpoints stopped) before the new one starts, so the two
+ * never hold memory at the same time.
+ *
+ * The limit comes from the options (`--restart-agent-after N`; 0 never restarts) or else from
+ * the agent's profile (`AgentProfile.restartAfterSessions`); agents that free their sessions
+ * (Claude Code) have none and are never restarted.
+ */
+import type { ThinkRequest } from "@patchwork/interpreter";
+import type { Diagnostic } from "@patchwork/parser";
+import type { AsyncAgent, AsyncRunChild, AsyncThinkReply, ThinkContext } from "../types.js";
+import { AcpAgent, type AcpAgentOptions } from "./agent.js";
+import type { AgentProcess } from "./process.js";
+
+export class RecyclingAgent implements AsyncAgent {
+  private current: AcpAgent;
+  /** A restart under way (thinks that arrive meanwhile wait for it), or one that failed. */
+  private renewal: Promise<void> | null = null;
+  /** Late-`do` diagnostics of the processes already replaced. */
+  private readonly retired: Diagnostic[] = [];
+  private restarts = 0;
+  private closed = false;
+  /** Aborted by `cancel`/`close`: a restart under way is abandoned (its process killed). */
+  private readonly stopping = new AbortController();
+
+  private constructor(
+    private readonly options: AcpAgentOptions,
+    first: AcpAgent,
+  ) {
+    this.current = first;
+  }
+
+  /** Spawns and initializes the first agent process (rejects as `AcpAgent.start` does). */
+  static async start(options: AcpAgentOptions): Promise<RecyclingAgent> {
+    return new RecyclingAgent(options, await AcpAgent.start(options));
+  }
+
+  /** The agent process now in use. */
+  get agent(): AcpAgent {
+    return this.current;
+  }
+
+  get process(): AgentProcess {
+    return this.current.process;
+  }
+
+  /** How many times the agent process was replaced. */
+  get restartCount(): number {
+    return this.restarts;
+  }
+
+  /** Sessions per process before a restart; 0 when this agent is never restarted. */
+  get restartAfterSessions(): number {
+    const limit = this.options.restartAfterSessions ?? this.current.profile.restartAfterSessions ?? 0;
+    return Number.isFinite(limit) && limit > 0 ? Math.floor(limit) : 0;
+  }
+
+  /** Errors noticed outside any think, of every process of the run. */
+  get diagnostics(): Diagnostic[] {
+    return this.retired.length === 0 ? this.current.diagnostics : [...this.retired, ...this.current.diagnostics];
+  }
+
+  async think(request: ThinkRequest, runChild: AsyncRunChild, signal: AbortSignal, context: ThinkContext): Promise<AsyncThinkReply> {
+    const limit = this.restartAfterSessions;
+    if (!this.renewal && !this.closed && limit > 0 && this.current.sessionsStarted >= limit && this.current.idle)
+      this.renewal = this.renew(limit);
+    // A failed restart stays failed: every later think reports why the agent could not start.
+    if (this.renewal) await this.renewal;
+    return this.current.think(request, runChild, signal, context);
+  }
+
+  private async renew(limit: number): Promise<void> {
+    const old = this.current;
+    this.options.onEvent?.({ type: "agent-restarting", pid: old.process.pid ?? null, sessions: old.sessionsStarted, limit });
+    this.retired.push(...old.diagnostics);
+    await old.close();
+    this.current = await AcpAgent.start({ ...this.options, startSignal: this.stopping.signal });
+    this.restarts++;
+    this.renewal = null;
+  }
+
+  cancel(reason?: string): void {
+    this.stopping.abort();
+    this.current.cancel(reason);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    // A restart under way is abandoned: its process is killed and `start` rejects.
+    this.stopping.abort();
+    await this.renewal?.catch(() => undefined);
+    await this.current.close();
+  }
+}
