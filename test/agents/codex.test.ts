@@ -52,6 +52,8 @@ const spec: AgentSpec = {
   transports: ["http", "stdio"],
   // Asked because the profile puts every session in read-only mode (not Codex's guardian).
   permissionLine: /\[permission [^\]]*: allow\]/,
+  // Its profile restarts it every 50 sessions (the memory it keeps per session goes only with the process).
+  restartAfterSessions: 50,
 };
 
 const CATEGORIZE = [

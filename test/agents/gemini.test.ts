@@ -43,6 +43,8 @@ const spec: AgentSpec = {
   // Gemini CLI 0.61 cannot close a session (no session/close) and runs with a heap limit of
   // half the RAM: its RSS is mostly garbage, its heap after GC is what it keeps.
   heapProbe: "gemini --acp",
+  // Its profile restarts it every 50 sessions (the memory it keeps per session goes only with the process).
+  restartAfterSessions: 50,
 };
 
 describeAgent("Gemini CLI (gemini --acp)", spec, () => {

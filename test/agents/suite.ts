@@ -30,6 +30,13 @@ export interface AgentSpec {
    * to grow by less than 1 MB a think.
    */
   heapProbe?: string;
+  /**
+   * Sessions after which Patchwork's profile for this agent restarts its process between
+   * thinks (it keeps memory for every session otherwise). The loop test then restarts it
+   * at least twice (`--restart-agent-after`, unless the loop is long enough for the default)
+   * and checks that the values stay right and the memory flat across the restarts.
+   */
+  restartAfterSessions?: number;
 }
 
 /** Asserts the run neither timed out nor left a process behind. */
@@ -196,8 +203,15 @@ export function agentSuite(setup: AgentSetup, spec: AgentSpec): void {
     });
   });
 
-  it(`${LOOP_THINKS} thinks in a loop: memory of the whole run stays flat`, async () => {
+  // Restarts every `restartEvery` sessions, if the agent's profile restarts it at all.
+  const restartEvery = !spec.restartAfterSessions
+    ? 0
+    : LOOP_THINKS >= 2 * spec.restartAfterSessions
+      ? spec.restartAfterSessions
+      : Math.ceil(LOOP_THINKS / 2.5);
+  it(`${LOOP_THINKS} thinks in a loop: memory of the whole run stays flat${restartEvery ? ` (agent restarted every ${restartEvery} thinks)` : ""}`, async () => {
     const r = await runAgent(setup, {
+      args: restartEvery ? ["--verbose", ...(restartEvery === spec.restartAfterSessions ? [] : ["--restart-agent-after", String(restartEvery)])] : [],
       source: spec.heapProbe ? withHeapProbes(loopSource(LOOP_THINKS), spec.heapProbe) : loopSource(LOOP_THINKS),
       timeoutMs: 60_000 + LOOP_THINKS * 10_000,
       rules: [
@@ -210,6 +224,17 @@ export function agentSuite(setup: AgentSetup, spec: AgentSpec): void {
     expect(withoutProbes(r.stdout)).toBe(expected);
     expect(r.hits).toEqual([LOOP_THINKS, LOOP_THINKS]);
     expectClean(r);
+    if (restartEvery) {
+      const restarts = r.stderr.match(/restarting it to free their memory/g)?.length ?? 0;
+      figure(name, `agent restarts in ${LOOP_THINKS} thinks`, restarts);
+      expect(restarts).toBe(Math.floor((LOOP_THINKS - 1) / restartEvery));
+      // What a restart costs: the time from one think's first model request to the next
+      // one's, for the thinks that restart the agent, against the median of the others.
+      const starts = turnRequests(r).filter((q) => !q.model?.afterTool).map((q) => q.time);
+      const gaps = starts.slice(1).map((t, k) => ({ ms: t - starts[k]!, restart: (k + 1) % restartEvery === 0 }));
+      const ms = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+      figure(name, "think to think, median without / with a restart (s)", `${(ms(gaps.filter((g) => !g.restart).map((g) => g.ms)) / 1000).toFixed(2)} / ${(ms(gaps.filter((g) => g.restart).map((g) => g.ms)) / 1000).toFixed(2)}`);
+    }
     // RSS of the CLI and every process of the agent, early and late in the loop: a session
     // (and whatever the agent keeps for it) left open per think shows up here.
     const { early, late } = loopFigures(name, r, LOOP_THINKS);
