@@ -48,7 +48,7 @@ export interface AsyncAgent {
 /** Progress events coming from the agent side (not from the evaluator). */
 export type AgentEvent =
   | { type: "agent-started"; pid: number; agentName: string | null; protocolVersion: number; transport: McpTransport | null }
-  /** The agent process is being replaced between thinks after `sessions` sessions (`RecyclingAgent`). */
+  /** The agent process is being replaced between thinks after `sessions` thinks had a session of it (`RecyclingAgent`). */
   | { type: "agent-restarting"; pid: number | null; sessions: number; limit: number }
   /** Message text as it streams (preambles included; the think's value is only the final message). */
   | { type: "agent-text"; thinkId: number; text: string; messageId: string | null }

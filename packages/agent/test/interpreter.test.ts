@@ -68,7 +68,7 @@ describe("with the real interpreter", () => {
 
   it("runs 100 thinks in a loop", async () => {
     const source = 'var n = 0\nfor i in 1...100 {\n  var r = think {\n    count ${i}\n    do {\n      n = n + 1\n    }\n  }\n}\nprint(n)';
-    const run = await runWith(source, "loop.pw", { prompts: [{ match: "count", steps: [{ do: 0 }, { reply: "ok" }] }] });
+    const run = await runWith(source, "loop.pw", { prompts: [{ match: "count", steps: [{ do: 0 }, { reply: "ok" }] }] }, { timeoutMs: 90_000 });
     expect(run.diagnostics).toEqual([]);
     expect(run.output).toBe("100\n");
   });

@@ -24,7 +24,8 @@ import type {
 import { AgentProcess, type AgentCommand } from "./process.js";
 import { PermissionDesk, ToolCallLedger } from "./permissions.js";
 import { RedirectActor, type PerSessionMessage } from "./redirect.js";
-import { ThinkHandler, type HandlerRuntime } from "./think-handler.js";
+import { ThinkHandler, type HandlerRuntime, type OpenedSession } from "./think-handler.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import { isOurDoTool, profileFor, type AgentProfile } from "./profiles/index.js";
 import { MCP_SERVER_NAME } from "../mcp/do-server.js";
 
@@ -53,6 +54,11 @@ export interface AcpAgentOptions {
   restartAfterSessions?: number;
   /** Abandons start-up when aborted: the process is killed and `start` rejects (PW4010). */
   startSignal?: AbortSignal;
+  /**
+   * From the second think on, create the next think's session ahead of time, while the
+   * current think runs (default true). One unused session is left at the end of a loop.
+   */
+  prepareSessions?: boolean;
 }
 
 const CLIENT_INFO = { name: "patchwork", version: "0.1.0" };
@@ -73,10 +79,13 @@ export class AcpAgent implements AsyncAgent {
   private closed = false;
   /** What every think handler gets from this runtime (built once: its closures are per runtime). */
   private runtime: HandlerRuntime | null = null;
-  /** Sessions this agent process has been asked to create (`session/new` sent). */
-  private sessionCount = 0;
+  /** Thinks that have taken a session of this process; from the second on, a spare is kept ready. */
+  private thinksOpened = 0;
+  /** A session made ahead of time for the next think (see `openSession`). */
+  private spare: Promise<OpenedSession> | null = null;
   /** What this particular agent needs beyond plain ACP (chosen by its `agentInfo.name`). */
   readonly profile: AgentProfile;
+  private readonly prepareSessions: boolean;
 
   private constructor(
     private readonly options: AcpAgentOptions,
@@ -93,6 +102,7 @@ export class AcpAgent implements AsyncAgent {
     this.transportProblem = transport.problem;
     this.redirect = redirect;
     this.profile = profileFor(initializeResponse);
+    this.prepareSessions = options.prepareSessions ?? true;
   }
 
   /** Spawns the agent and runs `initialize`; rejects with an AgentError (PW4001–PW4003, PW4012). */
@@ -182,9 +192,18 @@ export class AcpAgent implements AsyncAgent {
     return handler.run();
   }
 
-  /** How many sessions this agent process has been asked to create so far. */
-  get sessionsStarted(): number {
-    return this.sessionCount;
+  /** How many thinks have had a session of this agent process so far. */
+  get sessionsUsed(): number {
+    return this.thinksOpened;
+  }
+
+  /**
+   * Thinks after which this process is to be replaced between thinks (`RecyclingAgent`), 0
+   * never: the option, else the profile's. No spare session is made past it.
+   */
+  get restartAfterSessions(): number {
+    const limit = this.options.restartAfterSessions ?? this.profile.restartAfterSessions ?? 0;
+    return Number.isFinite(limit) && limit > 0 ? Math.floor(limit) : 0;
   }
 
   /** True when no think of this agent is under way (no turn, no unanswered prompt). */
@@ -284,29 +303,7 @@ export class AcpAgent implements AsyncAgent {
       announcedInput: (sessionId, toolCallId) => self.ledger.lookup(sessionId, toolCallId)?.rawInput,
       idleTimeoutMs: this.options.thinkIdleTimeoutMs,
       totalTimeoutMs: this.options.thinkTimeoutMs,
-      declare: (call) => self.hub.declare(self.transport!, call),
-      async newSession(declaration) {
-        self.sessionCount++;
-        const response = await self.connection.agent.request(acp.methods.agent.session.new, {
-          ...self.profile.newSessionExtras?.(),
-          cwd,
-          mcpServers: declaration ? [declaration.server] : [],
-        });
-        // Until the handler pushes itself, what the agent says about this session waits for it
-        // (Codex answers session/set_mode with mode and config updates).
-        self.redirect.expect(response.sessionId);
-        try {
-          await self.profile.afterNewSession?.({
-            sessionId: response.sessionId,
-            response,
-            request: (method, params) => self.request(method, params),
-          });
-        } catch (error) {
-          self.redirect.forget(response.sessionId);
-          throw error;
-        }
-        return response.sessionId;
-      },
+      openSession: () => self.openSession(),
       prompt(sessionId, prompt) {
         const request = self.connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt });
         self.pendingPrompts.add(request);
@@ -335,6 +332,65 @@ export class AcpAgent implements AsyncAgent {
         }
       },
     };
+  }
+
+  /**
+   * A session for a think. From a run's second think on, one more session is made ahead of
+   * time, while this think runs, for the next think to take: `session/new` (for Claude Code a
+   * process start, for Gemini CLI ≈0.3 s) then costs the next think nothing. A run with one
+   * think never makes a spare; a loop leaves one unused at its end (ended with the process),
+   * and none is made for a next think that will get a new process (`restartAfterSessions`).
+   */
+  private async openSession(): Promise<OpenedSession> {
+    this.thinksOpened++;
+    const spare = this.spare;
+    this.spare = null;
+    // A spare that failed (the agent died meanwhile…) is tried again, which reports the cause.
+    const session = spare ? await spare.catch(() => this.createSession()) : await this.createSession();
+    const limit = this.restartAfterSessions;
+    const replacedNext = limit > 0 && this.thinksOpened >= limit;
+    if (this.prepareSessions && this.thinksOpened >= 2 && !replacedNext && !this.closed && this.process.alive) {
+      this.spare = this.createSession();
+      this.spare.catch(() => undefined);
+    }
+    return session;
+  }
+
+  /** `session/new` with a fresh `do` declaration, then the profile's set-up (mode…). */
+  private async createSession(): Promise<OpenedSession> {
+    const ref = { id: "" };
+    // The `do` tool of this session goes to the redirect actor under its id: to whichever
+    // handler has pushed itself with that session (or, if none, to the orphan rule).
+    const routeDo = (index: number) =>
+      new Promise<CallToolResult>((respond) =>
+        this.redirect.send({ type: "IncomingMessage", sessionId: ref.id, message: { kind: "do", index, respond } }),
+      );
+    const declaration = this.transport !== null ? await this.hub.declare(this.transport, routeDo) : null;
+    try {
+      const response = await this.connection.agent.request(acp.methods.agent.session.new, {
+        ...this.profile.newSessionExtras?.(),
+        cwd: this.options.cwd ?? globalThis.process.cwd(),
+        mcpServers: declaration ? [declaration.server] : [],
+      });
+      ref.id = response.sessionId;
+      // Until a handler pushes itself, what the agent says about this session waits for it
+      // (Codex answers session/set_mode with mode and config updates).
+      this.redirect.expect(response.sessionId);
+      try {
+        await this.profile.afterNewSession?.({
+          sessionId: response.sessionId,
+          response,
+          request: (method, params) => this.request(method, params),
+        });
+      } catch (error) {
+        this.redirect.forget(response.sessionId);
+        throw error;
+      }
+      return { sessionId: response.sessionId, declaration };
+    } catch (error) {
+      await declaration?.release();
+      throw error;
+    }
   }
 
   private async failure(error: unknown): Promise<Error> {

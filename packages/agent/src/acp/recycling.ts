@@ -3,7 +3,7 @@
  * after Patchwork is done with it: Gemini CLI cannot close sessions at all (0.61), and Codex's
  * app-server keeps about 1 MB of every thread it was asked to close and delete. The only way
  * to give that memory back is to end the process. `RecyclingAgent` runs one `AcpAgent` at a
- * time and, once it has had `restartAfterSessions` sessions, replaces it with a fresh one
+ * time and, once `restartAfterSessions` thinks have had a session of it, replaces it with a fresh one
  * **between thinks**: only when no think of the old process is under way (never inside a
  * nested think or a `do` block's think), so no conversation is ever cut. The old process is
  * closed (its group killed, its MCP endpoints stopped) before the new one starts, so the two
@@ -56,10 +56,9 @@ export class RecyclingAgent implements AsyncAgent {
     return this.restarts;
   }
 
-  /** Sessions per process before a restart; 0 when this agent is never restarted. */
+  /** Thinks per process before a restart; 0 when this agent is never restarted. */
   get restartAfterSessions(): number {
-    const limit = this.options.restartAfterSessions ?? this.current.profile.restartAfterSessions ?? 0;
-    return Number.isFinite(limit) && limit > 0 ? Math.floor(limit) : 0;
+    return this.current.restartAfterSessions;
   }
 
   /** Errors noticed outside any think, of every process of the run. */
@@ -69,7 +68,7 @@ export class RecyclingAgent implements AsyncAgent {
 
   async think(request: ThinkRequest, runChild: AsyncRunChild, signal: AbortSignal, context: ThinkContext): Promise<AsyncThinkReply> {
     const limit = this.restartAfterSessions;
-    if (!this.renewal && !this.closed && limit > 0 && this.current.sessionsStarted >= limit && this.current.idle)
+    if (!this.renewal && !this.closed && limit > 0 && this.current.sessionsUsed >= limit && this.current.idle)
       this.renewal = this.renew(limit);
     // A failed restart stays failed: every later think reports why the agent could not start.
     if (this.renewal) await this.renewal;
@@ -78,7 +77,7 @@ export class RecyclingAgent implements AsyncAgent {
 
   private async renew(limit: number): Promise<void> {
     const old = this.current;
-    this.options.onEvent?.({ type: "agent-restarting", pid: old.process.pid ?? null, sessions: old.sessionsStarted, limit });
+    this.options.onEvent?.({ type: "agent-restarting", pid: old.process.pid ?? null, sessions: old.sessionsUsed, limit });
     this.retired.push(...old.diagnostics);
     await old.close();
     this.current = await AcpAgent.start({ ...this.options, startSignal: this.stopping.signal });

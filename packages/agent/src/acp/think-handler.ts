@@ -33,8 +33,13 @@ export interface HandlerRuntime {
   readonly cwd: string;
   readonly idleTimeoutMs: number | undefined;
   readonly totalTimeoutMs: number | undefined;
-  declare(call: (index: number) => Promise<CallToolResult>, sessionRef: { id: string }): Promise<McpDeclaration>;
-  newSession(declaration: McpDeclaration | null): Promise<string>;
+  /**
+   * A session for a new think, with its own `do` declaration (null without a transport): one
+   * made ahead of time (`AcpAgent` keeps one ready in loops) or a new one. Its `do` calls
+   * reach the redirect actor under its session id, so whichever handler pushes itself with
+   * that id gets them.
+   */
+  openSession(): Promise<OpenedSession>;
   prompt(sessionId: string, prompt: ContentBlock[]): Promise<PromptResponse>;
   cancelSession(sessionId: string): void;
   /** Frees the agent's session (`session/close` where advertised); fire and forget. */
@@ -43,6 +48,12 @@ export interface HandlerRuntime {
   failure(error: unknown): Promise<Error>;
   /** Registers the handler while its turn may still receive messages. */
   track(handler: ThinkHandler, active: boolean): void;
+}
+
+/** A session ready for a think's turns. */
+export interface OpenedSession {
+  sessionId: string;
+  declaration: McpDeclaration | null;
 }
 
 const STOP_ERRORS: Record<string, { code: AgentCode; text: string }> = {
@@ -61,7 +72,6 @@ export class ThinkHandler implements Thinker {
   private declaration: McpDeclaration | null = null;
   private runChild: AsyncRunChild;
   private turnOpen = false;
-  private readonly sessionRef = { id: "" };
   /** Tool call titles by id (updates usually omit the title). */
   private readonly toolTitles = new Map<string, string>();
   /** What the current turn said and did (its final answer, its `do` calls). */
@@ -104,14 +114,11 @@ export class ThinkHandler implements Thinker {
     const { runtime } = this;
     if (runtime.transport === null && this.request.childCount > 0)
       throw agentError(AgentCodes.transport, `${runtime.transportProblem}: the do blocks of this think cannot run`);
-    if (runtime.transport !== null) this.declaration = await runtime.declare((index) => this.invokeDo(index), this.sessionRef);
     try {
-      this.sessionId = await runtime.newSession(this.declaration);
+      ({ sessionId: this.sessionId, declaration: this.declaration } = await runtime.openSession());
     } catch (error) {
-      await this.declaration?.release();
       throw await runtime.failure(error);
     }
-    this.sessionRef.id = this.sessionId;
     this.context.emit({ type: "session", thinkId: this.thinkId, sessionId: this.sessionId, transport: runtime.transport });
     return this.turn(this.request.prompt);
   }
@@ -261,17 +268,6 @@ export class ThinkHandler implements Thinker {
   noteDenied(toolCallId: string, rawInput: unknown, decision: string): void {
     if (!this.turnOpen) return;
     this.record.denied(toolCallId, blockNumberOf(rawInput ?? this.runtime.announcedInput(this.sessionId, toolCallId)), decision);
-  }
-
-  /** The MCP tool callback: hand the invocation to the redirect actor (routes to the top). */
-  private invokeDo(index: number): Promise<CallToolResult> {
-    return new Promise((respond) =>
-      this.runtime.redirect.send({
-        type: "IncomingMessage",
-        sessionId: this.sessionRef.id,
-        message: { kind: "do", index, respond },
-      }),
-    );
   }
 
   private async runDo(index: number): Promise<CallToolResult> {

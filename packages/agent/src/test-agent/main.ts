@@ -66,6 +66,7 @@ export function runTestAgentMain(argv: string[]): void {
     .onRequest(acp.methods.agent.session.new, ({ params }) => {
       if (script.failSessionNew !== undefined) throw acp.RequestError.internalError({ details: script.failSessionNew });
       const id = `test-session-${++sessionCount}`;
+      log(`session created: ${id}`);
       sessions.set(id, { id, mcpServers: params.mcpServers, cancel: null });
       return { sessionId: id };
     })
