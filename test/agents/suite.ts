@@ -5,7 +5,7 @@
  * real adapter against the agent's fake model API (harness.ts).
  */
 import { describe, expect, it } from "vitest";
-import { describeRun, figure, installed, loopFigures, LOOP_THINKS, MB, runAgent, turnRequests, type AgentSetup, type RunResult } from "./harness.js";
+import { describeRun, figure, installed, loopFigures, LOOP_THINKS, MB, peakRss, runAgent, turnRequests, type AgentSetup, type RunResult } from "./harness.js";
 import type { Rule } from "./fakes/server.js";
 import { heapFigures, withHeapProbes, withoutProbes } from "./heap.js";
 
@@ -238,6 +238,18 @@ export function agentSuite(setup: AgentSetup, spec: AgentSpec): void {
     // RSS of the CLI and every process of the agent, early and late in the loop: a session
     // (and whatever the agent keeps for it) left open per think shows up here.
     const { early, late } = loopFigures(name, r, LOOP_THINKS);
+    if (!spec.heapProbe && restartEvery) {
+      // Within one process the memory it keeps per session grows (that is why it is
+      // restarted); across processes it must not: the peak of the last whole cycle of
+      // `restartEvery` thinks against the peak of the first.
+      const perThink = r.modelRequests.length / LOOP_THINKS;
+      const cycle = (k: number) => peakRss(r, k * restartEvery * perThink, (k + 1) * restartEvery * perThink);
+      const lastWhole = Math.floor(LOOP_THINKS / restartEvery) - 1;
+      const [first, last] = [cycle(0), cycle(lastWhole)];
+      figure(name, `peak RSS of the run, first and last cycle of ${restartEvery} thinks (MB)`, `${(first / MB).toFixed(0)} → ${(last / MB).toFixed(0)}`);
+      expect(last - first, `peak RSS grew from ${first / MB} MB (first cycle) to ${last / MB} MB (cycle ${lastWhole + 1})`).toBeLessThan(64 * MB);
+      return;
+    }
     if (!spec.heapProbe) {
       expect(late - early, `RSS grew from ${early / MB} MB to ${late / MB} MB`).toBeLessThan(64 * MB);
       return;
