@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+// Start-up of the `patchwork` command as a whole process, against `node -e 0` (issue 14).
+// Run with `npm run bench:startup` (builds first; the launcher runs the bundle, dist/patchwork.mjs).
+//
+// Each round runs every command once, in turn (interleaved, so that a change in the machine's
+// load hits all of them alike); the figures are the medians over the rounds of
+//   - wall time (what a user waits for), and
+//   - CPU time (user + system, from the children's times in /proc/self/stat; tick-coarse,
+//     10 ms, but far less disturbed by the other processes on a loaded machine).
+// `--rounds N` sets the number of rounds (default 30; `--smoke`: 3).
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { median, size } from "./lib/bench.mjs";
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), "..");
+const bin = process.env.PATCHWORK_BIN ?? join(repo, "packages", "cli", "bin", "patchwork.js");
+const roundsFlag = process.argv.indexOf("--rounds");
+const rounds = roundsFlag > 0 ? Number(process.argv[roundsFlag + 1]) : size(30, 3);
+
+const commands = [
+  { label: "node -e 0", args: ["-e", "0"] },
+  { label: "patchwork run examples/hello.pw", args: [bin, "run", "examples/hello.pw"], goal: 1.5 },
+  { label: "patchwork check examples/hello.pw", args: [bin, "check", "examples/hello.pw"], goal: 1.5 },
+  { label: "patchwork --version", args: [bin, "--version"], goal: 1.2 },
+];
+
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+/** CPU time (ms) of this process's waited-for children so far: cutime + cstime. */
+function childrenCpuMs() {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[13]) + Number(fields[14])) * TICK_MS; // fields 16 and 17 of proc(5)
+  } catch {
+    return NaN; // not Linux: CPU figures are left out
+  }
+}
+
+const wall = commands.map(() => []);
+const cpu = commands.map(() => []);
+for (let round = 0; round < rounds; round++) {
+  commands.forEach((command, i) => {
+    const cpu0 = childrenCpuMs();
+    const t0 = performance.now();
+    const r = spawnSync(process.execPath, command.args, { cwd: repo, encoding: "utf8", timeout: 60_000 });
+    const ms = performance.now() - t0;
+    const cpuMs = childrenCpuMs() - cpu0;
+    if (r.status !== 0) {
+      console.error(`${command.label}: exit ${r.status ?? r.signal}\n${r.stdout}${r.stderr}`);
+      process.exit(1);
+    }
+    wall[i].push(ms);
+    cpu[i].push(cpuMs);
+  });
+}
+
+const base = { wall: median(wall[0]), cpu: median(cpu[0]) };
+console.log(`start-up, medians of ${rounds} interleaved rounds (node ${process.version})`);
+console.log(`${"command".padEnd(36)} ${"wall".padStart(9)} ${"ratio".padStart(7)}   ${"CPU".padStart(9)} ${"ratio".padStart(7)}   goal`);
+commands.forEach((command, i) => {
+  const w = median(wall[i]);
+  const c = median(cpu[i]);
+  const ratio = (x, b) => (i === 0 ? "" : `${(x / b).toFixed(2)}×`);
+  const cpuText = Number.isNaN(c) ? "n/a" : `${c.toFixed(0)} ms`;
+  console.log(
+    `${command.label.padEnd(36)} ${`${w.toFixed(1)} ms`.padStart(9)} ${ratio(w, base.wall).padStart(7)}   ${cpuText.padStart(9)} ${(Number.isNaN(c) ? "" : ratio(c, base.cpu)).padStart(7)}   ${command.goal ? `≤ ${command.goal}×` : ""}`,
+  );
+});
