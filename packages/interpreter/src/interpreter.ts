@@ -2,8 +2,7 @@
  * The Interpreter: one program run with its ports and limits. `run()` (run.ts) wraps it
  * with parsing and diagnostics; embedders that already hold an AST use it directly.
  */
-import type { Diagnostic, Program } from "@patchwork/parser";
-import * as parser from "@patchwork/parser";
+import { parse, type Diagnostic, type Program } from "@patchwork/parser";
 import { NoAgent } from "./agents/no-agent.js";
 import { RuntimeError } from "./errors.js";
 import { createNodeHost } from "./host-node.js";
@@ -29,14 +28,8 @@ export interface InterpreterOptions {
   codegen?: boolean;
 }
 
-type ParserApi = {
-  parse?: (source: string, options: { fileName: string }) => { program: Program; diagnostics: Diagnostic[] };
-};
-
 /** Parses an imported module; the first error (if any) becomes the import's failure text. */
 export const parseModule: ParseFn = (source, fileName) => {
-  const parse = (parser as unknown as ParserApi).parse;
-  if (!parse) return { program: null, error: "the parser is not available" };
   const r = parse(source, { fileName });
   const err = r.diagnostics.find((d) => d.severity === "error");
   if (err) {

@@ -1,6 +1,6 @@
 /** `run(source, options)`: parse (or load Threadbare JSON), run, collect output and diagnostics. */
-import type { Diagnostic, Program, Span } from "@patchwork/parser";
-import * as parser from "@patchwork/parser";
+import type { Diagnostic, Program } from "@patchwork/parser";
+import { loadThreadbare, parse } from "@patchwork/parser";
 import { RuntimeError } from "./errors.js";
 import { Interpreter, runtimeDiagnostic, type InterpreterOptions } from "./interpreter.js";
 import type { JsonValue } from "./ports.js";
@@ -25,23 +25,8 @@ export interface RunResult {
   ok: boolean;
 }
 
-type ParserApi = {
-  parse?: (source: string, options: { fileName: string }) => { program: Program; diagnostics: Diagnostic[] };
-  loadThreadbare?: (json: string, options: { fileName: string }) => { program: Program; diagnostics: Diagnostic[] };
-};
-
-const START: Span = { start: { offset: 0, line: 1, column: 1 }, end: { offset: 0, line: 1, column: 1 } };
-
 function load(source: string, fileName: string): { program: Program | null; diagnostics: Diagnostic[] } {
-  const api = parser as unknown as ParserApi;
-  const fn = fileName.endsWith(".json") ? api.loadThreadbare : api.parse;
-  if (!fn) {
-    return {
-      program: null,
-      diagnostics: [{ code: "PW3099", severity: "error", message: "the parser is not available", span: START, fileName }],
-    };
-  }
-  return fn(source, { fileName });
+  return fileName.endsWith(".json") ? loadThreadbare(source, { fileName }) : parse(source, { fileName });
 }
 
 /** Runs a program. Never throws for user errors: they come back as diagnostics. */

@@ -3,7 +3,8 @@
  * Shapes are validated with zod; a bad node is reported with its JSON path, invalid JSON
  * with its line and column. Nodes and diagnostics point at their JSON text.
  */
-import { z } from "zod";
+import { createRequire } from "node:module";
+import type * as Z from "zod";
 import type { Block, Expr, Program, Span, Stmt, ThinkExpr } from "./ast.js";
 import type { Diagnostic } from "./diagnostics.js";
 import { jsonSpans } from "./jsonSpans.js";
@@ -14,11 +15,19 @@ export interface LoadOptions {
   fileName?: string;
 }
 
-const printShape = z.object({ message: z.string() }).strict();
-const blockShape = z.object({ children: z.array(z.unknown()) }).strict();
-const thinkShape = z
-  .object({ think: z.object({ prompt: z.string(), children: z.array(z.unknown()) }).strict() })
-  .strict();
+/** The node shapes, built on first use: zod is loaded only when a Threadbare file is (start-up). */
+function buildShapes(z: typeof Z) {
+  return {
+    print: z.object({ message: z.string() }).strict(),
+    block: z.object({ children: z.array(z.unknown()) }).strict(),
+    think: z.object({ think: z.object({ prompt: z.string(), children: z.array(z.unknown()) }).strict() }).strict(),
+  };
+}
+let shapes: ReturnType<typeof buildShapes> | undefined;
+function getShapes(): ReturnType<typeof buildShapes> {
+  shapes ??= buildShapes(createRequire(import.meta.url)("zod") as typeof Z);
+  return shapes;
+}
 
 const nodeKinds = ["Print", "Block", "Think"] as const;
 
@@ -63,7 +72,7 @@ class Loader {
     return this.think(body, at);
   }
 
-  private check<T>(shape: z.ZodType<T>, value: unknown, path: string): T | null {
+  private check<T>(shape: Z.ZodType<T>, value: unknown, path: string): T | null {
     const r = shape.safeParse(value);
     if (r.success) return r.data;
     const issue = r.error.issues[0]!;
@@ -73,7 +82,7 @@ class Loader {
   }
 
   private print(body: unknown, path: string): Stmt | null {
-    const p = this.check(printShape, body, path);
+    const p = this.check(getShapes().print, body, path);
     if (p === null) return null;
     const span = this.at(parentPath(path));
     const textSpan = this.at(`${path}.message`);
@@ -92,13 +101,13 @@ class Loader {
   }
 
   private block(body: unknown, path: string): Block | null {
-    const b = this.check(blockShape, body, path);
+    const b = this.check(getShapes().block, body, path);
     if (b === null) return null;
     return { kind: "Block", statements: this.children(b.children, `${path}.children`), span: this.at(parentPath(path)) };
   }
 
   private think(body: unknown, path: string): Stmt | null {
-    const t = this.check(thinkShape, body, path);
+    const t = this.check(getShapes().think, body, path);
     if (t === null) return null;
     const span = this.at(parentPath(path));
     const children = this.children(t.think.children, `${path}.think.children`);
