@@ -7,6 +7,7 @@ import {
   type Diagnostic,
   type Program,
 } from "@patchwork/parser";
+import { UsageError } from "./usage-error.js";
 
 /** A program file read from disk and parsed (Patchwork `.pw` or Threadbare `.json`). */
 export interface LoadedFile {
@@ -15,7 +16,7 @@ export interface LoadedFile {
   diagnostics: Diagnostic[];
 }
 
-export class UsageError extends Error {}
+export { UsageError } from "./usage-error.js";
 
 export function readSource(path: string): string {
   try {

@@ -1,17 +1,44 @@
-import yargs from "yargs";
-import { checkCommand, parseCommand } from "./parse-commands.js";
-import { runCommand, type RunArgs } from "./run-command.js";
-import { UsageError } from "./files.js";
+// The `patchwork` command line.
+//
+// Start-up matters (a scripting language is run from shells, hooks and editors all day; see
+// "Start-up" in docs/benchmarks.md), so this module loads almost nothing by itself:
+//   - `fastPath` answers the common command lines (`run FILE`, `check FILE…`, `--version`)
+//     without loading yargs;
+//   - everything else goes through the yargs table in `commandLine`, and yargs is itself
+//     imported only then;
+//   - each handler imports its command's code with `await import("./x.js")` when it runs, so
+//     no command's code (nor the parser, interpreter, agent runtime, ACP/MCP SDKs, zod) loads
+//     for another command. Keep it so: never import a command module at the top of this file.
+// In the bundle (scripts/bundle-cli.mjs, what bin/patchwork.js runs), each such `import()`
+// becomes a chunk loaded on demand. Adding a command therefore needs nothing but its entry in
+// the table below, with its handler written as
+//     async (args) => {
+//       const { traceCommand } = await import("./trace-command.js");
+//       result.status = await traceCommand(args, term);
+//     }
+// and `import type` for any types this file needs from those modules.
+import { readFileSync } from "node:fs";
+import type { Argv } from "yargs";
+import type { RunArgs } from "./run-command.js";
 import { processTerminal, type Terminal } from "./terminal.js";
+import { UsageError } from "./usage-error.js";
 
 const EXIT_USAGE = 2;
 
+/** Defaults of `patchwork run`'s options: shared by the yargs table and the fast path. */
+const RUN_DEFAULTS = { idleTimeout: 600 } as const;
+
+/** The CLI package's version (its package.json is one directory up, from dist/ and bundle/ alike). */
+export function cliVersion(): string {
+  return JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
+}
+
 /** Builds the yargs command table. Handlers store their exit status in `result.status`. */
-function commandLine(argv: string[], term: Terminal, result: { status: number }) {
+function commandLine(yargs: (argv: string[]) => Argv, argv: string[], term: Terminal, result: { status: number }) {
   return yargs(argv)
     .scriptName("patchwork")
     .parserConfiguration({ "boolean-negation": false })
-    .usage("$0 <command> [options]")
+    .usage("$0 <command> [options]\n$0 --version")
     .command(
       "run <file>",
       "run a Patchwork (.pw) or Threadbare (.json) program",
@@ -35,7 +62,7 @@ function commandLine(argv: string[], term: Terminal, result: { status: number })
           .option("timeout", { type: "number", describe: "stop the program after this many seconds" })
           .option("idle-timeout", {
             type: "number",
-            default: 600,
+            default: RUN_DEFAULTS.idleTimeout,
             describe: "fail a think when the agent sends nothing for this many seconds (time in do blocks excluded)",
           })
           .option("restart-agent-after", {
@@ -44,6 +71,7 @@ function commandLine(argv: string[], term: Terminal, result: { status: number })
           })
           .option("verbose", { alias: "v", type: "boolean", describe: "stream the agent's text and tool calls to stderr" }),
       async (args) => {
+        const { runCommand } = await import("./run-command.js");
         result.status = await runCommand(args as unknown as RunArgs, term);
       },
     )
@@ -51,7 +79,8 @@ function commandLine(argv: string[], term: Terminal, result: { status: number })
       "parse <file>",
       "print the AST of a program as JSON",
       (y) => y.positional("file", { type: "string", demandOption: true }),
-      (args) => {
+      async (args) => {
+        const { parseCommand } = await import("./parse-commands.js");
         result.status = parseCommand(args.file, term);
       },
     )
@@ -59,7 +88,8 @@ function commandLine(argv: string[], term: Terminal, result: { status: number })
       "check <files..>",
       "report syntax errors without running",
       (y) => y.positional("files", { type: "string", array: true, demandOption: true }),
-      (args) => {
+      async (args) => {
+        const { checkCommand } = await import("./parse-commands.js");
         result.status = checkCommand(args.files, term);
       },
     )
@@ -85,11 +115,39 @@ function commandLine(argv: string[], term: Terminal, result: { status: number })
     });
 }
 
+/** An argument yargs would take as a positional value (not an option, not `--`). */
+const plain = (arg: string | undefined): arg is string => arg !== undefined && arg !== "" && !arg.startsWith("-");
+
+/**
+ * The most common command lines, decided without yargs (which costs more start-up time than
+ * the rest of a small run): exactly `--version`, `run FILE` and `check FILE…`. Returns
+ * undefined for anything else (options, help, other commands), which yargs then handles,
+ * with the same handlers and defaults.
+ */
+async function fastPath(argv: string[], term: Terminal): Promise<number | undefined> {
+  if (argv.length === 1 && argv[0] === "--version") {
+    term.stdout(`${cliVersion()}\n`);
+    return 0;
+  }
+  if (argv.length === 2 && argv[0] === "run" && plain(argv[1])) {
+    const { runCommand } = await import("./run-command.js");
+    return runCommand({ file: argv[1], ...RUN_DEFAULTS }, term);
+  }
+  if (argv.length >= 2 && argv[0] === "check" && argv.slice(1).every(plain)) {
+    const { checkCommand } = await import("./parse-commands.js");
+    return checkCommand(argv.slice(1), term);
+  }
+  return undefined;
+}
+
 /** Runs the CLI and returns its exit status (0 ok, 1 program or syntax error, 2 usage error). */
 export async function cli(argv: string[], term: Terminal = processTerminal): Promise<number> {
   const result = { status: 0 };
   try {
-    await commandLine(argv, term, result).parseAsync();
+    const fast = await fastPath(argv, term);
+    if (fast !== undefined) return fast;
+    const { default: yargs } = await import("yargs");
+    await commandLine(yargs, argv, term, result).parseAsync();
     return result.status;
   } catch (error) {
     if (error instanceof UsageError) {
