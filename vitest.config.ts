@@ -3,8 +3,9 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"],
-    // The real-agent suite has its own config and command (npm run test:agents).
-    exclude: ["test/agents/**", "**/node_modules/**"],
+    // The real-agent suite and the package test have their own configs and commands
+    // (npm run test:agents, npm run test:package).
+    exclude: ["test/agents/**", "test/package/**", "**/node_modules/**"],
     setupFiles: ["test/setup/property.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -34,6 +34,15 @@ const runs = [
       `^ +growth: heapUsed ${number} MB, rss ${number} MB`,
     ],
   },
+  {
+    script: "bench-startup.mjs",
+    expect: [
+      `^node -e 0 +${number} ms +${number} ms`,
+      `^patchwork run examples/hello.pw +${number} ms +${number}× +${number} ms +${number}×`,
+      `^patchwork check examples/hello.pw +${number} ms +${number}× +${number} ms +${number}×`,
+      `^patchwork --version +${number} ms +${number}× +${number} ms +${number}×`,
+    ],
+  },
 ];
 
 let failed = 0;

@@ -196,9 +196,12 @@ function wrapHost(base: Host, init: WorkerInit, agent: ThreadAgent, output: stri
 
 async function main(): Promise<void> {
   const init = workerData as WorkerInit;
-  const mod = (await import(init.evaluatorModule)) as Partial<EvaluatorModule>;
+  // The interpreter by a literal specifier, so that a bundler includes it (scripts/bundle-cli.mjs).
+  const mod = (init.evaluatorModule === undefined
+    ? await import("@patchwork/interpreter")
+    : await import(init.evaluatorModule)) as Partial<EvaluatorModule>;
   if (typeof mod.run !== "function" || typeof mod.createNodeHost !== "function") {
-    post({ type: "failed", message: `${init.evaluatorModule} does not export run() and createNodeHost()` });
+    post({ type: "failed", message: `${init.evaluatorModule ?? "@patchwork/interpreter"} does not export run() and createNodeHost()` });
     return;
   }
   AgentError = mod.AgentError ?? (await import("@patchwork/interpreter")).AgentError;

@@ -23,7 +23,7 @@ export interface WorkerInit {
   shellStdin?: "ignore" | "inherit";
   env?: Record<string, string | undefined>;
   /** Module exporting `run` and `createNodeHost` (default `@patchwork/interpreter`). */
-  evaluatorModule: string;
+  evaluatorModule?: string;
 }
 
 /**

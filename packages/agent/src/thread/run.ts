@@ -146,7 +146,7 @@ function evaluate(
     askUser: options.askUser,
     shellStdin: options.shellStdin,
     env: options.env,
-    evaluatorModule: options.evaluatorModule ?? "@patchwork/interpreter",
+    evaluatorModule: options.evaluatorModule,
   };
   const runController = new AbortController();
   const bridge = new ThinkBridge(agent, runController.signal, emit);
