@@ -9,6 +9,7 @@ export default defineConfig({
   test: {
     include: ["test/agents/**/*.test.ts"],
     exclude: ["test/agents/node_modules/**"],
+    globalSetup: ["test/setup/bundle.ts"],
     testTimeout: 180_000,
     hookTimeout: 120_000,
     pool: "forks",

@@ -7,6 +7,7 @@ export default defineConfig({
     // (npm run test:agents, npm run test:package).
     exclude: ["test/agents/**", "test/package/**", "**/node_modules/**"],
     setupFiles: ["test/setup/property.ts"],
+    globalSetup: ["test/setup/bundle.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",

@@ -7,6 +7,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/package/**/*.test.ts"],
+    globalSetup: ["test/setup/bundle.ts"],
     testTimeout: 120_000,
     hookTimeout: 300_000,
     pool: "forks",

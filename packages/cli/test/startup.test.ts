@@ -1,0 +1,85 @@
+// What start-up loads (docs/benchmarks.md, "Start-up"): the common command lines must not
+// load yargs, zod, the ACP/MCP SDKs or the agent runtime. A module hook (node --import)
+// records every module Node loads; the figures themselves are benchmarks (npm run bench:startup).
+import { spawnSync } from "node:child_process";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { patchwork, patchworkBin, repoRoot, tempFiles } from "./helpers.js";
+
+const dir = tempFiles({});
+writeFileSync(join(dir, "register.mjs"), 'import { register } from "node:module";\nregister("./hooks.mjs", import.meta.url);\n');
+writeFileSync(
+  join(dir, "hooks.mjs"),
+  'import { appendFileSync } from "node:fs";\nexport async function load(url, context, next) {\n  if (!url.startsWith("node:")) appendFileSync(process.env.PW_LOADED_LOG, url + "\\n");\n  return next(url, context);\n}\n',
+);
+
+/** The modules (file URLs) Node loads for `patchwork ARGS`, and the run's output. */
+function loaded(args: string[]): { modules: string[]; stdout: string; status: number | null } {
+  const log = join(dir, `loaded-${Math.random().toString(36).slice(2)}.txt`);
+  writeFileSync(log, "");
+  const r = spawnSync(process.execPath, ["--import", join(dir, "register.mjs"), patchworkBin, ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, PW_LOADED_LOG: log, PATCHWORK_AGENT: "" },
+    encoding: "utf8",
+    timeout: 30_000,
+  });
+  return { modules: readFileSync(log, "utf8").split("\n").filter(Boolean), stdout: r.stdout, status: r.status };
+}
+
+const heavy = /node_modules\/(yargs|zod|@agentclientprotocol|@modelcontextprotocol)\//;
+
+describe("start-up loads only what the command needs", () => {
+  it("run FILE: the bundle's run path; no yargs, zod, SDKs or agent runtime", () => {
+    const r = loaded(["run", "examples/hello.pw"]);
+    expect(r.stdout).toBe("Hello, world!\n");
+    expect(r.modules.filter((m) => heavy.test(m))).toEqual([]);
+    expect(r.modules.filter((m) => m.includes("/node_modules/"))).toEqual([]);
+    expect(r.modules.filter((m) => /agent-run|evaluator-worker|mcp/.test(m))).toEqual([]);
+    expect(r.modules.every((m) => m.includes("/packages/cli/bin/") || m.includes("/packages/cli/bundle/"))).toBe(true);
+    expect(r.modules.length).toBeLessThanOrEqual(10);
+  });
+
+  it("--version loads the launcher and the bundle's entry, not the parser (≈ 400 KB with Chevrotain)", () => {
+    const r = loaded(["--version"]);
+    expect(r.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    expect(r.modules.every((m) => m.includes("/packages/cli/bin/") || m.includes("/packages/cli/bundle/"))).toBe(true);
+    const bytes = r.modules.reduce((sum, m) => sum + statSync(fileURLToPath(m)).size, 0);
+    expect(bytes).toBeLessThan(20_000);
+  });
+
+  it("other command lines go through yargs, still without the agent's code", () => {
+    const r = loaded(["run", "examples/hello.pw", "--no-agent"]);
+    expect(r.stdout).toBe("Hello, world!\n");
+    expect(r.modules.some((m) => /node_modules\/yargs\//.test(m))).toBe(true);
+    expect(r.modules.filter((m) => /zod|@agentclientprotocol|@modelcontextprotocol|agent-run/.test(m))).toEqual([]);
+  });
+});
+
+describe("the fast path behaves as the full command line", () => {
+  it("--version prints the CLI package's version", () => {
+    const version = JSON.parse(readFileSync(join(repoRoot, "packages", "cli", "package.json"), "utf8")).version;
+    const r = patchwork(["--version"]);
+    expect(r).toEqual({ status: 0, stdout: `${version}\n`, stderr: "" });
+  });
+
+  it("check FILE… reports every file's errors and exits 1 if any has one", () => {
+    const d = tempFiles({ "good.pw": "var x = 1\n", "bad.pw": "var = 1\n" });
+    const r = patchwork(["check", join(d, "good.pw"), join(d, "bad.pw")]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/bad\.pw:1:\d+: error\[PW\d{4}\]/);
+    expect(r.stderr).not.toContain("good.pw");
+    expect(patchwork(["check", join(d, "good.pw")]).status).toBe(0);
+  });
+
+  it("run FILE gives what run FILE --no-agent gives, plus the no-agent notice at a think", () => {
+    const d = tempFiles({ "t.pw": 'print("a")\nprint(think { Say hi. })\n' });
+    const fast = patchwork(["run", join(d, "t.pw")]);
+    const full = patchwork(["run", join(d, "t.pw"), "--no-agent"]);
+    expect(fast.stdout).toBe(full.stdout);
+    expect(fast.status).toBe(0);
+    expect(fast.stderr).toMatch(/no agent configured/);
+    expect(full.stderr).toBe("");
+  });
+});
