@@ -1,5 +1,5 @@
-// The installable CLI package (docs/decisions/0009-bundled-cli.md): the bundle contains our four
-// packages and keeps every npm package external, so each npm package the sources import must
+// The installable CLI package (docs/decisions/0009-bundled-cli.md): the bundle contains our
+// workspace packages and keeps every npm package external, so each npm package the sources import must
 // be a dependency of @patchwork/cli, pinned to the version the importing package pins. (The
 // slow end-to-end check is npm run test:package.)
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const root = join(import.meta.dirname, "..");
-const PACKAGES = ["parser", "interpreter", "agent", "cli"];
+/** Every workspace package: whatever the CLI imports of them is bundled. */
+const PACKAGES = readdirSync(join(root, "packages")).filter((d) => statSync(join(root, "packages", d, "src"), { throwIfNoEntry: false })?.isDirectory());
 /** Bundled by the parser's build (scripts/bundle-vendor.mjs), not needed at run time. */
 const VENDORED = new Set(["chevrotain"]);
 
