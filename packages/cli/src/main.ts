@@ -16,7 +16,9 @@
 //       const { traceCommand } = await import("./trace-command.js");
 //       result.status = await traceCommand(args, term);
 //     }
-// and `import type` for any types this file needs from those modules.
+// and `import type` for any types this file needs from those modules. The fast path builds
+// `run`'s arguments from RUN_DEFAULTS: give a new `run` option's default there, not inline.
+// A test (packages/cli/test/startup.test.ts) checks what the common command lines load.
 import { readFileSync } from "node:fs";
 import type { Argv } from "yargs";
 import type { RunArgs } from "./run-command.js";
