@@ -4,6 +4,11 @@
  */
 export { AgentError } from "./ports.js";
 export type {
+  JoinResult,
+  ReceiveResult,
+  WorkerFailure,
+  WorkerTask,
+  Workers,
   Agent,
   ChildResult,
   Host,
@@ -33,5 +38,12 @@ export type { RuntimeCode } from "./errors.js";
 export { PwBuiltin, PwFunction, deepEqual, fromJson, stringifyJson, toJson, toText, truthy, typeName } from "./values.js";
 export type { PwObject, Value } from "./values.js";
 export { parseJson } from "./json.js";
+export { listEntries, findEntry, defaultEntry, convertArgs } from "./entries.js";
+export type { EntryInfo, EntryParam, EntryArgs } from "./entries.js";
+export { InThreadWorkers, failureOf } from "./workers/in-thread.js";
+export type { TaskRunner } from "./workers/in-thread.js";
+export { ulid, newSession, ensureSessionDir, removeSessionDir } from "./workers/session.js";
+export type { SessionInfo } from "./workers/session.js";
+export { PwOpaque } from "./values.js";
 export { shellQuote, shellEscapeDouble } from "./compiler/shell.js";
 export { DO_NOTE } from "./compiler/prompt.js";

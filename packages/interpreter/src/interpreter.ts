@@ -6,10 +6,11 @@ import { parse, type Diagnostic, type Program } from "@patchwork/parser";
 import { NoAgent } from "./agents/no-agent.js";
 import { RuntimeError } from "./errors.js";
 import { createNodeHost } from "./host-node.js";
-import { Modules, runMain, type ParseFn } from "./modules.js";
-import type { Agent, Host } from "./ports.js";
+import { Modules, runMain, type MainOptions, type ParseFn } from "./modules.js";
+import type { Agent, Host, JsonValue, WorkerTask, Workers } from "./ports.js";
+import { InThreadWorkers } from "./workers/in-thread.js";
 import { isStackOverflow, Runtime, type Limits } from "./runtime.js";
-import type { Value } from "./values.js";
+import { fromJson, toJson, type Value } from "./values.js";
 
 export interface InterpreterOptions {
   /** Answers think/ask blocks. Default: NoAgent (`{__think_prompt}` values). */
@@ -26,6 +27,13 @@ export interface InterpreterOptions {
    * False runs everything through the closure compiler (same semantics, slower).
    */
   codegen?: boolean;
+  /**
+   * Runs worker tasks and carries mailbox messages. Default: in-thread (tasks run one after
+   * another at `await`; see workers/in-thread.ts). `@patchwork/agent` gives each its own thread.
+   */
+  workers?: Workers;
+  /** Keep `self.session.dir` after the run (default: removed when the run ends, if created). */
+  keepSession?: boolean;
 }
 
 /** Parses an imported module; the first error (if any) becomes the import's failure text. */
@@ -43,7 +51,11 @@ export class Interpreter {
   readonly runtime: Runtime;
   private readonly modules: Modules;
 
-  constructor(options: InterpreterOptions = {}) {
+  private readonly ownWorkers: InThreadWorkers | null;
+  /** Programs by file name (the main one, worker files loaded in this thread). */
+  private readonly programs = new Map<string, Program>();
+
+  constructor(private readonly options: InterpreterOptions = {}) {
     const cwd = options.cwd ?? process.cwd();
     this.runtime = new Runtime({
       host: options.host ?? createNodeHost({ cwd }),
@@ -55,17 +67,38 @@ export class Interpreter {
     });
     this.modules = new Modules(this.runtime, parseModule);
     this.runtime.fileOf = (node) => this.modules.fileOf(node);
+    this.ownWorkers = options.workers ? null : new InThreadWorkers((task) => this.runTaskInThread(task));
+    this.runtime.workers = options.workers ?? this.ownWorkers!;
+  }
+
+  /** Ends the run: removes the session directory the in-thread workers created (unless kept). */
+  finish(): void {
+    if (!this.options.keepSession) this.ownWorkers?.cleanup();
+  }
+
+  /** A worker task on this thread: a fresh interpreter (workers share no variables) over the same ports. */
+  private runTaskInThread(task: WorkerTask): JsonValue {
+    let program = this.programs.get(task.fileName);
+    if (!program) {
+      const parsed = parseModule(this.runtime.host.readFile(task.fileName), task.fileName);
+      if (!parsed.program) throw new Error(parsed.error ?? "parse error");
+      program = parsed.program;
+    }
+    const sub = new Interpreter({ ...this.options, workers: this.runtime.workers });
+    sub.runtime.captures = this.runtime.captures;
+    return toJson(sub.run(program, { fileName: task.fileName, entry: task.worker, args: task.args.map(fromJson), statements: false }));
   }
 
   /**
    * Runs a program: its top-level statements, else `entry`, `__main__` or `main`.
    * Returns the program's value; throws RuntimeError for user errors.
    */
-  run(program: Program, options: { fileName?: string; entry?: string } = {}): Value {
+  run(program: Program, options: { fileName?: string } & MainOptions = {}): Value {
     const fileName = options.fileName ?? "<input>";
     const rt = this.runtime;
+    if (!this.programs.has(fileName)) this.programs.set(fileName, program);
     try {
-      return runMain(this.modules, rt, program, fileName, options.entry);
+      return runMain(this.modules, rt, program, fileName, options);
     } catch (e) {
       if (isStackOverflow(e)) throw rt.stackOverflow(program.span, fileName);
       if (e instanceof RangeError) throw rt.fromRangeError(e, program.span, fileName);

@@ -5,17 +5,19 @@
  */
 import { realpathSync } from "node:fs";
 import { dirname, extname, isAbsolute, resolve } from "node:path";
-import type { FunDecl, ImportDecl, Program, Stmt, TopLevel, TraitDecl } from "@patchwork/parser";
+import type { Expr, FunDecl, ImportDecl, Program, Stmt, TopLevel, TraitDecl } from "@patchwork/parser";
 import { STD_MODULES } from "./builtins/index.js";
 import { callValue } from "./compiler/call.js";
 import { Scope, type Binding, type FnCtx, type ModuleCtx, type ModuleLoader } from "./compiler/scope.js";
 import { generateBody } from "./compiler/codegen.js";
 import { compileExpr } from "./compiler/expr.js";
-import { compileStatements } from "./compiler/stmt.js";
+import { compileCallStatement, compileStatements } from "./compiler/stmt.js";
+import { convertArgs, defaultEntry, findEntry, listEntries, type EntryArgs } from "./entries.js";
+import { PwWorkerFn } from "./workers/objects.js";
 import type { StmtFn } from "./compiler/types.js";
 import { raise } from "./errors.js";
 import { NORMAL, RETURN, type Runtime } from "./runtime.js";
-import { PwFunction, type CompiledFunction, type PwObject, type Value } from "./values.js";
+import { fromJson, PwFunction, type CompiledFunction, type PwObject, type Value } from "./values.js";
 
 export type ParseFn = (source: string, fileName: string) => { program: Program | null; error: string | null };
 
@@ -31,9 +33,23 @@ function functionCompiler(m: ModuleCtx): (fn: PwFunction) => CompiledFunction {
     const scope = new Scope(m.scope, ctx);
     for (const p of decl.params) scope.declare(p.name);
     const cx = { m, scope, loops: 0 };
-    const body = m.rt.codegen ? generateBody(decl.body.statements, cx) : compileStatements(decl.body.statements, cx);
+    const stmts = decl.flavor === "worker" ? implicitReturn(decl.body.statements) : decl.body.statements;
+    const body = m.rt.codegen ? generateBody(stmts, cx) : compileStatements(stmts, cx);
     return { size: ctx.size, paramCount: decl.params.length, body };
   };
+}
+
+/**
+ * A worker's value is its `return` value, or else the value of its last statement when that
+ * is an expression (the reference's workers end with the think whose answer they give back).
+ */
+function implicitReturn(stmts: Stmt[]): Stmt[] {
+  const last = stmts[stmts.length - 1];
+  if (!last || last.kind !== "ExprStmt") return stmts;
+  // A worker called as the last statement still runs: its value is returned like any other.
+  const e = last.expr;
+  const value: Expr = e.kind === "Call" ? { kind: "Await", operand: e, postfix: false, span: e.span } : e;
+  return [...stmts.slice(0, -1), { kind: "Return", value, span: last.span }];
 }
 
 /**
@@ -108,7 +124,7 @@ export class Modules implements ModuleLoader {
   private declareItem(it: TopLevel, m: ModuleCtx): void {
     switch (it.kind) {
       case "FunDecl":
-        return this.exportItem(it, m, this.bind(m, it.name, it, new PwFunction(it.name, it, functionCompiler(m))));
+        return this.exportItem(it, m, this.bind(m, it.name, it, this.functionValue(it.name, it, m)));
       case "TraitDecl":
         return this.exportItem(it, m, this.bind(m, it.name, it, this.traitObject(it, m)));
       case "TypeDecl":
@@ -128,8 +144,14 @@ export class Modules implements ModuleLoader {
 
   private traitObject(t: TraitDecl, m: ModuleCtx): PwObject {
     const obj: PwObject = new Map();
-    for (const meth of t.methods) obj.set(meth.name, new PwFunction(`${t.name}.${meth.name}`, meth, functionCompiler(m)));
+    for (const meth of t.methods) obj.set(meth.name, this.functionValue(`${t.name}.${meth.name}`, meth, m));
     return obj;
+  }
+
+  /** A fun, skill or task is a function; a worker wraps one (calling it makes a task). */
+  private functionValue(name: string, decl: FunDecl, m: ModuleCtx): Value {
+    const fn = new PwFunction(name, decl, functionCompiler(m));
+    return decl.flavor === "worker" ? new PwWorkerFn(fn, m.fileName) : fn;
   }
 
   private runImport(it: ImportDecl, m: ModuleCtx): void {
@@ -243,7 +265,7 @@ function compileTopLevel(stmts: Stmt[], m: ModuleCtx, rt: Runtime): StmtFn {
   const fns: StmtFn[] = [];
   for (const s of stmts) {
     if (s.kind === "ExprStmt") {
-      const e = compileExpr(s.expr, cx);
+      const e = s.expr.kind === "Call" ? compileCallStatement(s.expr, cx) : compileExpr(s.expr, cx);
       fns.push((f) => {
         rt.lastValue = e(f);
         return NORMAL;
@@ -259,20 +281,68 @@ function compileTopLevel(stmts: Stmt[], m: ModuleCtx, rt: Runtime): StmtFn {
   };
 }
 
+export interface MainOptions {
+  /** Item to run (a name, `Trait.method`, or a skill/command name). */
+  entry?: string;
+  /** Arguments for the entry, as values. */
+  args?: Value[];
+  /** Arguments for the entry as command-line text, converted to its parameter types. */
+  argStrings?: EntryArgs;
+  /** False: only load the file (items, imports) and run the entry (a worker task). Default true. */
+  statements?: boolean;
+}
+
 /** Runs the main program: top-level statements, then the entry point. */
-export function runMain(modules: Modules, rt: Runtime, program: Program, fileName: string, entry: string | undefined): Value {
+export function runMain(modules: Modules, rt: Runtime, program: Program, fileName: string, opts: MainOptions = {}): Value {
   // The main program is a module too: a file that imports it back gets it, not a second run.
   const register = fileName.startsWith("<") ? undefined : modules.register(resolve(fileName));
   const { m, body, hasStatements } = modules.create(program, fileName, register);
-  if (hasStatements) {
+  const entry = opts.entry;
+  if (hasStatements && opts.statements !== false) {
     const sig = body(m.G);
     if (sig === RETURN) return rt.ret;
     if (!entry) return rt.lastValue;
   }
-  const name = entry ?? (m.scope.lookup("__main__") ? "__main__" : m.scope.lookup("main") ? "main" : null);
-  if (!name) return raise("PW3050", program.span, fileName, { detail: "the file has no top-level statements and no '__main__' or 'main'" });
-  const b = m.scope.lookup(name);
-  const fn = b ? m.G[b.slot] : undefined;
-  if (!(fn instanceof PwFunction)) return raise("PW3051", program.span, fileName, { name });
-  return callValue(rt, fn, [], fn.decl, fileName, `'${name}'`);
+  const entries = listEntries(program);
+  const info = entry !== undefined ? findEntry(entries, entry) : defaultEntry(entries);
+  if (!info) {
+    if (entry !== undefined) {
+      const b = m.scope.lookup(entry);
+      const v = b ? m.G[b.slot] : undefined;
+      if (v instanceof PwFunction || v instanceof PwWorkerFn) return callEntry(rt, v, opts.args ?? [], fileName, entry);
+      return raise("PW3051", program.span, fileName, { name: entry });
+    }
+    const skills = entries.filter((e) => e.kind === "skill" || e.kind === "command").map((e) => e.name);
+    const detail =
+      skills.length > 1
+        ? `the file has no top-level statements, no '__main__' or 'main', and several skills (${skills.join(", ")}): name one`
+        : "the file has no top-level statements and no '__main__', 'main' or single skill";
+    return raise("PW3050", program.span, fileName, { detail });
+  }
+  const value = entryValue(m, info.target);
+  let args = opts.args ?? [];
+  if (opts.argStrings) {
+    try {
+      args = convertArgs(info, opts.argStrings, (name) => m.scope.lookupType(name)?.type).map(fromJson);
+    } catch (e) {
+      return raise("PW3065", info.decl.span, fileName, { detail: (e as Error).message });
+    }
+  }
+  if (!(value instanceof PwFunction || value instanceof PwWorkerFn)) return raise("PW3051", program.span, fileName, { name: info.name });
+  return callEntry(rt, value, args, fileName, info.name);
+}
+
+/** The value of an item or trait method (`Trait.method`) of a module. */
+function entryValue(m: ModuleCtx, target: string): Value | undefined {
+  const [item, method] = target.split(".");
+  const b = m.scope.lookup(item!);
+  const v = b ? m.G[b.slot] : undefined;
+  if (method === undefined) return v;
+  return v instanceof Map ? v.get(method) : undefined;
+}
+
+/** Runs an entry in place: a worker entry runs its body directly, as a function. */
+function callEntry(rt: Runtime, v: PwFunction | PwWorkerFn, args: Value[], fileName: string, name: string): Value {
+  const fn = v instanceof PwWorkerFn ? v.fn : v;
+  return callValue(rt, fn, args, fn.decl, fileName, `'${name}'`);
 }

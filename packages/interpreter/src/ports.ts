@@ -128,3 +128,52 @@ export interface Host {
   /** Optional event sink. */
   event?(event: PwEvent): void;
 }
+
+// ─────────────────────────────────── Workers ──────────────────────────────────
+
+/**
+ * One worker task to run: the worker `worker` (an item name, or `Trait.method`) declared in
+ * `fileName`, called with `args` (copies: workers share no values, only mailboxes).
+ */
+export interface WorkerTask {
+  fileName: string;
+  worker: string;
+  args: JsonValue[];
+}
+
+/** Why a task failed: its error, positioned where it was raised, naming the worker. */
+export interface WorkerFailure {
+  worker: string;
+  code: string;
+  message: string;
+  fileName: string;
+  span: Span;
+  /** For `throw v` in the worker: the thrown value (a copy). */
+  thrown?: JsonValue;
+}
+
+export type JoinResult = { ok: true; values: JsonValue[] } | { ok: false; failure: WorkerFailure };
+
+export type ReceiveResult = { ok: true; value: JsonValue } | { ok: false; reason: "timeout" | "cancelled"; message?: string };
+
+/**
+ * Runs worker tasks and carries messages between them (language.md §4, docs/workers.md).
+ * The interpreter owns the semantics; an implementation decides where tasks run: the
+ * interpreter's in-thread one runs them one after another on the caller's thread,
+ * `@patchwork/agent` runs each on its own evaluator thread.
+ */
+export interface Workers {
+  /** `self.session.id` (a ULID, unique per run) and `self.session.timestamp` (run start, ISO 8601). */
+  readonly sessionId: string;
+  readonly sessionTimestamp: string;
+  /** `self.session.dir`: the run's scratch directory, created on first use. */
+  sessionDir(): string;
+  /** Starts the tasks (all at once, as far as the implementation can); returns the group's handle. */
+  start(tasks: WorkerTask[]): number;
+  /** Blocks until every task of the group has finished, or the first has failed (the others are cancelled). */
+  join(group: number): JoinResult;
+  /** Appends a copy of `value` to the mailbox `name` (shared by all workers of the run). */
+  send(name: string, value: JsonValue): void;
+  /** Blocks until mailbox `name` has a message (taken off it) or `timeoutMs` has passed. */
+  receive(name: string, timeoutMs: number): ReceiveResult;
+}

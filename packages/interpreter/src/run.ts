@@ -5,13 +5,23 @@ import { RuntimeError } from "./errors.js";
 import { Interpreter, runtimeDiagnostic, type InterpreterOptions } from "./interpreter.js";
 import type { JsonValue } from "./ports.js";
 import { isStackOverflow } from "./runtime.js";
-import { toJson } from "./values.js";
+import { fromJson, toJson } from "./values.js";
+import type { EntryArgs } from "./entries.js";
 
 export interface RunOptions extends InterpreterOptions {
   /** Used in diagnostics and to resolve imports; a `.json` name selects the Threadbare loader. */
   fileName?: string;
-  /** Item to run instead of `__main__` / `main` (after the top-level statements). */
+  /**
+   * Item to run instead of `__main__` / `main` / the file's one skill (after the top-level
+   * statements): a name, `Trait.method`, or a `@skill` / `@command` name.
+   */
   entry?: string;
+  /** Arguments for the entry, as data. */
+  args?: JsonValue[];
+  /** Arguments for the entry as text (`patchwork run file.pw entry a b --arg c=1`), converted to its parameter types. */
+  argStrings?: EntryArgs;
+  /** False: run only the entry, not the top-level statements (a worker task). Default true. */
+  statements?: boolean;
 }
 
 export interface RunResult {
@@ -40,7 +50,13 @@ export function run(source: string, options: RunOptions = {}): RunResult {
   const out: string[] = [];
   rt.captures.push(out);
   try {
-    const value = interp.run(program, { fileName, entry: options.entry });
+    const value = interp.run(program, {
+      fileName,
+      entry: options.entry,
+      args: options.args?.map(fromJson),
+      argStrings: options.argStrings,
+      statements: options.statements,
+    });
     return { value: toJson(value), output: out.join(""), diagnostics: diags, ok: true };
   } catch (caught) {
     // The program's value is converted to JSON here, outside any node: a value that cannot
@@ -57,5 +73,6 @@ export function run(source: string, options: RunOptions = {}): RunResult {
     return { value: null, output: out.join(""), diagnostics: diags, ok: false };
   } finally {
     rt.captures.length = 0;
+    interp.finish();
   }
 }

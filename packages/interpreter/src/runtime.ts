@@ -6,8 +6,9 @@
  */
 import type { Node, Span } from "@patchwork/parser";
 import { raise, runtimeError, type RuntimeError } from "./errors.js";
-import type { Agent, Host, PwEvent } from "./ports.js";
+import type { Agent, Host, PwEvent, Workers } from "./ports.js";
 import { NestingError, type Value } from "./values.js";
+import { PwSelf } from "./workers/objects.js";
 
 /** Completion signals returned by compiled statements. */
 export const NORMAL = 0;
@@ -80,6 +81,9 @@ export class Runtime {
   readonly codegen: boolean;
   /** The innermost call being made (used to position a JS stack overflow). */
   callSite: Node | null = null;
+  /** Runs worker tasks and carries mailbox messages (set by the Interpreter). */
+  workers!: Workers;
+  private selfObject: PwSelf | null = null;
   /** The file of a node of any loaded module (set by the module loader; used for errors only). */
   fileOf: ((node: Node) => string | undefined) | null = null;
 
@@ -172,6 +176,11 @@ export class Runtime {
     const site = this.callSite;
     const file = site ? (this.fileOf?.(site) ?? fileName) : fileName;
     return runtimeError("PW3070", site?.span ?? span, file, { limit: this.maxDepth, detail });
+  }
+
+  /** The value of `self`. */
+  self(): PwSelf {
+    return (this.selfObject ??= new PwSelf(this));
   }
 
   write(text: string): void {

@@ -19,7 +19,7 @@ import type { FunDecl } from "@patchwork/parser";
 import type { JsonValue } from "./ports.js";
 
 export type PwObject = Map<string, Value>;
-export type Value = null | boolean | number | string | Value[] | PwObject | PwFunction | PwBuiltin;
+export type Value = null | boolean | number | string | Value[] | PwObject | PwFunction | PwBuiltin | PwOpaque;
 
 /** Compiled form of a user function, filled in on its first call. */
 export interface CompiledFunction {
@@ -38,6 +38,18 @@ export class PwFunction {
     /** Compiles the body on first call (closes over the module's scope). */
     readonly compile: (fn: PwFunction) => CompiledFunction,
   ) {}
+}
+
+/**
+ * A runtime object of the worker features (a worker, a task, a pending delegation, `self`,
+ * the session, a mailbox: see workers/). Opaque to the program: it has members and methods,
+ * prints as `<kind …>`, and is never copied into JSON data.
+ */
+export abstract class PwOpaque {
+  /** What `typeof` and error messages call it. */
+  abstract readonly typeName: string;
+  /** What `print` and interpolation show. */
+  abstract text(): string;
 }
 
 /** A builtin function used as a value (`var p = print`). */
@@ -70,6 +82,7 @@ export function typeName(v: Value): string {
   }
   if (Array.isArray(v)) return "array";
   if (v instanceof Map) return "object";
+  if (v instanceof PwOpaque) return v.typeName;
   return "function";
 }
 
@@ -112,6 +125,7 @@ function textOf(v: Value, depth: number): string {
   }
   if (v instanceof Map) return stringifyJson(v, null, depth);
   if (v instanceof PwFunction) return `<${v.decl.flavor} ${v.name}>`;
+  if (v instanceof PwOpaque) return v.text();
   return `<builtin ${v.name}>`;
 }
 

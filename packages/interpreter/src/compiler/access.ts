@@ -1,7 +1,8 @@
 /** Member access and indexing: reading and writing. */
 import type { IndexExpr, MemberExpr, Node } from "@patchwork/parser";
 import { raise } from "../errors.js";
-import { codePointLength, type PwObject, type Value } from "../values.js";
+import { codePointLength, PwOpaque, type PwObject, type Value } from "../values.js";
+import { opaqueMember } from "../workers/objects.js";
 import { compileExpr, describe } from "./expr.js";
 import type { Cx } from "./scope.js";
 import type { ExprFn } from "./types.js";
@@ -15,6 +16,10 @@ export function getMember(o: Value, key: string, node: Node, file: string): Valu
     if (typeof o === "string") return codePointLength(o);
     if (Array.isArray(o)) return o.length;
   }
+  if (o instanceof PwOpaque) {
+    const v = opaqueMember(o, key, node, file);
+    if (v !== undefined) return v;
+  }
   return raise("PW3010", node.span, file, { action: `read member '${key}'`, actual: describe(o) });
 }
 
@@ -22,7 +27,6 @@ export function compileMember(e: MemberExpr, cx: Cx): ExprFn {
   const obj = compileExpr(e.object, cx);
   const key = e.property;
   const file = cx.m.fileName;
-  if (e.object.kind === "Self") return obj;
   return (f) => {
     const o = obj(f);
     if (o instanceof Map) {

@@ -6,8 +6,9 @@ import { raise } from "../errors.js";
 import { arrayMethods } from "../methods/array.js";
 import { stringMethods } from "../methods/string.js";
 import { RETURN, type Runtime } from "../runtime.js";
-import { PwBuiltin, PwFunction, typeName, type CompiledFunction, type Value } from "../values.js";
-import { compileExpr, describe, unsupported } from "./expr.js";
+import { PwBuiltin, PwFunction, PwOpaque, typeName, type CompiledFunction, type Value } from "../values.js";
+import { opaqueCall, PwTask, PwWorkerFn } from "../workers/objects.js";
+import { compileExpr, describe } from "./expr.js";
 import type { Cx } from "./scope.js";
 import type { ExprFn } from "./types.js";
 
@@ -54,6 +55,7 @@ export function callValue(rt: Runtime, fv: Value, args: Value[], node: Node, fil
     checkArity(def, fv.name, args.length, node, file);
     return callBuiltin(def, args, new CallSite(rt, file, node.span, fv.name, node));
   }
+  if (fv instanceof PwWorkerFn) return new PwTask(fv, args, node, file);
   if (fv instanceof Map) {
     const d = fv.get("default");
     if (d instanceof PwFunction || d instanceof PwBuiltin) return callValue(rt, d, args, node, file, what);
@@ -170,7 +172,6 @@ function compileBuiltinCall(e: CallExpr, name: string, args: ExprFn[], cx: Cx): 
 }
 
 function compileMethodCall(e: CallExpr, callee: MemberExpr, cx: Cx): ExprFn {
-  if (callee.object.kind === "Self") return unsupported(callee, cx, "'self' (actor features)");
   const obj = compileExpr(callee.object, cx);
   const args = e.args.map((a) => compileExpr(a, cx));
   const name = callee.property;
@@ -183,6 +184,10 @@ function compileMethodCall(e: CallExpr, callee: MemberExpr, cx: Cx): ExprFn {
       const fv = o.get(name);
       if (fv === undefined) return raise("PW3009", callee.span, file, { type: "this object", name });
       return callValue(rt, fv, evalArgs(args, f), e, file, `'${name}'`);
+    }
+    if (o instanceof PwOpaque) {
+      const r = opaqueCall(o, name, evalArgs(args, f), site);
+      if (r !== undefined) return r;
     }
     const table = typeof o === "string" ? stringMethods : Array.isArray(o) ? arrayMethods : null;
     const def = table && Object.prototype.hasOwnProperty.call(table, name) ? table[name]! : null;

@@ -15,7 +15,8 @@ import { makeHelpers } from "./codegen-helpers.js";
 import { compileCond, compileExpr, compileOperand } from "./expr.js";
 import { compileRangeBounds, plusSite } from "./ops.js";
 import { childCx, type Cx } from "./scope.js";
-import { compileStmt } from "./stmt.js";
+import { compileStmt, taskRunner } from "./stmt.js";
+import { PwTask } from "../workers/objects.js";
 import type { StmtFn } from "./types.js";
 
 class Gen {
@@ -195,8 +196,15 @@ function block(b: Block, cx: Cx, g: Gen): string {
 
 function stmt(s: Stmt, cx: Cx, g: Gen, top: boolean): string {
   switch (s.kind) {
-    case "ExprStmt":
-      return top ? `rt.lastValue = ${expr(s.expr, cx, g)};\n` : `${expr(s.expr, cx, g)};\n`;
+    case "ExprStmt": {
+      let v = expr(s.expr, cx, g);
+      if (s.expr.kind === "Call") {
+        // A worker called as a statement runs (stmt.ts compileCallStatement).
+        const t = g.temp();
+        v = `((${t} = ${v}) instanceof ${g.k(PwTask)} ? ${g.k(taskRunner(s.expr, cx))}(${t}) : ${t})`;
+      }
+      return top ? `rt.lastValue = ${v};\n` : `${v};\n`;
+    }
     case "VarDecl": {
       const p = s.pattern;
       if (p.kind !== "IdentPattern" || s.type || s.init?.kind === "Think" || cx.scope.hasOwn(p.name)) break;

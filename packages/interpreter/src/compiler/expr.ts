@@ -2,7 +2,9 @@
  * Expression compiler: a thin `switch (node.kind)` handing each kind to a small function
  * that returns a closure. Each node is compiled once; running a program runs closures.
  */
-import type { ArrayLit, AssignExpr, Expr, Ident, ObjectLit, StringLit, UpdateExpr } from "@patchwork/parser";
+import type { ArrayLit, AssignExpr, AwaitExpr, Expr, Ident, ObjectLit, StringLit, UpdateExpr } from "@patchwork/parser";
+import { CallSite } from "../builtins/types.js";
+import { awaitValue } from "../workers/objects.js";
 import { raise, RuntimeError } from "../errors.js";
 import { isBuiltinName, builtinValue } from "../builtins/index.js";
 import { checkAssignable } from "../types/check.js";
@@ -63,10 +65,12 @@ export function compileExpr(e: Expr, cx: Cx): ExprFn {
     }
     case "Throw":
       return compileThrow(e.value, e, cx);
-    case "Self":
-      return unsupported(e, cx, "'self' (actor features)");
+    case "Self": {
+      const rt = cx.m.rt;
+      return () => rt.self();
+    }
     case "Await":
-      return unsupported(e, cx, "'await' (actor features)");
+      return compileAwait(e, cx);
   }
 }
 
@@ -218,6 +222,14 @@ export function compileIdent(e: Ident, cx: Cx): ExprFn {
 
 /** Names of the reference examples' actor features, reported as unsupported when unbound. */
 const ACTOR_NAMES: ReadonlySet<string> = new Set(["delegate", "mailbox", "spawn"]);
+
+/** `await e` / `e.await`: joins a delegation (or runs a task); other values are themselves. */
+function compileAwait(e: AwaitExpr, cx: Cx): ExprFn {
+  const v = compileExpr(e.operand, cx);
+  const rt = cx.m.rt;
+  const site = new CallSite(rt, cx.m.fileName, e.span, "await", e);
+  return (f) => awaitValue(rt, v(f), site);
+}
 
 /** Compiles a store into a name: returns a closure storing a value (type-checked). */
 export function compileStore(target: Ident, cx: Cx): (f: Value[], v: Value) => void {

@@ -1,5 +1,5 @@
 /** Statement compiler: each statement becomes a closure returning a completion signal. */
-import type { Block, Expr, ForStmt, IfStmt, Node, ReturnStmt, Stmt, TryStmt, WhileStmt } from "@patchwork/parser";
+import type { Block, CallExpr, Expr, ForStmt, IfStmt, Node, ReturnStmt, Stmt, TryStmt, WhileStmt } from "@patchwork/parser";
 import { raise, RuntimeError } from "../errors.js";
 import { CallSite } from "../builtins/types.js";
 import { splitLinesChecked } from "../methods/string.js";
@@ -13,13 +13,14 @@ import { compileShellStmt } from "./shell.js";
 import { compileThink } from "./think.js";
 import type { ExprFn, StmtFn } from "./types.js";
 import type { Value } from "../values.js";
+import { PwTask, runTask } from "../workers/objects.js";
 
 export function compileStmt(s: Stmt, cx: Cx): StmtFn {
   switch (s.kind) {
     case "ExprStmt": {
       const direct = compileLocalAssignStmt(s.expr, cx);
       if (direct) return direct;
-      const e = compileExpr(s.expr, cx);
+      const e = s.expr.kind === "Call" ? compileCallStatement(s.expr, cx) : compileExpr(s.expr, cx);
       return (f) => {
         e(f);
         return NORMAL;
@@ -261,4 +262,24 @@ function compileTry(s: TryStmt, cx: Cx): StmtFn {
     if (slot >= 0) f[slot] = errorObject(err);
     return handler(f);
   };
+}
+
+/**
+ * A call as a statement: a worker called directly (`w(x)`, not delegated) runs, as a call
+ * does, and its value is the statement's (language.md §4).
+ */
+export function compileCallStatement(e: CallExpr, cx: Cx): ExprFn {
+  const call = compileExpr(e, cx);
+  const run = taskRunner(e, cx);
+  return (f) => {
+    const v = call(f);
+    return v instanceof PwTask ? run(v) : v;
+  };
+}
+
+/** Runs a task made by a call statement, waiting for its value. */
+export function taskRunner(e: CallExpr, cx: Cx): (t: PwTask) => Value {
+  const site = new CallSite(cx.m.rt, cx.m.fileName, e.span, "worker", e);
+  const rt = cx.m.rt;
+  return (t) => runTask(rt, t, site);
 }
