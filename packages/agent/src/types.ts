@@ -27,6 +27,11 @@ export interface ThinkContext {
   thinkId: number;
   /** Emits a progress event (agent text, tool calls…) for this think. */
   emit(event: AgentEvent): void;
+  /**
+   * The evaluator thread the think comes from ("main", or a worker task such as
+   * "task_a#2"): thinks of one thread nest, thinks of different threads run side by side.
+   */
+  worker?: string;
 }
 
 export interface AsyncAgent {

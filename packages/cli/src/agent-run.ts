@@ -20,13 +20,15 @@ export interface AgentRunInput {
   args: RunArgs;
   text: string;
   cwd: string;
-  agentCommand: string;
+  /** The agent command line; undefined: no agent (a program with workers, on threads). */
+  agentCommand: string | undefined;
   term: Terminal;
+  argStrings?: { positional: string[]; named: Record<string, string> };
 }
 
 /** `patchwork run FILE --agent …`: the evaluator thread plus the ACP runtime. */
-export async function runWithAcpAgent({ args, text, cwd, agentCommand, term }: AgentRunInput): Promise<number> {
-  const command = resolveAgentCommand(agentCommand);
+export async function runWithAcpAgent({ args, text, cwd, agentCommand, term, argStrings }: AgentRunInput): Promise<number> {
+  const command = agentCommand === undefined ? undefined : resolveAgentCommand(agentCommand);
   const progress = new Progress(term, { spinner: term.stderrIsTTY, verbose: Boolean(args.verbose) });
   // On an interactive terminal the spinner shares the screen with program output: write that
   // output here, on the main thread, clearing the spinner line first.
@@ -40,7 +42,7 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term }: A
     controller.abort();
   };
   for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
-  const acpOptions: AcpAgentOptions = {
+  const acpOptions: AcpAgentOptions | null = command === undefined ? null : {
     command,
     cwd,
     mcpTransport: args.mcpTransport ?? "auto",
@@ -56,6 +58,10 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term }: A
       fileName: args.file,
       cwd,
       entry: args.entry,
+      ...(argStrings ? { argStrings } : {}),
+      entryMayBeArgument: !args.entryOption,
+      maxWorkers: args.maxWorkers,
+      keepSession: args.keepSession,
       agent: acpOptions,
       askUser: args.askUser,
       writeOutput: !viaMain,

@@ -42,11 +42,16 @@ function commandLine(yargs: (argv: string[]) => Argv, argv: string[], term: Term
     .parserConfiguration({ "boolean-negation": false })
     .usage("$0 <command> [options]\n$0 --version")
     .command(
-      "run <file>",
-      "run a Patchwork (.pw) or Threadbare (.json) program",
+      "run <file> [entry] [args..]",
+      "run a Patchwork (.pw) or Threadbare (.json) program, or one of its entries with arguments",
       (y) =>
         y
           .positional("file", { type: "string", demandOption: true, describe: "program to run" })
+          .positional("entry", { type: "string", describe: "skill, command, fun, worker or Trait.method to run (see `patchwork list`)" })
+          .positional("args", { type: "string", array: true, describe: "arguments of the entry, converted to its parameter types" })
+          .option("arg", { type: "string", array: true, describe: "a named argument of the entry: --arg name=value (repeatable)" })
+          .option("max-workers", { type: "number", describe: "most worker tasks running at once (default 8; the rest wait)" })
+          .option("keep-session", { type: "boolean", describe: "keep self.session.dir after the run" })
           .option("agent", {
             type: "string",
             describe:
@@ -74,7 +79,20 @@ function commandLine(yargs: (argv: string[]) => Argv, argv: string[], term: Term
           .option("verbose", { alias: "v", type: "boolean", describe: "stream the agent's text and tool calls to stderr" }),
       async (args) => {
         const { runCommand } = await import("./run-command.js");
-        result.status = await runCommand(args as unknown as RunArgs, term);
+        const entryOption = argv.some((a) => a === "--entry" || a.startsWith("--entry="));
+        result.status = await runCommand({ ...(args as unknown as RunArgs), entryOption }, term);
+      },
+    )
+    .command(
+      "list <file>",
+      "list the entries a program offers (skills, commands, functions, workers) with their signatures",
+      (y) =>
+        y
+          .positional("file", { type: "string", demandOption: true })
+          .option("json", { type: "boolean", describe: "print the entries as JSON" }),
+      async (args) => {
+        const { listCommand } = await import("./list-command.js");
+        result.status = listCommand(args.file, Boolean(args.json), term);
       },
     )
     .command(
@@ -104,7 +122,7 @@ function commandLine(yargs: (argv: string[]) => Argv, argv: string[], term: Term
         result.status = await runMcpRelay(argv.slice(1));
       },
     )
-    .demandCommand(1, "say which command to run: run, parse or check")
+    .demandCommand(1, "say which command to run: run, list, parse or check")
     .strictCommands()
     .strictOptions()
     .help()

@@ -7,6 +7,7 @@ import {
   type Agent,
   type Host,
   type RunChild,
+  type RunOptions,
   type ThinkRequest,
 } from "@patchwork/interpreter";
 import { UsageError, readSource, renderDiagnostics } from "./files.js";
@@ -17,6 +18,14 @@ export interface RunArgs {
   agent?: string;
   noAgent?: boolean;
   entry?: string;
+  /** Arguments of the entry (after the positional entry name). */
+  args?: string[];
+  /** `--arg name=value`. */
+  arg?: string[];
+  maxWorkers?: number;
+  keepSession?: boolean;
+  /** The entry was named with `--entry` (not as the first word after the file). */
+  entryOption?: boolean;
   cwd?: string;
   askUser?: boolean;
   mcpTransport?: "http" | "stdio" | "acp";
@@ -44,18 +53,47 @@ export async function runCommand(args: RunArgs, term: Terminal): Promise<number>
   if (args.restartAgentAfter !== undefined && !(Number.isInteger(args.restartAgentAfter) && args.restartAgentAfter >= 0)) {
     throw new UsageError("--restart-agent-after takes a whole number of sessions (0: never restart)");
   }
+  if (Array.isArray(args.entry)) throw new UsageError("name the entry once: as the word after the file, or with --entry");
+  if (args.maxWorkers !== undefined && !(Number.isInteger(args.maxWorkers) && args.maxWorkers >= 1)) {
+    throw new UsageError("--max-workers takes a whole number ≥ 1");
+  }
+  const argStrings = entryArguments(args);
   const text = readSource(args.file);
   const cwd = resolve(args.cwd ?? process.cwd());
   const agentCommand = configuredAgent(args);
-  if (agentCommand !== undefined) {
+  if (agentCommand !== undefined || usesWorkers(text)) {
+    // Workers run on evaluator threads of their own, with or without an agent.
     const { runWithAcpAgent } = await import("./agent-run.js");
-    return runWithAcpAgent({ args, text, cwd, agentCommand, term });
+    return runWithAcpAgent({ args, text, cwd, agentCommand, term, argStrings });
   }
-  return runInProcess(args, text, cwd, term);
+  return runInProcess(args, text, cwd, term, argStrings);
+}
+
+/** The entry's arguments from the command line; null when none are given (the entry's own defaults). */
+export function entryArguments(args: RunArgs): { positional: string[]; named: Record<string, string> } | undefined {
+  const positional = args.args ?? [];
+  const named: Record<string, string> = {};
+  for (const pair of args.arg ?? []) {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw new UsageError(`--arg takes name=value, got ${JSON.stringify(pair)}`);
+    const name = pair.slice(0, eq);
+    if (Object.prototype.hasOwnProperty.call(named, name)) throw new UsageError(`--arg ${name} is given twice`);
+    named[name] = pair.slice(eq + 1);
+  }
+  if (positional.length === 0 && Object.keys(named).length === 0 && args.entry === undefined) return undefined;
+  return { positional: positional.map(String), named };
+}
+
+/**
+ * Whether a program may start worker tasks (it declares or delegates to workers): then even
+ * without an agent it runs on evaluator threads, so that its tasks run at the same time.
+ */
+export function usesWorkers(text: string): boolean {
+  return /\b(worker|delegate)\b/.test(text);
 }
 
 /** No agent: the evaluator runs right here, thinks evaluate to their prompts. */
-function runInProcess(args: RunArgs, text: string, cwd: string, term: Terminal): number {
+function runInProcess(args: RunArgs, text: string, cwd: string, term: Terminal, argStrings: RunOptions["argStrings"]): number {
   const host: Host = createNodeHost({ cwd });
   const agent: Agent = args.noAgent ? new NoAgent() : announceOnce(new NoAgent(), term);
   const result = run(text, {
@@ -64,6 +102,9 @@ function runInProcess(args: RunArgs, text: string, cwd: string, term: Terminal):
     host,
     cwd,
     entry: args.entry,
+    argStrings,
+    entryMayBeArgument: !args.entryOption,
+    keepSession: args.keepSession,
     askUser: args.askUser,
     limits: args.timeout !== undefined ? { timeoutMs: args.timeout * 1000 } : undefined,
   });

@@ -290,6 +290,12 @@ export interface MainOptions {
   argStrings?: EntryArgs;
   /** False: only load the file (items, imports) and run the entry (a worker task). Default true. */
   statements?: boolean;
+  /**
+   * `entry` came from a command line where it may be the first argument instead
+   * (`patchwork run greeter.pw Alice`): when no entry has that name and the file has a
+   * default entry, it is that entry's first argument.
+   */
+  entryMayBeArgument?: boolean;
 }
 
 /** Runs the main program: top-level statements, then the entry point. */
@@ -304,13 +310,18 @@ export function runMain(modules: Modules, rt: Runtime, program: Program, fileNam
     if (!entry) return rt.lastValue;
   }
   const entries = listEntries(program);
-  const info = entry !== undefined ? findEntry(entries, entry) : defaultEntry(entries);
+  let info = entry !== undefined ? findEntry(entries, entry) : defaultEntry(entries);
+  if (!info && entry !== undefined && opts.entryMayBeArgument && !m.scope.lookup(entry)) {
+    info = defaultEntry(entries);
+    if (info) opts = { ...opts, entry: undefined, argStrings: { ...opts.argStrings, positional: [entry, ...(opts.argStrings?.positional ?? [])] } };
+  }
   if (!info) {
-    if (entry !== undefined) {
-      const b = m.scope.lookup(entry);
+    const name = opts.entry;
+    if (name !== undefined) {
+      const b = m.scope.lookup(name);
       const v = b ? m.G[b.slot] : undefined;
-      if (v instanceof PwFunction || v instanceof PwWorkerFn) return callEntry(rt, v, opts.args ?? [], fileName, entry);
-      return raise("PW3051", program.span, fileName, { name: entry });
+      if (v instanceof PwFunction || v instanceof PwWorkerFn) return callEntry(rt, v, opts.args ?? [], fileName, name);
+      return raise("PW3051", program.span, fileName, { name });
     }
     const skills = entries.filter((e) => e.kind === "skill" || e.kind === "command").map((e) => e.name);
     const detail =

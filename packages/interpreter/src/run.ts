@@ -22,6 +22,8 @@ export interface RunOptions extends InterpreterOptions {
   argStrings?: EntryArgs;
   /** False: run only the entry, not the top-level statements (a worker task). Default true. */
   statements?: boolean;
+  /** `entry` may be the default entry's first argument instead (see MainOptions). */
+  entryMayBeArgument?: boolean;
 }
 
 export interface RunResult {
@@ -33,6 +35,8 @@ export interface RunResult {
   diagnostics: Diagnostic[];
   /** True when there was no error. */
   ok: boolean;
+  /** The value of an uncaught `throw`, as data (absent otherwise). */
+  thrown?: JsonValue;
 }
 
 function load(source: string, fileName: string): { program: Program | null; diagnostics: Diagnostic[] } {
@@ -56,6 +60,7 @@ export function run(source: string, options: RunOptions = {}): RunResult {
       args: options.args?.map(fromJson),
       argStrings: options.argStrings,
       statements: options.statements,
+      entryMayBeArgument: options.entryMayBeArgument,
     });
     return { value: toJson(value), output: out.join(""), diagnostics: diags, ok: true };
   } catch (caught) {
@@ -70,7 +75,15 @@ export function run(source: string, options: RunOptions = {}): RunResult {
       const message = `internal error: ${e instanceof Error ? e.message : String(e)}`;
       diags.push({ code: "PW3099", severity: "error", message, span: program.span, fileName });
     } else diags.push(runtimeDiagnostic(e));
-    return { value: null, output: out.join(""), diagnostics: diags, ok: false };
+    const result: RunResult = { value: null, output: out.join(""), diagnostics: diags, ok: false };
+    if (e instanceof RuntimeError && e.thrown !== undefined) {
+      try {
+        result.thrown = toJson(e.thrown);
+      } catch {
+        /* nested too deeply to copy: the message says what it was */
+      }
+    }
+    return result;
   } finally {
     rt.captures.length = 0;
     interp.finish();

@@ -1,6 +1,9 @@
 /**
  * The redirect actor of the seeds: a stack of think handlers. Every incoming session
  * notification, prompt response and `do` invocation is routed to the top of the stack.
+ * With workers there is one stack per evaluator thread (`Thinker.worker`): thinks of one
+ * thread nest (a `do` may think again), thinks of different threads run side by side, and a
+ * message goes to the thread whose top think owns its session.
  *
  * A message whose session id is not the top's is a protocol anomaly (except updates that only
  * report session state, such as usage, available commands or the title, which may come at any
@@ -22,6 +25,8 @@ const TURN_CONTENT = new Set<string>(["agent_message_chunk", "agent_thought_chun
 
 export interface Thinker {
   readonly sessionId: string;
+  /** The evaluator thread it belongs to (its stack); default "main". */
+  readonly worker?: string;
   deliver(message: PerSessionMessage): void;
 }
 
@@ -37,18 +42,40 @@ export interface RedirectHooks {
 }
 
 export class RedirectActor {
-  private readonly stack: Thinker[] = [];
+  /** One stack of handlers per evaluator thread. */
+  private readonly stacks = new Map<string, Thinker[]>();
   /** Sessions created but whose handler is not pushed yet: their messages wait for it. */
   private readonly expected = new Map<string, PerSessionMessage[]>();
 
   constructor(private readonly hooks: RedirectHooks) {}
 
+  /** Handlers on all stacks. */
   get depth(): number {
-    return this.stack.length;
+    let n = 0;
+    for (const stack of this.stacks.values()) n += stack.length;
+    return n;
   }
 
-  top(): Thinker | undefined {
-    return this.stack[this.stack.length - 1];
+  /** The top of the stack of `worker` (default "main"). */
+  top(worker = "main"): Thinker | undefined {
+    const stack = this.stacks.get(worker);
+    return stack?.[stack.length - 1];
+  }
+
+  private stackOf(thinker: Thinker): Thinker[] {
+    const key = thinker.worker ?? "main";
+    let stack = this.stacks.get(key);
+    if (!stack) this.stacks.set(key, (stack = []));
+    return stack;
+  }
+
+  /** The handler on top of some stack whose session is `sessionId`. */
+  private topFor(sessionId: string): Thinker | undefined {
+    for (const stack of this.stacks.values()) {
+      const top = stack[stack.length - 1];
+      if (top && top.sessionId === sessionId) return top;
+    }
+    return undefined;
   }
 
   /** A session was just created; its handler will be pushed soon. Messages for it are kept until then. */
@@ -64,19 +91,21 @@ export class RedirectActor {
   send(message: RedirectMessage): void {
     switch (message.type) {
       case "PushThinker": {
-        this.stack.push(message.thinker);
+        this.stackOf(message.thinker).push(message.thinker);
         const early = this.expected.get(message.thinker.sessionId);
         this.expected.delete(message.thinker.sessionId);
         for (const kept of early ?? []) message.thinker.deliver(kept);
         return;
       }
       case "PopThinker": {
-        const index = this.stack.lastIndexOf(message.thinker);
-        if (index === this.stack.length - 1) this.stack.pop();
+        const stack = this.stackOf(message.thinker);
+        const index = stack.lastIndexOf(message.thinker);
+        if (index === stack.length - 1) stack.pop();
         else if (index >= 0) {
           this.hooks.anomaly(`think session ${message.thinker.sessionId} finished while not on top of the stack`);
-          this.stack.splice(index, 1);
+          stack.splice(index, 1);
         }
+        if (stack.length === 0) this.stacks.delete(message.thinker.worker ?? "main");
         return;
       }
       case "IncomingMessage":
@@ -86,8 +115,8 @@ export class RedirectActor {
   }
 
   private route(sessionId: string, message: PerSessionMessage): void {
-    const top = this.top();
-    if (top && top.sessionId === sessionId) {
+    const top = this.topFor(sessionId);
+    if (top) {
       top.deliver(message);
       return;
     }
@@ -96,7 +125,8 @@ export class RedirectActor {
       early.push(message);
       return;
     }
-    const owner = this.stack.find((thinker) => thinker.sessionId === sessionId);
+    let owner: Thinker | undefined;
+    for (const stack of this.stacks.values()) owner ??= stack.find((thinker) => thinker.sessionId === sessionId);
     if (message.kind === "update" && !TURN_CONTENT.has(message.update.sessionUpdate)) {
       // State the agent reports about a session (commands, usage, title, mode, plan…) may come
       // at any time, before a turn or after it: not an anomaly. Its own handler gets it if active.
@@ -105,8 +135,9 @@ export class RedirectActor {
       return;
     }
     const what = message.kind === "do" ? `do(${message.index})` : message.kind;
+    const active = owner ? this.top(owner.worker ?? "main") : this.top();
     this.hooks.anomaly(
-      `protocol anomaly: ${what} for session ${sessionId}, but the active think is ${top ? `session ${top.sessionId}` : "none"}`,
+      `protocol anomaly: ${what} for session ${sessionId}, but the active think is ${active ? `session ${active.sessionId}` : "none"}`,
     );
     if (owner) owner.deliver(message);
     else this.hooks.orphan(sessionId, message);

@@ -92,6 +92,11 @@ export class ThinkHandler implements Thinker {
     return this.context.thinkId;
   }
 
+  /** The evaluator thread of this think: its redirect stack. */
+  get worker(): string {
+    return this.context.worker ?? "main";
+  }
+
   /** Where the think is written, for messages. */
   get where(): string {
     return `${this.request.fileName}:${this.request.span.start.line}:${this.request.span.start.column}`;

@@ -21,6 +21,8 @@ export class ThinkBridge {
     private readonly agent: AsyncAgent,
     private readonly runSignal: AbortSignal,
     private readonly emit: (event: AgentEvent) => void,
+    /** The evaluator thread this bridge serves ("main" or a worker task): its thinks' redirect stack. */
+    private readonly worker?: string,
   ) {
     // One listener for the run, not one per think (an EventTarget listener costs µs per think).
     runSignal.addEventListener("abort", () => {
@@ -43,7 +45,7 @@ export class ThinkBridge {
     const send = (response: Response) => sendSignalled(port, flag, { ...response, seq });
     const think = new OpenThink(message, send, () => this.open.delete(seq));
     this.open.set(seq, think);
-    think.begin(this.agent, this.runSignal.aborted, this.emit);
+    think.begin(this.agent, this.runSignal.aborted, this.emit, this.worker);
   }
 
   /** The request of the innermost think under way (the latest opened), if any. */
@@ -85,10 +87,10 @@ class OpenThink {
   ) {}
 
   /** Starts the agent's turn; its signal aborts with the run (the bridge calls `abortTurn`). */
-  begin(agent: AsyncAgent, runAborted: boolean, emit: (event: AgentEvent) => void): void {
+  begin(agent: AsyncAgent, runAborted: boolean, emit: (event: AgentEvent) => void, worker?: string): void {
     if (runAborted) this.controller.abort();
     const signal = this.controller.signal;
-    const context = { thinkId: this.message.request.id, emit };
+    const context = worker === undefined ? { thinkId: this.message.request.id, emit } : { thinkId: this.message.request.id, emit, worker };
     this.settle(agent.think(this.message.request, this.runChild, signal, context));
   }
 

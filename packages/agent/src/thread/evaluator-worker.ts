@@ -8,6 +8,11 @@ import type { AgentError as AgentErrorClass } from "@patchwork/interpreter";
 import type {
   Agent,
   ChildResult,
+  JoinResult,
+  JsonValue,
+  ReceiveResult,
+  WorkerTask,
+  Workers,
   Host,
   PwEvent,
   RunChild,
@@ -31,10 +36,18 @@ interface EvaluatorModule {
       entry?: string;
       limits?: Record<string, number>;
       askUser?: boolean;
+      argStrings?: WorkerInit["argStrings"];
+      args?: JsonValue[];
+      statements?: boolean;
+      entryMayBeArgument?: boolean;
+      workers?: Workers;
     },
-  ): { value?: unknown; output?: string; diagnostics?: RunOutcome["diagnostics"] };
+  ): { value?: unknown; output?: string; diagnostics?: RunOutcome["diagnostics"]; thrown?: JsonValue };
+  /** The no-agent agent (`agentMode: "none"`). */
+  NoAgent?: new () => Agent;
   /** The interpreter's error class for agent failures (thrown from `think`). */
   AgentError?: typeof AgentErrorClass;
+  ensureSessionDir?(dir: string): string;
   createNodeHost?(options: { cwd: string; shellStdin?: "ignore" | "inherit"; env?: Record<string, string | undefined> }): Host;
 }
 
@@ -149,6 +162,22 @@ class ThreadAgent implements Agent {
     }
   }
 
+  /** Posts a request answered on a channel of its own, and blocks for the answer. */
+  request<T extends ThinkResponse["type"]>(type: T, make: (seq: number) => WorkerMessage): Extract<ThinkResponse, { type: T }> {
+    const seq = ++this.seq;
+    this.channels.open(seq);
+    post(make(seq));
+    try {
+      for (;;) {
+        const response = this.channels.receive(seq);
+        if (response.type === type) return response as Extract<ThinkResponse, { type: T }>;
+        if (response.type === "cancel") throw new AgentError(response.code, response.message);
+      }
+    } finally {
+      this.channels.close(seq);
+    }
+  }
+
   private send(message: ThinkReplyMessage): void {
     this.replies.postMessage(message);
   }
@@ -162,12 +191,70 @@ class ThreadAgent implements Agent {
   }
 }
 
-function wrapHost(base: Host, init: WorkerInit, agent: ThreadAgent, output: string[]): Host {
+/**
+ * The threaded `Workers`: tasks, joins and mailboxes are the main thread's business (it starts
+ * an evaluator thread per task); this thread asks and blocks on its channel for the answers.
+ */
+class ThreadWorkers implements Workers {
+  readonly sessionId: string;
+  readonly sessionTimestamp: string;
+  private groups = 0;
+  constructor(
+    private readonly agent: ThreadAgent,
+    private readonly session: NonNullable<WorkerInit["session"]>,
+    private readonly ensureDir: (dir: string) => string,
+  ) {
+    this.sessionId = session.id;
+    this.sessionTimestamp = session.timestamp;
+  }
+  sessionDir(): string {
+    return this.ensureDir(this.session.dir);
+  }
+  start(tasks: WorkerTask[]): number {
+    const group = ++this.groups;
+    post({ type: "delegate", group, tasks });
+    return group;
+  }
+  join(group: number): JoinResult {
+    return this.agent.request("joined", (seq) => ({ type: "join", seq, group })).result;
+  }
+  send(mailbox: string, value: JsonValue): void {
+    post({ type: "send", mailbox, value });
+  }
+  receive(mailbox: string, timeoutMs: number): ReceiveResult {
+    return this.agent.request("received", (seq) => ({ type: "receive", seq, mailbox, timeoutMs })).result;
+  }
+}
+
+/** Output in whole lines: what a line's end has not come for yet waits (flushed at the end). */
+class LineBuffer {
+  private pending = "";
+  constructor(private readonly sink: (text: string) => void) {}
+  write(text: string): void {
+    const cut = text.lastIndexOf("\n");
+    if (cut < 0) {
+      this.pending += text;
+      return;
+    }
+    const whole = this.pending + text.slice(0, cut + 1);
+    this.pending = text.slice(cut + 1);
+    this.sink(whole);
+  }
+  flush(): void {
+    if (this.pending) this.sink(this.pending);
+    this.pending = "";
+  }
+}
+
+function wrapHost(base: Host, init: WorkerInit, agent: ThreadAgent, output: string[], lines: LineBuffer | null): Host {
   return {
     write(text) {
       output.push(text);
-      post({ type: "output", text });
-      if (init.writeOutput) base.write(text);
+      if (lines) lines.write(text);
+      else {
+        post({ type: "output", text });
+        if (init.writeOutput) base.write(text);
+      }
     },
     log(text) {
       if (init.writeOutput) base.log(text);
@@ -212,21 +299,37 @@ async function main(): Promise<void> {
     ...(init.shellStdin ? { shellStdin: init.shellStdin } : {}),
     ...(init.env ? { env: init.env } : {}),
   });
-  const host = wrapHost(base, init, agent, output);
-  const result = mod.run(init.source, {
-    fileName: init.fileName,
-    agent,
+  const lines = init.lineBuffered
+    ? new LineBuffer((text) => {
+        post({ type: "output", text });
+        if (init.writeOutput) base.write(text);
+      })
+    : null;
+  const host = wrapHost(base, init, agent, output, lines);
+  const noAgent = init.agentMode === "none" && mod.NoAgent ? new mod.NoAgent() : null;
+  const workers =
+    init.session && mod.ensureSessionDir ? new ThreadWorkers(agent, init.session, mod.ensureSessionDir) : undefined;
+  const task = init.task;
+  const result = mod.run(task && init.fileName !== task.fileName ? base.readFile(task.fileName) : init.source, {
+    fileName: task ? task.fileName : init.fileName,
+    agent: noAgent ?? agent,
     host,
     cwd: init.cwd,
-    ...(init.entry !== undefined ? { entry: init.entry } : {}),
+    ...(task ? { entry: task.worker, args: task.args, statements: false } : {}),
+    ...(!task && init.entry !== undefined ? { entry: init.entry } : {}),
+    ...(!task && init.argStrings ? { argStrings: init.argStrings } : {}),
+    ...(!task && init.entryMayBeArgument ? { entryMayBeArgument: true } : {}),
     ...(init.limits !== undefined ? { limits: init.limits } : {}),
     ...(init.askUser ? { askUser: true } : {}),
+    ...(workers ? { workers } : {}),
   });
+  lines?.flush();
   agent.releaseIdle();
   post({
     type: "done",
     outcome: {
       value: toJson(result.value),
+      ...(result.thrown !== undefined ? { thrown: result.thrown } : {}),
       output: typeof result.output === "string" ? result.output : output.join(""),
       diagnostics: result.diagnostics ?? [],
     },

@@ -6,7 +6,17 @@
  * as in the seeds; worker → main on the same channel: the `do` result and follow-up turns.
  */
 import type { MessagePort } from "node:worker_threads";
-import type { ChildResult, JsonValue, PwEvent, ShellResult, ThinkRequest } from "@patchwork/interpreter";
+import type {
+  ChildResult,
+  JoinResult,
+  JsonValue,
+  PwEvent,
+  ReceiveResult,
+  SessionInfo,
+  ShellResult,
+  ThinkRequest,
+  WorkerTask,
+} from "@patchwork/interpreter";
 import type { Diagnostic } from "@patchwork/parser";
 
 export interface WorkerInit {
@@ -24,6 +34,18 @@ export interface WorkerInit {
   env?: Record<string, string | undefined>;
   /** Module exporting `run` and `createNodeHost` (default `@patchwork/interpreter`). */
   evaluatorModule?: string;
+  /** `entry` may be the default entry's first argument instead (a command line's first word). */
+  entryMayBeArgument?: boolean;
+  /** Arguments for the entry as command-line text (converted to its parameter types). */
+  argStrings?: { positional?: string[]; named?: Record<string, string> };
+  /** The run's session (`self.session`), the same in every thread. */
+  session?: SessionInfo;
+  /** "none": thinks evaluate to their prompt in this thread (no agent). Default: the main thread's agent. */
+  agentMode?: "thread" | "none";
+  /** This thread runs one worker task (only its entry, with these arguments), not the program. */
+  task?: WorkerTask;
+  /** Write output in whole lines only (threads running side by side never split each other's lines). */
+  lineBuffered?: boolean;
 }
 
 /**
@@ -50,6 +72,8 @@ export interface HelloMessage {
 
 export interface RunOutcome {
   value: JsonValue | null;
+  /** The value of an uncaught `throw` (a worker task's failure keeps it). */
+  thrown?: JsonValue;
   output: string;
   diagnostics: Diagnostic[];
 }
@@ -60,6 +84,12 @@ export type WorkerMessage =
   | { type: "event"; event: PwEvent }
   | { type: "output"; text: string }
   | { type: "shell"; seq: number; command: string; cwd: string; env: Record<string, string> | undefined }
+  /** `self.delegate`: start these tasks as group `group` (numbered by this thread). */
+  | { type: "delegate"; group: number; tasks: WorkerTask[] }
+  /** `.await` on a delegation: the answer (`joined`) comes on channel `seq`. */
+  | { type: "join"; seq: number; group: number }
+  | { type: "send"; mailbox: string; value: JsonValue }
+  | { type: "receive"; seq: number; mailbox: string; timeoutMs: number }
   | { type: "done"; outcome: RunOutcome }
   | { type: "failed"; message: string; stack?: string };
 
@@ -70,6 +100,8 @@ export type ThinkResponse = { seq: number } & (
   | { type: "complete"; ok: false; code: string; message: string }
   | { type: "cancel"; code: string; message: string }
   | { type: "shell-result"; result: ShellResult }
+  | { type: "joined"; result: JoinResult }
+  | { type: "received"; result: ReceiveResult }
 );
 
 /** What the worker sends back on a think's channel (`seq`). */

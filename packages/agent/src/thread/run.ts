@@ -4,7 +4,6 @@
  * a signal or the run timeout cancels the agent's turns, kills its process group and
  * terminates the evaluator thread (which also stops a program stuck in a loop).
  */
-import { Worker } from "node:worker_threads";
 import { fileURLToPath } from "node:url";
 import type { JsonValue } from "@patchwork/interpreter";
 import type { Diagnostic } from "@patchwork/parser";
@@ -12,9 +11,9 @@ import type { AcpAgentOptions } from "../acp/agent.js";
 import { RecyclingAgent } from "../acp/recycling.js";
 import { AgentCodes, toAgentError } from "../errors.js";
 import type { AsyncAgent, Logger, McpTransport, PermissionAnswer, PermissionPolicy, PermissionQuestion, RunEvent } from "../types.js";
-import { ThinkBridge } from "./bridge.js";
-import { ShellRunner } from "./shell.js";
-import type { WorkerInit, WorkerMessage } from "./protocol.js";
+import { newSession, removeSessionDir } from "@patchwork/interpreter";
+import { EvaluatorPool } from "./pool.js";
+import type { WorkerInit } from "./protocol.js";
 
 export interface RunWithAgentOptions {
   source: string;
@@ -23,8 +22,20 @@ export interface RunWithAgentOptions {
   cwd?: string;
   entry?: string;
   limits?: Record<string, number>;
-  /** An ACP agent to spawn (`{command: "…"}`), or any `AsyncAgent` object. */
-  agent: AcpAgentOptions | AsyncAgent;
+  /**
+   * An ACP agent to spawn (`{command: "…"}`), any `AsyncAgent` object, or null: no agent
+   * (thinks evaluate to their prompt, as with the interpreter's `run`; worker tasks still
+   * run on threads of their own).
+   */
+  agent: AcpAgentOptions | AsyncAgent | null;
+  /** `entry` may be the default entry's first argument instead (`patchwork run greeter.pw Alice`). */
+  entryMayBeArgument?: boolean;
+  /** Arguments for the entry as command-line text, converted to its parameter types. */
+  argStrings?: { positional?: string[]; named?: Record<string, string> };
+  /** Most worker tasks running at once (default 8); the rest wait in a queue. */
+  maxWorkers?: number;
+  /** Keep `self.session.dir` after the run (default: removed). */
+  keepSession?: boolean;
   /** For ACP agents: `auto` (default), `http`, `stdio` or `acp`. */
   mcpTransport?: McpTransport | "auto";
   permissions?: PermissionPolicy | { do?: PermissionPolicy; other?: PermissionPolicy };
@@ -68,8 +79,8 @@ export interface RunWithAgentResult {
 const workerPath = fileURLToPath(new URL("./evaluator-worker.js", import.meta.url));
 const START: Diagnostic["span"] = { start: { offset: 0, line: 1, column: 1 }, end: { offset: 0, line: 1, column: 1 } };
 
-function isAsyncAgent(agent: AcpAgentOptions | AsyncAgent): agent is AsyncAgent {
-  return typeof (agent as AsyncAgent).think === "function";
+function isAsyncAgent(agent: AcpAgentOptions | AsyncAgent | null): agent is AsyncAgent | null {
+  return agent === null || typeof (agent as AsyncAgent).think === "function";
 }
 
 export async function runWithAgent(options: RunWithAgentOptions): Promise<RunWithAgentResult> {
@@ -91,7 +102,7 @@ export async function runWithAgent(options: RunWithAgentOptions): Promise<RunWit
   });
   if (options.signal?.aborted) return fail(AgentCodes.cancelled, "the run was cancelled before it started", true);
 
-  let agent: AsyncAgent;
+  let agent: AsyncAgent | null;
   let acpAgent: RecyclingAgent | null = null;
   if (isAsyncAgent(options.agent)) agent = options.agent;
   else {
@@ -107,7 +118,7 @@ export async function runWithAgent(options: RunWithAgentOptions): Promise<RunWit
         logger: options.logger,
         ...options.agent,
         onEvent: (event) => {
-          options.agent && (options.agent as AcpAgentOptions).onEvent?.(event);
+          (options.agent as AcpAgentOptions).onEvent?.(event);
           emit(event);
         },
       });
@@ -125,34 +136,50 @@ export async function runWithAgent(options: RunWithAgentOptions): Promise<RunWit
     return await evaluate(options, cwd, agent, acpAgent, emit);
   } finally {
     process.off("exit", killOnExit);
-    await agent.close?.();
+    await agent?.close?.();
   }
 }
 
 function evaluate(
   options: RunWithAgentOptions,
   cwd: string,
-  agent: AsyncAgent,
+  agent: AsyncAgent | null,
   acpAgent: RecyclingAgent | null,
   emit: (event: RunEvent) => void,
 ): Promise<RunWithAgentResult> {
+  const session = newSession();
   const init: WorkerInit = {
     source: options.source,
     fileName: options.fileName,
     cwd,
     entry: options.entry,
+    ...(options.argStrings ? { argStrings: options.argStrings } : {}),
+    ...(options.entryMayBeArgument ? { entryMayBeArgument: true } : {}),
     limits: options.limits,
     writeOutput: options.writeOutput ?? true,
     askUser: options.askUser,
     shellStdin: options.shellStdin,
     env: options.env,
     evaluatorModule: options.evaluatorModule,
+    session,
+    agentMode: agent ? "thread" : "none",
   };
   const runController = new AbortController();
-  const bridge = new ThinkBridge(agent, runController.signal, emit);
-  const shells = new ShellRunner({ env: options.env ?? process.env, stdin: options.shellStdin ?? "ignore" });
-  const worker = new Worker(workerPath, { workerData: init });
   const output: string[] = [];
+  const pool = new EvaluatorPool({
+    workerPath,
+    init,
+    agent,
+    runSignal: runController.signal,
+    emit,
+    env: options.env ?? process.env,
+    shellStdin: options.shellStdin ?? "ignore",
+    maxWorkers: options.maxWorkers ?? DEFAULT_MAX_WORKERS,
+    onOutput: (text) => {
+      output.push(text);
+      options.onOutput?.(text);
+    },
+  });
 
   return new Promise<RunWithAgentResult>((resolve) => {
     let settled = false;
@@ -162,6 +189,8 @@ function evaluate(
       settled = true;
       clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
+      pool.shutdown(AgentCodes.cancelled, "the run has ended");
+      if (!options.keepSession) removeSessionDir(session.dir);
       const late = acpAgent?.diagnostics ?? [];
       const diagnostics = [...result.diagnostics, ...late];
       const ok = result.ok && !late.some((d) => d.severity === "error");
@@ -169,13 +198,11 @@ function evaluate(
     };
     /** Cancel (exit 130) or time out (exit 1): positioned at the innermost think under way, if any. */
     const stop = (code: string, message: string, exitCode: number) => {
-      const running = bridge.innermost();
+      const running = pool.innermost();
       const at = running ? { span: running.span, fileName: running.fileName } : { span: START, fileName: options.fileName };
       runController.abort();
       acpAgent?.cancel(message);
-      bridge.shutdown(code, message);
-      shells.killAll();
-      void worker.terminate();
+      pool.shutdown(code, message);
       finish({
         ok: false,
         exitCode,
@@ -185,59 +212,32 @@ function evaluate(
         cancelled: true,
       });
     };
-    /** The evaluator thread failed or vanished (not a program error): PW4xxx, exit 1. */
-    const crashed = (message: string) =>
-      finish({
-        ok: false,
-        exitCode: 1,
-        value: null,
-        output: output.join(""),
-        diagnostics: [{ code: AgentCodes.evaluatorCrashed, severity: "error", message, span: START, fileName: options.fileName }],
-        cancelled: false,
-      });
     const onAbort = () => stop(AgentCodes.cancelled, "the run was cancelled", 130);
     options.signal?.addEventListener("abort", onAbort, { once: true });
     if (options.signal?.aborted) onAbort();
     if (options.timeoutMs)
       timer = setTimeout(() => stop(AgentCodes.timeout, `the run timed out after ${options.timeoutMs} ms`, 1), options.timeoutMs);
 
-    worker.on("message", (message: WorkerMessage) => {
-      switch (message.type) {
-        case "hello":
-          bridge.connect(message);
-          return;
-        case "think":
-          if (message.start) emit(message.start);
-          bridge.start(message);
-          return;
-        case "event":
-          emit(message.event);
-          return;
-        case "output":
-          output.push(message.text);
-          options.onOutput?.(message.text);
-          return;
-        case "shell":
-          void shells
-            .run(message.command, message.cwd ?? cwd, message.env)
-            .then((result) => bridge.answer(message.seq, { type: "shell-result", result }));
-          return;
-        case "done": {
-          const errors = message.outcome.diagnostics.some((d) => d.severity === "error");
-          void worker.terminate();
-          finish({ ok: !errors, exitCode: errors ? 1 : 0, cancelled: false, ...message.outcome });
-          return;
-        }
-        case "failed":
-          void worker.terminate();
-          crashed(`the evaluator failed: ${message.message}`);
-          return;
+    void pool.start().then((end) => {
+      if (end.kind === "crashed") {
+        // The evaluator thread failed or vanished (not a program error): PW4xxx, exit 1.
+        finish({
+          ok: false,
+          exitCode: 1,
+          value: null,
+          output: output.join(""),
+          diagnostics: [{ code: AgentCodes.evaluatorCrashed, severity: "error", message: end.message, span: START, fileName: options.fileName }],
+          cancelled: false,
+        });
+        return;
       }
-    });
-    worker.once("error", (error) => crashed(`the evaluator thread crashed: ${error.message}`));
-    worker.once("exit", (code) => {
-      bridge.shutdown(AgentCodes.evaluatorCrashed, "the evaluator thread exited");
-      crashed(`the evaluator thread exited (code ${code})`);
+      const errors = end.outcome.diagnostics.some((d) => d.severity === "error");
+      const { thrown: _thrown, ...outcome } = end.outcome;
+      // Output of every thread, in the order it was written (the program thread's alone is outcome.output).
+      finish({ ok: !errors, exitCode: errors ? 1 : 0, cancelled: false, ...outcome, output: output.join("") });
     });
   });
 }
+
+/** Task threads running at once unless `maxWorkers` says otherwise. */
+export const DEFAULT_MAX_WORKERS = 8;

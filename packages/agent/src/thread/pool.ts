@@ -1,0 +1,394 @@
+/**
+ * The evaluator threads of one run: the program's own thread and one thread per running
+ * worker task (language.md §4, docs/workers.md). Every thread talks to the one agent runtime
+ * through its own ThinkBridge; the pool owns what workers share and what their lifetime needs:
+ * fork-join groups, the mailboxes, the `--max-workers` queue, think numbering across threads,
+ * and cancellation (a failed task stops its siblings: their thinks, shell commands, threads).
+ */
+import { Worker } from "node:worker_threads";
+import type { JsonValue, WorkerFailure, WorkerTask } from "@patchwork/interpreter";
+import { AgentError } from "@patchwork/interpreter";
+import { AgentCodes } from "../errors.js";
+import type { AsyncAgent, RunEvent } from "../types.js";
+import { ThinkBridge } from "./bridge.js";
+import type { RunOutcome, WorkerInit, WorkerMessage } from "./protocol.js";
+import { ShellRunner } from "./shell.js";
+
+export interface PoolOptions {
+  workerPath: string;
+  /** The program thread's init; task threads derive theirs from it. */
+  init: WorkerInit;
+  /** The agent runtime; null: no agent (thinks evaluate to their prompt in each thread). */
+  agent: AsyncAgent | null;
+  runSignal: AbortSignal;
+  emit: (event: RunEvent) => void;
+  env: Record<string, string | undefined>;
+  shellStdin: "ignore" | "inherit";
+  /** Most task threads running at once (threads blocked in `await` or `receive` do not count). */
+  maxWorkers: number;
+  onOutput: (text: string) => void;
+}
+
+/** How the program's thread ended. */
+export type RootEnd = { kind: "done"; outcome: RunOutcome } | { kind: "crashed"; message: string };
+
+interface TaskRun {
+  spec: WorkerTask;
+  group: Group;
+  index: number;
+  state: "queued" | "running" | "done" | "cancelled";
+  thread: EvaluatorThread | null;
+}
+
+interface Group {
+  owner: EvaluatorThread;
+  id: number;
+  runs: TaskRun[];
+  results: JsonValue[];
+  left: number;
+  failure: WorkerFailure | null;
+  /** The owner's channel waiting in `join`, if it is waiting. */
+  joinSeq: number | null;
+}
+
+interface Waiter {
+  thread: EvaluatorThread;
+  seq: number;
+  timer: NodeJS.Timeout;
+}
+
+const noAgent: AsyncAgent = {
+  think: () => Promise.reject(new AgentError(AgentCodes.requestFailed, "no agent is configured")),
+};
+
+class EvaluatorThread {
+  readonly worker: Worker;
+  readonly bridge: ThinkBridge;
+  readonly shells: ShellRunner;
+  readonly groups = new Map<number, Group>();
+  /** This thread's think numbers → the run's. */
+  readonly thinkIds = new Map<number, number>();
+  /** Requests (join, receive) it is blocked in. */
+  blocked = 0;
+  ended = false;
+
+  constructor(
+    readonly label: string,
+    readonly run: TaskRun | null,
+    init: WorkerInit,
+    pool: PoolOptions,
+  ) {
+    this.bridge = new ThinkBridge(pool.agent ?? noAgent, pool.runSignal, pool.emit, label);
+    this.shells = new ShellRunner({ env: pool.env, stdin: pool.shellStdin });
+    this.worker = new Worker(pool.workerPath, { workerData: init });
+  }
+
+  /** Stops everything this thread runs: its thinks, its shell commands, the thread itself. */
+  stop(code: string, message: string): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.bridge.shutdown(code, message);
+    this.shells.killAll();
+    void this.worker.terminate();
+  }
+}
+
+export class EvaluatorPool {
+  private readonly threads = new Set<EvaluatorThread>();
+  private readonly queue: TaskRun[] = [];
+  private readonly mailboxes = new Map<string, { messages: JsonValue[]; waiters: Waiter[] }>();
+  private thinkCount = 0;
+  private taskCount = 0;
+  private root: EvaluatorThread | null = null;
+  private closed = false;
+
+  constructor(private readonly options: PoolOptions) {}
+
+  /** Starts the program's thread; resolves when it ends. */
+  start(): Promise<RootEnd> {
+    return new Promise((resolve) => {
+      const root = new EvaluatorThread("main", null, this.options.init, this.options);
+      this.root = root;
+      this.threads.add(root);
+      this.listen(root, (end) => resolve(end));
+    });
+  }
+
+  /** The request of the innermost think under way in the program's thread (for positions). */
+  innermost() {
+    return this.root?.bridge.innermost();
+  }
+
+  /** Stops every thread (cancel, timeout, the end of the run). */
+  shutdown(code: string, message: string): void {
+    this.closed = true;
+    for (const t of this.threads) t.stop(code, message);
+    this.threads.clear();
+    this.queue.length = 0;
+    for (const box of this.mailboxes.values()) for (const w of box.waiters) clearTimeout(w.timer);
+    this.mailboxes.clear();
+  }
+
+  private listen(t: EvaluatorThread, onRootEnd?: (end: RootEnd) => void): void {
+    let rootEnd = onRootEnd;
+    const ended = (end: RootEnd) => {
+      if (!t.run) {
+        if (!rootEnd) return;
+        const report = rootEnd;
+        rootEnd = undefined;
+        t.ended = true;
+        void t.worker.terminate();
+        report(end);
+        return;
+      }
+      if (t.ended) return;
+      this.taskEnded(t, end);
+    };
+    t.worker.on("message", (message: WorkerMessage) => {
+      if (t.ended && message.type !== "done") return;
+      this.onMessage(t, message, ended);
+    });
+    t.worker.once("error", (error) => ended({ kind: "crashed", message: `the evaluator thread crashed: ${error.message}` }));
+    t.worker.once("exit", (code) => {
+      t.bridge.shutdown(AgentCodes.evaluatorCrashed, "the evaluator thread exited");
+      ended({ kind: "crashed", message: `the evaluator thread exited (code ${code})` });
+    });
+  }
+
+  private onMessage(t: EvaluatorThread, message: WorkerMessage, ended: (end: RootEnd) => void): void {
+    const { emit } = this.options;
+    switch (message.type) {
+      case "hello":
+        t.bridge.connect(message);
+        return;
+      case "think": {
+        const id = this.globalThink(t, message.request.id);
+        const start = message.start ? ({ ...message.start, id } as typeof message.start) : undefined;
+        if (start) emit(start);
+        t.bridge.start({ ...message, request: { ...message.request, id }, start });
+        return;
+      }
+      case "event":
+        emit(this.renumber(t, message.event));
+        return;
+      case "output":
+        this.options.onOutput(message.text);
+        return;
+      case "shell":
+        void t.shells
+          .run(message.command, message.cwd ?? this.options.init.cwd, message.env)
+          .then((result) => t.bridge.answer(message.seq, { type: "shell-result", result }));
+        return;
+      case "delegate":
+        this.delegate(t, message.group, message.tasks);
+        return;
+      case "join":
+        this.join(t, message.seq, message.group);
+        return;
+      case "send":
+        this.send(message.mailbox, message.value);
+        return;
+      case "receive":
+        this.receive(t, message.seq, message.mailbox, message.timeoutMs);
+        return;
+      case "done":
+        ended({ kind: "done", outcome: message.outcome });
+        return;
+      case "failed":
+        ended({ kind: "crashed", message: `the evaluator failed: ${message.message}` });
+        return;
+    }
+  }
+
+  // ───────────────────────────── think numbers ─────────────────────────────
+
+  private globalThink(t: EvaluatorThread, local: number): number {
+    let id = t.thinkIds.get(local);
+    if (id === undefined) t.thinkIds.set(local, (id = ++this.thinkCount));
+    return id;
+  }
+
+  /** A thread's event with the run's think numbers. */
+  private renumber(t: EvaluatorThread, event: Extract<WorkerMessage, { type: "event" }>["event"]): RunEvent {
+    switch (event.type) {
+      case "think-start":
+      case "think-end":
+        return { ...event, id: this.globalThink(t, event.id) };
+      case "do-start":
+      case "do-end":
+        return { ...event, thinkId: this.globalThink(t, event.thinkId) };
+      default:
+        return event;
+    }
+  }
+
+  // ───────────────────────────── fork and join ─────────────────────────────
+
+  private delegate(owner: EvaluatorThread, id: number, tasks: WorkerTask[]): void {
+    const group: Group = { owner, id, runs: [], results: tasks.map(() => null), left: tasks.length, failure: null, joinSeq: null };
+    group.runs = tasks.map((spec, index) => ({ spec, group, index, state: "queued", thread: null }));
+    owner.groups.set(id, group);
+    this.queue.push(...group.runs);
+    this.pump();
+  }
+
+  private join(t: EvaluatorThread, seq: number, id: number): void {
+    const group = t.groups.get(id);
+    if (!group) {
+      t.bridge.answer(seq, { type: "joined", result: { ok: true, values: [] } });
+      return;
+    }
+    group.joinSeq = seq;
+    t.blocked++;
+    this.settle(group);
+    this.pump();
+  }
+
+  /** Answers the owner's join once the group is complete or has failed. */
+  private settle(group: Group): void {
+    if (group.joinSeq === null || (group.left > 0 && !group.failure)) return;
+    const seq = group.joinSeq;
+    group.joinSeq = null;
+    group.owner.blocked--;
+    group.owner.groups.delete(group.id);
+    const result = group.failure ? { ok: false as const, failure: group.failure } : { ok: true as const, values: group.results };
+    group.owner.bridge.answer(seq, { type: "joined", result });
+  }
+
+  /** Starts queued tasks while fewer than `maxWorkers` task threads are running (not blocked). */
+  private pump(): void {
+    if (this.closed) return;
+    while (this.queue.length > 0 && this.runningCount() < this.options.maxWorkers) {
+      const run = this.queue.shift()!;
+      if (run.state !== "queued") continue;
+      this.spawn(run);
+    }
+  }
+
+  private runningCount(): number {
+    let n = 0;
+    for (const t of this.threads) if (t.run && !t.ended && t.blocked === 0) n++;
+    return n;
+  }
+
+  private spawn(run: TaskRun): void {
+    const init: WorkerInit = {
+      ...this.options.init,
+      entry: undefined,
+      argStrings: undefined,
+      entryMayBeArgument: undefined,
+      task: run.spec,
+      lineBuffered: true,
+      // A task thread never reads the terminal: `ask` goes to the agent.
+      askUser: false,
+    };
+    const t = new EvaluatorThread(`${run.spec.worker}#${++this.taskCount}`, run, init, this.options);
+    run.state = "running";
+    run.thread = t;
+    this.threads.add(t);
+    this.listen(t);
+  }
+
+  private taskEnded(t: EvaluatorThread, end: RootEnd): void {
+    const run = t.run!;
+    if (run.state !== "running") return;
+    // Tasks it delegated and never awaited end with it.
+    this.cancelGroupsOf(t, "the worker that started this task has ended");
+    t.stop(AgentCodes.cancelled, "the worker has ended");
+    this.threads.delete(t);
+    const group = run.group;
+    if (end.kind === "done" && !end.outcome.diagnostics.some((d) => d.severity === "error")) {
+      run.state = "done";
+      group.results[run.index] = end.outcome.value;
+      group.left--;
+    } else {
+      run.state = "done";
+      group.left--;
+      if (!group.failure) {
+        group.failure = failureOf(run.spec, end);
+        for (const other of group.runs) this.cancelRun(other, `worker '${run.spec.worker}' failed`);
+      }
+    }
+    this.settle(group);
+    this.pump();
+  }
+
+  private cancelRun(run: TaskRun, why: string): void {
+    if (run.state === "queued") run.state = "cancelled";
+    else if (run.state === "running" && run.thread) {
+      run.state = "cancelled";
+      const t = run.thread;
+      this.cancelGroupsOf(t, why);
+      this.dropWaiters(t);
+      t.stop(AgentCodes.cancelled, `cancelled: ${why}`);
+      this.threads.delete(t);
+    }
+  }
+
+  private cancelGroupsOf(t: EvaluatorThread, why: string): void {
+    for (const group of t.groups.values()) for (const run of group.runs) this.cancelRun(run, why);
+    t.groups.clear();
+  }
+
+  // ───────────────────────────── mailboxes ─────────────────────────────
+
+  private box(name: string) {
+    let box = this.mailboxes.get(name);
+    if (!box) this.mailboxes.set(name, (box = { messages: [], waiters: [] }));
+    return box;
+  }
+
+  private send(name: string, value: JsonValue): void {
+    const box = this.box(name);
+    const waiter = box.waiters.shift();
+    if (waiter) this.answerReceive(waiter, { ok: true, value });
+    else box.messages.push(value);
+  }
+
+  private receive(t: EvaluatorThread, seq: number, name: string, timeoutMs: number): void {
+    const box = this.box(name);
+    if (box.messages.length > 0) {
+      t.bridge.answer(seq, { type: "received", result: { ok: true, value: box.messages.shift()! } });
+      return;
+    }
+    t.blocked++;
+    const waiter: Waiter = {
+      thread: t,
+      seq,
+      timer: setTimeout(() => {
+        const i = box.waiters.indexOf(waiter);
+        if (i >= 0) box.waiters.splice(i, 1);
+        this.answerReceive(waiter, { ok: false, reason: "timeout" });
+      }, Math.min(timeoutMs, 2 ** 31 - 1)),
+    };
+    box.waiters.push(waiter);
+    this.pump();
+  }
+
+  private answerReceive(w: Waiter, result: { ok: true; value: JsonValue } | { ok: false; reason: "timeout" }): void {
+    clearTimeout(w.timer);
+    w.thread.blocked--;
+    w.thread.bridge.answer(w.seq, { type: "received", result });
+  }
+
+  /** A stopped thread's pending receives are dropped (pending receives are aborted). */
+  private dropWaiters(t: EvaluatorThread): void {
+    for (const box of this.mailboxes.values()) {
+      box.waiters = box.waiters.filter((w) => {
+        if (w.thread !== t) return true;
+        clearTimeout(w.timer);
+        return false;
+      });
+    }
+  }
+}
+
+/** A task's failure from how its thread ended. */
+function failureOf(spec: WorkerTask, end: RootEnd): WorkerFailure {
+  const start = { offset: 0, line: 1, column: 1 };
+  if (end.kind === "crashed") return { worker: spec.worker, code: AgentCodes.evaluatorCrashed, message: end.message, fileName: spec.fileName, span: { start, end: start } };
+  const d = end.outcome.diagnostics.find((x) => x.severity === "error")!;
+  const f: WorkerFailure = { worker: spec.worker, code: d.code, message: d.message, fileName: d.fileName ?? spec.fileName, span: d.span };
+  if (end.outcome.thrown !== undefined) f.thrown = end.outcome.thrown;
+  return f;
+}
