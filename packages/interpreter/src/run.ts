@@ -22,6 +22,11 @@ export interface RunOptions extends InterpreterOptions {
   argStrings?: EntryArgs;
   /** False: run only the entry, not the top-level statements (a worker task). Default true. */
   statements?: boolean;
+  /**
+   * The program already parsed (the AST of `source`): no parse. A worker thread gets its
+   * file's AST this way instead of building the parser again.
+   */
+  program?: Program;
   /** `entry` may be the default entry's first argument instead (see MainOptions). */
   entryMayBeArgument?: boolean;
 }
@@ -46,7 +51,7 @@ function load(source: string, fileName: string): { program: Program | null; diag
 /** Runs a program. Never throws for user errors: they come back as diagnostics. */
 export function run(source: string, options: RunOptions = {}): RunResult {
   const fileName = options.fileName ?? "<input>";
-  const { program, diagnostics } = load(source, fileName);
+  const { program, diagnostics } = options.program ? { program: options.program, diagnostics: [] } : load(source, fileName);
   const diags: Diagnostic[] = diagnostics.map((d) => ({ ...d, fileName: d.fileName ?? fileName }));
   if (!program || diags.some((d) => d.severity === "error")) return { value: null, output: "", diagnostics: diags, ok: false };
   const interp = new Interpreter(options);

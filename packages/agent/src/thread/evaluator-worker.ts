@@ -41,6 +41,7 @@ interface EvaluatorModule {
       statements?: boolean;
       entryMayBeArgument?: boolean;
       workers?: Workers;
+      program?: unknown;
     },
   ): { value?: unknown; output?: string; diagnostics?: RunOutcome["diagnostics"]; thrown?: JsonValue };
   /** The no-agent agent (`agentMode: "none"`). */
@@ -316,6 +317,7 @@ async function main(): Promise<void> {
     host,
     cwd: init.cwd,
     ...(task ? { entry: task.worker, args: task.args, statements: false } : {}),
+    ...(task && init.taskProgram ? { program: init.taskProgram } : {}),
     ...(!task && init.entry !== undefined ? { entry: init.entry } : {}),
     ...(!task && init.argStrings ? { argStrings: init.argStrings } : {}),
     ...(!task && init.entryMayBeArgument ? { entryMayBeArgument: true } : {}),

@@ -8,6 +8,7 @@
 import { Worker } from "node:worker_threads";
 import type { JsonValue, WorkerFailure, WorkerTask } from "@patchwork/interpreter";
 import { AgentError } from "@patchwork/interpreter";
+import { parse, type Program } from "@patchwork/parser";
 import { AgentCodes } from "../errors.js";
 import type { AsyncAgent, RunEvent } from "../types.js";
 import { ThinkBridge } from "./bridge.js";
@@ -101,6 +102,7 @@ export class EvaluatorPool {
   private taskCount = 0;
   private root: EvaluatorThread | null = null;
   private closed = false;
+  private program: Program | null | undefined;
 
   constructor(private readonly options: PoolOptions) {}
 
@@ -265,6 +267,16 @@ export class EvaluatorPool {
     }
   }
 
+  /** The main program's AST (parsed here once, on the first task), so task threads need no parser. */
+  private programOf(fileName: string): Program | undefined {
+    if (fileName !== this.options.init.fileName || fileName.endsWith(".json")) return undefined;
+    if (this.program === undefined) {
+      const r = parse(this.options.init.source, { fileName });
+      this.program = r.diagnostics.some((d) => d.severity === "error") ? null : r.program;
+    }
+    return this.program ?? undefined;
+  }
+
   private runningCount(): number {
     let n = 0;
     for (const t of this.threads) if (t.run && !t.ended && t.blocked === 0) n++;
@@ -278,6 +290,7 @@ export class EvaluatorPool {
       argStrings: undefined,
       entryMayBeArgument: undefined,
       task: run.spec,
+      taskProgram: this.programOf(run.spec.fileName),
       lineBuffered: true,
       // A task thread never reads the terminal: `ask` goes to the agent.
       askUser: false,

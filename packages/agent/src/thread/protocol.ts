@@ -17,7 +17,7 @@ import type {
   ThinkRequest,
   WorkerTask,
 } from "@patchwork/interpreter";
-import type { Diagnostic } from "@patchwork/parser";
+import type { Diagnostic, Program } from "@patchwork/parser";
 
 export interface WorkerInit {
   source: string;
@@ -44,6 +44,8 @@ export interface WorkerInit {
   agentMode?: "thread" | "none";
   /** This thread runs one worker task (only its entry, with these arguments), not the program. */
   task?: WorkerTask;
+  /** The AST of the task's file, when the main thread has it (the thread then needs no parser). */
+  taskProgram?: Program;
   /** Write output in whole lines only (threads running side by side never split each other's lines). */
   lineBuffered?: boolean;
 }
