@@ -1,0 +1,223 @@
+// Workers on evaluator threads of their own: the same results as in one thread, real
+// concurrency, thinks of different workers side by side (each `do` with its own worker),
+// failure propagation and cancellation leaving nothing running, mailboxes in order.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { run as runInThread } from "@patchwork/interpreter";
+import { runWithAgent, type RunEvent } from "../dist/index.js";
+import { groupAlive, runWith, scratch } from "./helpers.js";
+
+const fixture = join(import.meta.dirname, "..", "..", "interpreter", "test", "fixtures", "workers.pw");
+
+async function runThreaded(source: string, options: { fileName?: string; maxWorkers?: number; signal?: AbortSignal; events?: RunEvent[] } = {}) {
+  const result = await runWithAgent({
+    source,
+    fileName: options.fileName ?? join(scratch, "w.pw"),
+    cwd: scratch,
+    agent: null,
+    writeOutput: false,
+    timeoutMs: 60_000,
+    ...(options.maxWorkers ? { maxWorkers: options.maxWorkers } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    onEvent: (e) => options.events?.push(e),
+  });
+  return result;
+}
+
+describe("workers on threads, no agent", () => {
+  it("give the results of the in-thread workers (the golden fixture)", async () => {
+    const source = readFileSync(fixture, "utf8");
+    const threaded = await runThreaded(source, { fileName: fixture });
+    const inThread = runInThread(source, { fileName: fixture, cwd: scratch });
+    expect(threaded.output).toBe(inThread.output);
+    expect(threaded.diagnostics.map((d) => [d.code, d.span.start.line])).toEqual(inThread.diagnostics.map((d) => [d.code, d.span.start.line]));
+    expect(threaded.output).toContain("4, 9, 20\n");
+  }, 60_000);
+
+  it("run tasks at the same time (each waits for a file the other creates)", async () => {
+    const wait = (mine: string, theirs: string) =>
+      `$ touch ${mine}; i=0; while [ ! -f ${theirs} ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done; [ -f ${theirs} ]`;
+    const source = `
+worker a() {
+    ${wait("a.flag", "b.flag")}
+    return "a"
+}
+worker b() {
+    ${wait("b.flag", "a.flag")}
+    return "b"
+}
+print(self.delegate([a(), b()]).await)`;
+    const r = await runThreaded(source);
+    expect(r.diagnostics).toEqual([]);
+    expect(r.output).toBe("a, b\n");
+  }, 60_000);
+
+  it("queue tasks beyond --max-workers", async () => {
+    const source = `
+worker w(n) {
+    print("start " + n)
+    $ sleep 0.2
+    print("end " + n)
+}
+self.delegate([w(1), w(2), w(3)]).await`;
+    const r = await runThreaded(source, { maxWorkers: 1 });
+    expect(r.diagnostics).toEqual([]);
+    const lines = r.output.trim().split("\n");
+    // One at a time: every start is followed by its own end.
+    for (let i = 0; i < lines.length; i += 2) expect(lines[i + 1]).toBe(lines[i]!.replace("start", "end"));
+  }, 60_000);
+
+  it("carry 1,000 messages between two workers in order", async () => {
+    const source = `
+worker tx() {
+    var box = self.session.mailbox.q
+    for i in 1...1000 { box.send(i) }
+}
+worker rx() {
+    var box = self.session.mailbox.q
+    var expected = 1
+    for i in 1...1000 {
+        var m = box.receive(20000)
+        if m != expected { throw "out of order: " + m + " instead of " + expected }
+        expected = expected + 1
+    }
+    return expected - 1
+}
+print(self.delegate([rx(), tx()]).await)`;
+    const r = await runThreaded(source);
+    expect(r.diagnostics).toEqual([]);
+    expect(r.output).toBe("1000, null\n");
+  }, 60_000);
+
+  it("time out a receive, positioned, naming the worker", async () => {
+    const r = await runThreaded(`worker w() {\n  return self.session.mailbox.none.receive(50)\n}\nself.delegate([w()]).await\n`);
+    expect(r.diagnostics[0]).toMatchObject({ code: "PW3062", message: "worker 'w' failed: no message on mailbox 'none' within 50 ms" });
+    expect(r.diagnostics[0]!.span.start.line).toBe(2);
+  }, 60_000);
+
+  it("never split a line of one worker with another's output", async () => {
+    const source = `
+worker w(tag) {
+    for i in 1...30 {
+        $ printf '%s-%s-' \${tag} \${i}
+        print("end")
+    }
+}
+self.delegate([w("x"), w("y"), w("z")]).await`;
+    const r = await runThreaded(source);
+    expect(r.diagnostics).toEqual([]);
+    const lines = r.output.trim().split("\n");
+    expect(lines).toHaveLength(90);
+    for (const line of lines) expect(line).toMatch(/^[xyz]-\d+-end$/);
+  }, 60_000);
+});
+
+describe("workers with an ACP agent", () => {
+  it("run the reference's delegation test: three workers sleeping 1 s then thinking, side by side", async () => {
+    const task = (name: string) => `
+worker task_${name}() {
+    $ sleep 1
+    think {
+        Task ${name.toUpperCase()} is working. Return "${name.toUpperCase()}-complete".
+        do {
+            print("do of ${name}")
+        }
+    }
+}`;
+    const source = `${task("a")}${task("b")}${task("c")}
+worker coordinator() {
+    var [a, b, c] = self.delegate([task_a(), task_b(), task_c()]).await
+    return [a, b, c]
+}
+export default trait DelegationTest: Agent {
+    @skill test
+    fun test() {
+        return self.delegate([coordinator()]).await
+    }
+}`;
+    // Answers come in the reverse order of the starts; every do must still reach its own worker.
+    const script = {
+      prompts: ["A", "B", "C"].map((n, i) => ({
+        match: `Task ${n}`,
+        steps: [{ sleep: 600 - i * 250 }, { do: 0 }, { reply: `${n}-complete ({{do}})` }],
+      })),
+    };
+    const started = Date.now();
+    const r = await runWith(source, join(scratch, "deleg.pw"), script, { timeoutMs: 60_000 });
+    const elapsed = Date.now() - started;
+    expect(r.diagnostics).toEqual([]);
+    expect(r.value).toEqual([["A-complete (do of a\n)", "B-complete (do of b\n)", "C-complete (do of c\n)"]]);
+    // The three thinks overlapped: all started before the first one ended.
+    const order = r.events.filter((e) => e.type === "think-start" || e.type === "think-end").map((e) => e.type);
+    expect(order.slice(0, 3)).toEqual(["think-start", "think-start", "think-start"]);
+    // Three distinct think numbers across the threads.
+    const ids = new Set(r.events.filter((e) => e.type === "think-start").map((e) => (e as { id: number }).id));
+    expect(ids.size).toBe(3);
+    // Not a timed assertion (the machine may be loaded): the figure is in docs/benchmarks.md.
+    expect(elapsed).toBeGreaterThan(1000);
+  }, 90_000);
+
+  it("stop every other task when one fails: a receive, a think and a shell command, with nothing left running", async () => {
+    const pidFile = join(scratch, `sleep-${Date.now()}.pid`);
+    const source = `
+worker thrower() {
+    $ sleep 0.5
+    throw "thrower gave up"
+}
+worker waiter() { return self.session.mailbox.never.receive(60000) }
+worker thinker() {
+    return think {
+        Hang here.
+    }
+}
+worker sleeper() {
+    $ sh -c 'echo $$ > ${pidFile}; exec sleep 60'
+}
+self.delegate([thrower(), waiter(), thinker(), sleeper()]).await`;
+    const started = Date.now();
+    const r = await runWith(source, join(scratch, "fail.pw"), { prompts: [{ match: "Hang", steps: [{ hang: true }] }] }, { timeoutMs: 60_000 });
+    const elapsed = Date.now() - started;
+    expect(r.ok).toBe(false);
+    expect(r.diagnostics[0]).toMatchObject({ code: "PW3001", message: "worker 'thrower' failed: uncaught exception: thrower gave up" });
+    expect(r.diagnostics[0]!.span.start.line).toBe(4);
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    expect(groupAlive(pid)).toBe(false);
+    expect(r.agentPid !== undefined && groupAlive(r.agentPid)).toBe(false);
+    expect(elapsed).toBeLessThan(30_000);
+  }, 90_000);
+
+  it("leave nothing running when cancelled during a delegation", async () => {
+    const pidFile = join(scratch, `cancel-${Date.now()}.pid`);
+    writeFileSync(pidFile, "");
+    const controller = new AbortController();
+    const source = `
+worker sleeper() {
+    $ sh -c 'echo $$ > ${pidFile}; exec sleep 60'
+}
+worker thinker() {
+    think {
+        Hang here.
+    }
+}
+self.delegate([sleeper(), thinker()]).await`;
+    const events: RunEvent[] = [];
+    const runP = runWith(source, join(scratch, "cancel.pw"), { prompts: [{ match: "Hang", steps: [{ hang: true }] }] }, {
+      signal: controller.signal,
+      onEvent: (e) => {
+        events.push(e);
+      },
+    });
+    // Cancel once the think is under way and the command has started.
+    for (let i = 0; i < 600 && !(events.some((e) => e.type === "session") && readFileSync(pidFile, "utf8").trim()); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    controller.abort();
+    const r = await runP;
+    expect(r.cancelled).toBe(true);
+    expect(r.exitCode).toBe(130);
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    expect(pid).toBeGreaterThan(0);
+    expect(groupAlive(pid)).toBe(false);
+    expect(r.agentPid !== undefined && groupAlive(r.agentPid)).toBe(false);
+  }, 90_000);
+});
