@@ -164,7 +164,9 @@ export class EvaluatorPool {
         t.bridge.connect(message);
         return;
       case "think": {
-        const id = this.globalThink(t, message.request.id);
+        // (An evaluator that does not number its requests keeps them unnumbered.)
+        const local = message.request.id as number | undefined;
+        const id = typeof local === "number" ? this.globalThink(t, local) : (local as unknown as number);
         const start = message.start ? ({ ...message.start, id } as typeof message.start) : undefined;
         if (start) emit(start);
         t.bridge.start({ ...message, request: { ...message.request, id }, start });
