@@ -42,12 +42,15 @@ function commandLine(yargs: (argv: string[]) => Argv, argv: string[], term: Term
     .parserConfiguration({ "boolean-negation": false })
     .usage("$0 <command> [options]\n$0 --version")
     .command(
-      "run <file> [entry] [args..]",
+      "run <file> [name] [args..]",
       "run a Patchwork (.pw) or Threadbare (.json) program, or one of its entries with arguments",
       (y) =>
         y
           .positional("file", { type: "string", demandOption: true, describe: "program to run" })
-          .positional("entry", { type: "string", describe: "skill, command, fun, worker or Trait.method to run (see `patchwork list`)" })
+          .positional("name", {
+            type: "string",
+            describe: "entry to run: a skill, command, fun, worker or Trait.method (see `patchwork list`); else the default entry's first argument",
+          })
           .positional("args", { type: "string", array: true, describe: "arguments of the entry, converted to its parameter types" })
           .option("arg", { type: "string", array: true, describe: "a named argument of the entry: --arg name=value (repeatable)" })
           .option("max-workers", { type: "number", describe: "most worker tasks running at once (default 8; the rest wait)" })
@@ -80,7 +83,13 @@ function commandLine(yargs: (argv: string[]) => Argv, argv: string[], term: Term
       async (args) => {
         const { runCommand } = await import("./run-command.js");
         const entryOption = argv.some((a) => a === "--entry" || a.startsWith("--entry="));
-        result.status = await runCommand({ ...(args as unknown as RunArgs), entryOption }, term);
+        const { name, ...rest } = args as unknown as RunArgs & { name?: string };
+        // With --entry, every word after the file is an argument; else the first one names the entry.
+        const words = name === undefined ? [] : [String(name)];
+        const runArgs: RunArgs = entryOption
+          ? { ...rest, args: [...words, ...(rest.args ?? [])], entryOption }
+          : { ...rest, ...(name !== undefined ? { entry: String(name) } : {}), entryOption };
+        result.status = await runCommand(runArgs, term);
       },
     )
     .command(

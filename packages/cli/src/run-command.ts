@@ -53,7 +53,7 @@ export async function runCommand(args: RunArgs, term: Terminal): Promise<number>
   if (args.restartAgentAfter !== undefined && !(Number.isInteger(args.restartAgentAfter) && args.restartAgentAfter >= 0)) {
     throw new UsageError("--restart-agent-after takes a whole number of sessions (0: never restart)");
   }
-  if (Array.isArray(args.entry)) throw new UsageError("name the entry once: as the word after the file, or with --entry");
+  if (Array.isArray(args.entry)) throw new UsageError("--entry is given twice");
   if (args.maxWorkers !== undefined && !(Number.isInteger(args.maxWorkers) && args.maxWorkers >= 1)) {
     throw new UsageError("--max-workers takes a whole number ≥ 1");
   }

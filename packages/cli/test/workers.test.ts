@@ -1,0 +1,116 @@
+// Files run by their declared skills with arguments, `patchwork list`, and the workers
+// examples (the reference's four integration programs, in our own words) through the CLI.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { patchwork, repoRoot } from "./helpers.js";
+
+const testAgent = join(repoRoot, "packages", "agent", "bin", "patchwork-test-agent.js");
+const scripted = (script: string) => `"${process.execPath}" "${testAgent}" "${join(repoRoot, "examples", "agents", script)}"`;
+const SLOW = { timeoutMs: 120_000 };
+
+function promptOf(stdout: string): string {
+  const last = stdout.trim().split("\n").pop()!;
+  return (JSON.parse(last) as { __think_prompt: string }).__think_prompt;
+}
+
+describe("patchwork run FILE [entry] [args…]", () => {
+  it("runs the greeter's one skill with a positional argument, or by name with --arg", () => {
+    const r = patchwork(["run", "examples/workers/greeter.pw", "Alice", "--no-agent"], SLOW);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout.split("\n")[0]).toBe("Preparing greeting for Alice...");
+    expect(promptOf(r.stdout)).toContain("Greet the user named Alice with a warm, personal message.");
+    const named = patchwork(["run", "examples/workers/greeter.pw", "greet", "--arg", "name=Bob", "--no-agent"], SLOW);
+    expect(named.status).toBe(0);
+    expect(promptOf(named.stdout)).toContain("named Bob");
+  });
+
+  it("converts arguments to their declared types (interpolation test: a string, a number, the session)", () => {
+    const r = patchwork(["run", "examples/workers/interpolation.pw", "test", "TestUser", "42", "--no-agent"], SLOW);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    const prompt = promptOf(r.stdout);
+    expect(prompt).toContain("- Name: TestUser\n- Count: 42 (a number)\n");
+    expect(prompt).toMatch(/- Session ID: [0-9A-HJKMNP-TV-Z]{26}\n/);
+    expect(prompt).toMatch(/- Timestamp: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\n/);
+    expect(prompt).toContain('- Config: {\n  "debug": true,\n  "max_retries": 42,\n  "env": "test"\n}');
+    const dir = /- Directory: (\S+)\n/.exec(prompt)![1]!;
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it("keeps the session directory with --keep-session", () => {
+    const r = patchwork(["run", "examples/workers/interpolation.pw", "test", "--arg", "name=K", "--arg", "count=1", "--keep-session", "--no-agent"], SLOW);
+    expect(r.status).toBe(0);
+    const dir = /- Directory: (\S+)\n/.exec(promptOf(r.stdout))![1]!;
+    expect(existsSync(join(dir, "config.json"))).toBe(true);
+  });
+
+  it("says which argument does not fit, and the signature when one is missing", () => {
+    const bad = patchwork(["run", "examples/workers/interpolation.pw", "test", "X", "many", "--no-agent"], SLOW);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain(`error[PW3065]: argument 'count' (number): expected number, got "many"`);
+    expect(bad.stderr).not.toMatch(/\n\s+at /);
+    const missing = patchwork(["run", "examples/workers/interpolation.pw", "test", "X", "--no-agent"], SLOW);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain("missing argument(s) 'count': test(name: string, count: number)");
+  });
+
+  it("rejects malformed options as usage errors", () => {
+    expect(patchwork(["run", "examples/workers/greeter.pw", "--arg", "name"]).status).toBe(2);
+    expect(patchwork(["run", "examples/workers/greeter.pw", "--max-workers", "0"]).status).toBe(2);
+    // With --entry, the words after the file are all arguments.
+    const both = patchwork(["run", "examples/workers/greeter.pw", "Dora", "--entry", "greet", "--no-agent"], SLOW);
+    expect(both.status).toBe(0);
+    expect(promptOf(both.stdout)).toContain("named Dora");
+  });
+
+  it("runs the mailbox test: the receiver sums what the sender posts", () => {
+    const r = patchwork(["run", "examples/workers/mailbox.pw", "test", "5", "--no-agent"], SLOW);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    const lines = r.stdout.trim().split("\n");
+    expect(lines.filter((l) => l.startsWith("Sent message"))).toEqual([1, 2, 3, 4, 5].map((i) => `Sent message ${i}`));
+    expect(lines.filter((l) => l.startsWith("Received message"))).toEqual([1, 2, 3, 4, 5].map((i) => `Received message ${i}: value=${i * 10}`));
+    expect(promptOf(r.stdout)).toContain("5 messages received, values summing to 150");
+  });
+
+  it("runs the delegation test with the scripted agent: three results collected", () => {
+    const r = patchwork(["run", "examples/workers/delegation.pw", "--agent", scripted("workers-delegation.json"), "--max-workers", "3"], SLOW);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    const lines = r.stdout.trim().split("\n");
+    expect(lines[0]).toBe("Coordinator delegating");
+    expect(lines.filter((l) => l.endsWith(" done")).sort()).toEqual(["configuration done", "constraints done", "structure done"]);
+    expect(r.stdout).toContain("- structure: A-complete\n- configuration: B-complete\n- constraints: C-complete\n");
+    expect(r.stdout).toMatch(/^Confirmed: The delegation test has finished\./m);
+  });
+});
+
+describe("patchwork list", () => {
+  it("prints each entry with its signature and the doc comment above it", () => {
+    const r = patchwork(["list", "examples/workers/greeter.pw"]);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(
+      "skill greet(name: string)  (Greeter.greet)\n    Greets a user with a personalized message\nworker greeter_worker(name: string)\n",
+    );
+  });
+
+  it("prints JSON with --json", () => {
+    const r = patchwork(["list", "examples/workers/mailbox.pw", "--json"]);
+    expect(r.status).toBe(0);
+    const entries = JSON.parse(r.stdout) as { name: string; kind: string; params: { name: string; type: string | null }[] }[];
+    expect(entries.map((e) => [e.kind, e.name])).toEqual([
+      ["skill", "test"],
+      ["worker", "sender"],
+      ["worker", "receiver"],
+    ]);
+    expect(entries[0]!.params).toEqual([{ name: "count", type: "number" }]);
+  });
+
+  it("reports syntax errors with exit 1", () => {
+    const r = patchwork(["list", "examples/agents/categorize.json"]);
+    expect(r.status).toBe(1);
+  });
+});
