@@ -154,7 +154,7 @@ export interface WorkerFailure {
 
 export type JoinResult = { ok: true; values: JsonValue[] } | { ok: false; failure: WorkerFailure };
 
-export type ReceiveResult = { ok: true; value: JsonValue } | { ok: false; reason: "timeout" | "cancelled"; message?: string };
+export type ReceiveResult = { ok: true; value: JsonValue } | { ok: false; reason: "timeout" };
 
 /**
  * Runs worker tasks and carries messages between them (language.md §4, docs/workers.md).

@@ -78,7 +78,7 @@ function failureError(f: WorkerFailure, node: Node, file: string): RuntimeError 
   const message = `worker '${f.worker}' failed: ${f.message}`;
   const span: Span = f.span ?? node.span;
   const thrown = f.thrown !== undefined ? fromJson(f.thrown) : undefined;
-  return new RuntimeError(f.code || "PW3061", message, span, f.fileName || file, thrown);
+  return new RuntimeError(f.code, message, span, f.fileName || file, thrown);
 }
 
 /** `self`: the running worker's view of the run (`delegate`, `session`). */
@@ -223,8 +223,7 @@ export class PwMailbox extends PwOpaque {
       if (typeof ms !== "number" || !(ms >= 0)) site.fail(`the timeout must be a number of milliseconds ≥ 0, got ${typeName(ms!)}`);
       const r = this.rt.workers.receive(this.name, ms as number);
       if (r.ok) return fromJson(r.value);
-      if (r.reason === "timeout") return raise("PW3062", site.span, site.file, { name: this.name, ms: ms as number });
-      return raise("PW3063", site.span, site.file, { detail: r.message ?? `receive on mailbox '${this.name}' was cancelled` });
+      return raise("PW3062", site.span, site.file, { name: this.name, ms: ms as number });
     }
     return raise("PW3009", site.span, site.file, { type: "a mailbox", name });
   }
