@@ -43,6 +43,15 @@ const runs = [
       `^patchwork --version +${number} ms +${number}× +${number} ms +${number}×`,
     ],
   },
+  {
+    script: "bench-workers.mjs",
+    expect: [
+      `^ +ratio: run ${number}×, thinks ${number}×`,
+      `^ +speed-up: ${number}×`,
+      `^ +per worker: wall ${number} \\[`,
+      `rss per worker: ${number} \\[`,
+    ],
+  },
 ];
 
 let failed = 0;

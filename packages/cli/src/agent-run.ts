@@ -11,7 +11,7 @@ import { signalStatus } from "@patchwork/interpreter";
 import { renderDiagnostics } from "./files.js";
 import { resolveAgentCommand } from "./presets.js";
 import { Progress } from "./progress.js";
-import type { RunArgs } from "./run-command.js";
+import { NO_AGENT_NOTICE, type RunArgs } from "./run-command.js";
 import type { Terminal } from "./terminal.js";
 
 const STOP_SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
@@ -51,6 +51,7 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term, arg
     thinkIdleTimeoutMs: args.idleTimeout !== undefined ? args.idleTimeout * 1000 : undefined,
     restartAfterSessions: args.restartAgentAfter,
   };
+  let announced = false;
   let result;
   try {
     result = await runWithAgent({
@@ -74,6 +75,11 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term, arg
       signal: controller.signal,
       timeoutMs: args.timeout !== undefined ? args.timeout * 1000 : undefined,
       onEvent: (event: RunEvent) => {
+        if (event.type === "think-start" && command === undefined && !args.noAgent && !announced) {
+          announced = true;
+          progress.clear();
+          term.stderr(NO_AGENT_NOTICE);
+        }
         if (event.type === "log" && viaMain) {
           progress.clear();
           term.stderr(event.text);

@@ -114,6 +114,9 @@ function runInProcess(args: RunArgs, text: string, cwd: string, term: Terminal, 
   return result.diagnostics.some((d) => d.severity === "error") ? 1 : 0;
 }
 
+export const NO_AGENT_NOTICE =
+  "patchwork: no agent configured (use --agent or PATCHWORK_AGENT); think and ask blocks evaluate to their prompt\n";
+
 /** Says once, on the first think, that no agent is configured. */
 function announceOnce(inner: Agent, term: Terminal): Agent {
   let said = false;
@@ -121,9 +124,7 @@ function announceOnce(inner: Agent, term: Terminal): Agent {
     think(request: ThinkRequest, runChild: RunChild) {
       if (!said) {
         said = true;
-        term.stderr(
-          "patchwork: no agent configured (use --agent or PATCHWORK_AGENT); think and ask blocks evaluate to their prompt\n",
-        );
+        term.stderr(NO_AGENT_NOTICE);
       }
       return inner.think(request, runChild);
     },
