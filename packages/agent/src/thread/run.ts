@@ -4,6 +4,7 @@
  * a signal or the run timeout cancels the agent's turns, kills its process group and
  * terminates the evaluator thread (which also stops a program stuck in a loop).
  */
+import { setMaxListeners } from "node:events";
 import { fileURLToPath } from "node:url";
 import type { JsonValue } from "@patchwork/interpreter";
 import type { Diagnostic } from "@patchwork/parser";
@@ -165,6 +166,8 @@ function evaluate(
     agentMode: agent ? "thread" : "none",
   };
   const runController = new AbortController();
+  // One abort listener per evaluator thread's bridge: a run with many workers has many.
+  setMaxListeners(0, runController.signal);
   const output: string[] = [];
   const pool = new EvaluatorPool({
     workerPath,
