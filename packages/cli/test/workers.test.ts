@@ -2,12 +2,14 @@
 // examples (the reference's four integration programs, in our own words) through the CLI.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { patchwork, repoRoot } from "./helpers.js";
 
 const testAgent = join(repoRoot, "packages", "agent", "bin", "patchwork-test-agent.js");
 const scripted = (script: string) => `"${process.execPath}" "${testAgent}" "${join(repoRoot, "examples", "agents", script)}"`;
 const SLOW = { timeoutMs: 120_000 };
+// Each test runs real processes and threads (one or two runs each); a loaded machine is slow.
+vi.setConfig({ testTimeout: 300_000 });
 
 function promptOf(stdout: string): string {
   const last = stdout.trim().split("\n").pop()!;
