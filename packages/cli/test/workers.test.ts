@@ -1,6 +1,6 @@
 // Files run by their declared skills with arguments, `patchwork list`, and the workers
 // examples (the reference's four integration programs, in our own words) through the CLI.
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { patchwork, repoRoot } from "./helpers.js";
@@ -46,6 +46,7 @@ describe("patchwork run FILE [entry] [args…]", () => {
     expect(r.status).toBe(0);
     const dir = /- Directory: (\S+)\n/.exec(promptOf(r.stdout))![1]!;
     expect(existsSync(join(dir, "config.json"))).toBe(true);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it("says which argument does not fit, and the signature when one is missing", () => {

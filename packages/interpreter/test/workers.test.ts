@@ -1,5 +1,5 @@
 // Workers in the library's run() (the in-thread Workers), entries and argument conversion.
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { parse } from "@patchwork/parser";
 import { describe, expect, it } from "vitest";
 import { convertArgs, findEntry, listEntries, run, ulid } from "../src/index.js";
@@ -104,6 +104,7 @@ describe("the session", () => {
   it("keeps the directory with keepSession", () => {
     const r = run(`self.session.dir`, { fileName: "s.pw", keepSession: true });
     expect(existsSync(r.value as string)).toBe(true);
+    rmSync(r.value as string, { recursive: true, force: true });
   });
 
   it("ULIDs sort by time and differ", () => {
