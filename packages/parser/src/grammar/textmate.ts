@@ -85,7 +85,7 @@ export function textMateGrammar(): Rule {
           { include: "#block" },
         ],
       },
-      comment: { name: "comment.line.number-sign.patchwork", match: "#.*$" },
+      comment: { name: "comment.line.patchwork", match: "(?:#|//).*$" },
       number: { name: "constant.numeric.patchwork", match: "\\b\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?\\b" },
       keyword: {
         patterns: [

@@ -44,7 +44,13 @@ export const ShellSpace = cat("ShellSpace", "space");
 
 // ── trivia and newlines ──
 export const WhiteSpace = tok({ name: "WhiteSpace", pattern: /[ \t\f\uFEFF]+/, group: Lexer.SKIPPED });
-export const Comment = tok({ name: "Comment", pattern: /#[^\n\r]*/, group: Lexer.SKIPPED });
+/**
+ * A comment to the end of the line, in code: `# …` or `// …` (the reference grammars know
+ * `#`, its books write `//`). One token type for both spellings, so every tool (the
+ * formatter keeps comments) treats them alike. Strings, prompt text and shell words have no
+ * comments: their modes do not contain this token (`$ curl http://x` keeps its URL).
+ */
+export const Comment = tok({ name: "Comment", pattern: /(?:#|\/\/)[^\n\r]*/, start_chars_hint: ["#", "/"], group: Lexer.SKIPPED });
 export const NL = tok({
   name: "NL",
   label: "a newline",
