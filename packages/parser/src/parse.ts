@@ -67,6 +67,13 @@ function withoutFollowOnErrors(diagnostics: Diagnostic[], errors: ILexingError[]
   return diagnostics.filter((d) => d.severity !== "error" || !followers.has(d.span.start.offset));
 }
 
+/** Characters of a line reported as a shell command without `$` (PW2008) are not errors of their own. */
+function withoutCommandCharacters(lexErrors: Diagnostic[], parsed: Diagnostic[]): Diagnostic[] {
+  const lines = parsed.filter((d) => d.code === Codes.bareCommand).map((d) => d.span);
+  if (lines.length === 0) return lexErrors;
+  return lexErrors.filter((e) => !lines.some((l) => e.span.start.offset >= l.start.offset && e.span.start.offset < l.end.offset));
+}
+
 function startsWithBrace(tokens: IToken[]): boolean {
   const first = tokens.find((t) => t.tokenType !== T.NL && t.tokenType !== T.Semi);
   return first?.tokenType === T.LBrace;
@@ -113,10 +120,8 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
     p.begin(src, lexed.tokens, fileName);
     const body = p.program();
     p.explainEndOfInput();
-    const diagnostics = [
-      ...lexDiagnostics(lexed.errors, src, fileName),
-      ...withoutFollowOnErrors(p.diagnostics, lexed.errors, lexed.tokens),
-    ];
+    const parsed = withoutFollowOnErrors(p.diagnostics, lexed.errors, lexed.tokens);
+    const diagnostics = [...withoutCommandCharacters(lexDiagnostics(lexed.errors, src, fileName), parsed), ...parsed];
     diagnostics.sort((a, b) => a.span.start.offset - b.span.start.offset);
     const program: Program = {
       kind: "Program",

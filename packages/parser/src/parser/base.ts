@@ -61,6 +61,11 @@ for (const t of [T.RBrace, T.ShellRBrace, T.AngleClose]) closesBlock[t.tokenType
 const shellLineEnd: boolean[] = [];
 for (const t of [T.ShellLineEndCode, T.ShellLineEndPlain]) shellLineEnd[t.tokenTypeIdx!] = true;
 
+/** What may follow a command's name as its first argument on the same line (`echo "x"`, `git diff`). */
+const commandArgument: boolean[] = [];
+for (const t of [T.Ident, T.StrStart, T.NumberTok, T.SQString, T.ShellStatus]) commandArgument[t.tokenTypeIdx!] = true;
+for (const t of T.KEYWORDS.values()) commandArgument[t.tokenTypeIdx!] = true;
+
 /** A `do` block being parsed (for error messages). */
 interface DoContext {
   line: number;
@@ -243,21 +248,52 @@ export abstract class ParserBase extends EmbeddedActionsParser {
       const s = this.SUBRULE(rule);
       if (!this.atStatementEnd() && !this.closedByBlock(s)) {
         const t = this.LA(1);
-        this.report(
-          Codes.missingSeparator,
-          `${this.doPrefix()}expected a newline or ';' after the statement but found ${describeToken(t)}`,
-          this.tokSpan(t),
-        );
+        if (!this.reportBareCommand(first)) {
+          this.report(
+            Codes.missingSeparator,
+            `${this.doPrefix()}expected a newline or ';' after the statement but found ${describeToken(t)}`,
+            this.tokSpan(t),
+          );
+        }
         this.skipStatement(first);
       }
       return s;
     } catch (e) {
       if (!(e instanceof ParseFailure) && !isRecognitionException(e as Error)) throw e;
-      this.reportError(e as IRecognitionException | ParseFailure);
+      if (!this.reportBareCommand(first)) this.reportError(e as IRecognitionException | ParseFailure);
       this.restoreContext(context);
       this.skipStatement(first);
       return undefined;
     }
+  }
+
+  /**
+   * A statement that failed to parse and reads like a shell command without its `$`
+   * (`echo "Clean"`, `git diff`, `mkdir -p dir`): a name, then on the same line a word, a
+   * string, a number or a `-flag`. Reported (PW2008) with the `$ ` form as the hint; the
+   * reference parsers reject such lines too (language.md §3).
+   */
+  private reportBareCommand(first: number): boolean {
+    const tokens = this.input;
+    const name = tokens[first];
+    const arg = tokens[first + 1];
+    if (name?.tokenType !== T.Ident || arg === undefined) return false;
+    const text = this.src.text;
+    const nameEnd = name.startOffset + name.image.length;
+    const gap = text.slice(nameEnd, arg.startOffset);
+    if (!/^[ \t]+$/.test(gap)) return false;
+    const flag = arg.tokenType === T.Minus && /[A-Za-z0-9-]/.test(text.charAt(arg.startOffset + 1));
+    if (commandArgument[arg.tokenTypeIdx] !== true && !flag) return false;
+    let end = text.indexOf("\n", name.startOffset);
+    if (end < 0) end = text.length;
+    const line = text.slice(name.startOffset, end).replace(/\r$/, "").trimEnd();
+    const shown = line.length > 60 ? line.slice(0, 60) + "…" : line;
+    this.report(
+      Codes.bareCommand,
+      `${this.doPrefix()}'${name.image}' is not a statement: to run a shell command, start the line with '$ ': \`$ ${shown}\``,
+      this.span(name.startOffset, name.startOffset + line.length),
+    );
+    return true;
   }
 
   /** Report an unexpected token where a statement or a closer was expected, then skip. */

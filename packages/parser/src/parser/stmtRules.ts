@@ -81,12 +81,13 @@ export abstract class StmtRules extends ExprRules {
     return { kind: "VarDecl", pattern, type, init, span: this.span(kw.startOffset, last.span.end.offset) };
   });
 
-  /** An `if` / `while` condition: a top-level `a = b` means `a == b` (with a warning). */
+  /**
+   * An `if` / `while` condition: a top-level `a = b` means `a == b` whatever `a` is (a name, a
+   * member, a call, `$?`), with a warning; see `expression`. `(a = b)` stays an assignment.
+   */
   protected condition = this.RULE("condition", (): Expr => {
-    const e = this.SUBRULE(this.expression);
-    if (this.RECORDING_PHASE || e.kind !== "Assign" || this.parenthesized.has(e)) return e;
-    this.report(Codes.assignInCondition, "'=' in a condition compares here; write '==' to compare (or put an assignment in parentheses)", e.span, "warning");
-    return { kind: "Binary", op: "==", left: e.target, right: e.value, span: e.span };
+    this.conditionNext = true;
+    return this.SUBRULE(this.expression);
   });
 
   protected ifStmt = this.RULE("ifStmt", (): IfStmt => {
