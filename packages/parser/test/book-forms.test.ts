@@ -69,3 +69,44 @@ describe("a shell command without '$' as a statement", () => {
     expect(parse("x - y").diagnostics).toEqual([]);
   });
 });
+
+describe("'$cmd' to the end of the line in an expression", () => {
+  const shell = (source: string) => {
+    const { program, diagnostics } = parse(source);
+    expect(diagnostics).toEqual([]);
+    return program;
+  };
+
+  it("`var files = $ls -1 src/auth/` is a shell expression of form 'line', words as in `$(…)`", () => {
+    const line = strip(shell("var files = $ls -1 src/auth/").body[0]) as { init: { kind: string; form: string; command: unknown } };
+    const cap = strip(shell("var files = $(ls -1 src/auth/)").body[0]) as { init: { command: unknown } };
+    expect(line.init).toMatchObject({ kind: "Shell", form: "line" });
+    expect(line.init.command).toEqual(cap.init.command);
+  });
+
+  it("`$ cmd` with a space, redirects, pipes and interpolations give the same command as `$(…)`", () => {
+    for (const cmd of ["wc -l < f", 'echo ${x} "a $y" | tr a b', "grep -c x f || true; echo $@{xs}"]) {
+      const line = strip(shell(`var n = $ ${cmd}`).body[0]) as { init: { command: unknown } };
+      const cap = strip(shell(`var n = $(${cmd})`).body[0]) as { init: { command: unknown } };
+      expect(line.init.command, cmd).toEqual(cap.init.command);
+    }
+  });
+
+  it("ends at the end of its line: the next line is a statement of its own", () => {
+    const p = shell("var n = $ wc -l < f\n(n)\n-1\nprint(n)");
+    expect(p.body.map((s) => s.kind)).toEqual(["VarDecl", "ExprStmt", "ExprStmt", "ExprStmt"]);
+    const inBlock = shell("fun f() {\n  var x = $date +%s\n  return x\n}");
+    expect((inBlock.body[0] as { body: { statements: { kind: string }[] } }).body.statements.map((s) => s.kind)).toEqual(["VarDecl", "Return"]);
+  });
+
+  it("works after `return`, as an argument-less statement and before a block's closing brace", () => {
+    const p = shell("fun f() { return $date +%s }\nif x { var y = $ls }\n$ls -la");
+    expect(JSON.stringify(strip(p))).toContain('"form":"line"');
+    expect(p.body[2]!.kind).toBe("ShellStmt");
+  });
+
+  it("`$` keeps its meaning elsewhere: `$?`, `$(…)`, `$name` in strings, prompts and shell words", () => {
+    const p = shell('if $? == 0 { }\nvar s = "$name"\nvar t = think {\n  $name\n}\n$ echo $HOME');
+    expect(p.body.map((s) => s.kind)).toEqual(["If", "VarDecl", "VarDecl", "ShellStmt"]);
+  });
+});

@@ -53,7 +53,9 @@ export const chainPerLevel = 2;
 const stopsStatement: boolean[] = [];
 for (const t of [T.NL, T.Semi, T.ShellLineEndCode, T.ShellLineEndPlain]) stopsStatement[t.tokenTypeIdx!] = true;
 const endsStatement: boolean[] = [];
-for (const t of [T.NL, T.Semi, T.RBrace, T.ShellRBrace, T.AngleClose, EOF]) endsStatement[t.tokenTypeIdx!] = true;
+for (const t of [T.NL, T.Semi, T.RBrace, T.ShellRBrace, T.AngleClose, T.ShellLineEndCode, T.ShellLineEndPlain, EOF]) {
+  endsStatement[t.tokenTypeIdx!] = true;
+}
 /** Statements that end with a block: another statement may follow on the same line. */
 const endsWithBlock = new Set(["If", "For", "While", "Try", "Block", "FunDecl", "TraitDecl"]);
 const closesBlock: boolean[] = [];

@@ -284,6 +284,7 @@ export abstract class ExprRules extends PromptRules {
     },
     { ALT: (): Expr => this.SUBRULE(this.thinkExpr) },
     { ALT: (): Expr => this.SUBRULE(this.shellExpr) },
+    { ALT: (): Expr => this.SUBRULE(this.shellLineExpr) },
     { ALT: (): Expr => this.bareThink(this.CONSUME(T.Think)) },
     { ALT: (): Expr => this.bareThink(this.CONSUME(T.Ask)) },
   ];
@@ -339,6 +340,17 @@ export abstract class ExprRules extends PromptRules {
     }
     const v = value as Expr;
     return { kind: "Property", key: key.value, value: v, shorthand: false, span: this.span(key.start, v.span.end.offset) };
+  });
+
+  /**
+   * `$cmd …` or `$ cmd …` in an expression: the command runs to the end of the line (the
+   * line's end is left for the statement, so nothing on the next line can extend the value).
+   */
+  protected shellLineExpr = this.RULE("shellLineExpr", (): ShellExpr => {
+    const start = this.CONSUME(T.ShellLineStart);
+    const command = this.SUBRULE(this.shellList);
+    if (this.RECORDING_PHASE) return null as never;
+    return { kind: "Shell", form: "line", command, span: this.spanFrom(start, command) };
   });
 
   /** `$(cmd …)` or `($ cmd …)`. */

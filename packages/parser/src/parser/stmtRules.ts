@@ -9,6 +9,8 @@ export abstract class StmtRules extends ExprRules {
   private statementOrSeparator = [
     { ALT: (): Stmt | undefined => (this.CONSUME(T.NL), undefined) },
     { ALT: (): Stmt | undefined => (this.CONSUME(T.Semi), undefined) },
+    // The end of a `$cmd` line that ended an expression (`var x = $ls`).
+    { ALT: (): Stmt | undefined => (this.CONSUME(T.ShellLineEnd), undefined) },
     { ALT: (): Stmt | undefined => this.guarded(this.statement) },
   ];
 
