@@ -63,11 +63,6 @@ for (const t of [T.RBrace, T.ShellRBrace, T.AngleClose]) closesBlock[t.tokenType
 const shellLineEnd: boolean[] = [];
 for (const t of [T.ShellLineEndCode, T.ShellLineEndPlain]) shellLineEnd[t.tokenTypeIdx!] = true;
 
-/** What may follow a command's name as its first argument on the same line (`echo "x"`, `git diff`). */
-const commandArgument: boolean[] = [];
-for (const t of [T.Ident, T.StrStart, T.NumberTok, T.SQString, T.ShellStatus]) commandArgument[t.tokenTypeIdx!] = true;
-for (const t of T.KEYWORDS.values()) commandArgument[t.tokenTypeIdx!] = true;
-
 /** A `do` block being parsed (for error messages). */
 interface DoContext {
   line: number;
@@ -276,16 +271,12 @@ export abstract class ParserBase extends EmbeddedActionsParser {
    * reference parsers reject such lines too (language.md §3).
    */
   private reportBareCommand(first: number): boolean {
-    const tokens = this.input;
-    const name = tokens[first];
-    const arg = tokens[first + 1];
-    if (name?.tokenType !== T.Ident || arg === undefined) return false;
+    const name = this.input[first];
+    if (name?.tokenType !== T.Ident) return false;
     const text = this.src.text;
-    const nameEnd = name.startOffset + name.image.length;
-    const gap = text.slice(nameEnd, arg.startOffset);
-    if (!/^[ \t]+$/.test(gap)) return false;
-    const flag = arg.tokenType === T.Minus && /[A-Za-z0-9-]/.test(text.charAt(arg.startOffset + 1));
-    if (commandArgument[arg.tokenTypeIdx] !== true && !flag) return false;
+    const after = name.startOffset + name.image.length;
+    // Blanks, then a word, a quoted string, a `$` expansion, a number, a path or a `-flag`.
+    if (!/^[ \t]+(?:[A-Za-z0-9_"'$~]|-[-A-Za-z0-9]|\.{0,2}\/)/.test(text.slice(after, after + 8))) return false;
     let end = text.indexOf("\n", name.startOffset);
     if (end < 0) end = text.length;
     const line = text.slice(name.startOffset, end).replace(/\r$/, "").trimEnd();

@@ -89,7 +89,12 @@ export abstract class StmtRules extends ExprRules {
    */
   protected condition = this.RULE("condition", (): Expr => {
     this.conditionNext = true;
-    return this.SUBRULE(this.expression);
+    const e = this.SUBRULE(this.expression);
+    if (!this.RECORDING_PHASE && e.kind === "Shell" && e.form === "line") {
+      // `if $test -f x {`: the command took the rest of the line, the block's `{` included.
+      this.fail(Codes.syntax, "a '$cmd' condition runs to the end of the line and took the block's '{': write the command as $(cmd …)", this.LA(1));
+    }
+    return e;
   });
 
   protected ifStmt = this.RULE("ifStmt", (): IfStmt => {
