@@ -110,3 +110,12 @@ describe("'$cmd' to the end of the line in an expression", () => {
     expect(p.body.map((s) => s.kind)).toEqual(["If", "VarDecl", "VarDecl", "ShellStmt"]);
   });
 });
+
+describe("a '$cmd' condition", () => {
+  it("takes the block's '{' into the command: reported at the '{', the block still read", () => {
+    const { program, diagnostics } = parse('if $test -e f {\n  print("x")\n}\nwhile $true {\n}\nprint(2)');
+    expect(codes(diagnostics)).toEqual(["PW2001@1:15", "PW2001@4:13"]);
+    expect(diagnostics[0]!.message).toContain("write the command as $(cmd …)");
+    expect(program.body.map((s) => s.kind)).toEqual(["If", "While", "ExprStmt"]);
+  });
+});

@@ -59,9 +59,8 @@ const otherErrors: Record<string, string[]> = {
   "examples/historian/analyst.pw": ["PW2001@19:14"],
   // `await task analyst(…), narrator(…), …`: no such form (workers run through self.delegate).
   "examples/historian/main.pw": ["PW2001@26:11"],
-  // `if $clean_tree = $original_tree {`: `$cmd` runs to the end of the line, `{` included;
-  // the block's `}` is then stray.
-  "examples/historian/narrator.pw": ["PW2001@85:38", "PW2006@109:1"],
+  // `if $clean_tree = $original_tree {`: `$cmd` runs to the end of the line, `{` included.
+  "examples/historian/narrator.pw": ["PW2001@85:37"],
   "examples/historian/scribe.pw": [],
 };
 

@@ -89,18 +89,36 @@ export abstract class StmtRules extends ExprRules {
    */
   protected condition = this.RULE("condition", (): Expr => {
     this.conditionNext = true;
-    const e = this.SUBRULE(this.expression);
-    if (!this.RECORDING_PHASE && e.kind === "Shell" && e.form === "line") {
-      // `if $test -f x {`: the command took the rest of the line, the block's `{` included.
-      this.fail(Codes.syntax, "a '$cmd' condition runs to the end of the line and took the block's '{': write the command as $(cmd …)", this.LA(1));
-    }
-    return e;
+    return this.SUBRULE(this.expression);
   });
+
+  /**
+   * The block of an `if` / `while`. After `if $test -f x {` the shell line took the block's
+   * `{` as its last word: that is reported, and the lines up to the matching `}` are still
+   * read as the block, so nothing else is reported about them.
+   */
+  protected conditionBlock = this.RULE("conditionBlock", (): Block =>
+    this.OR([
+      { ALT: () => this.SUBRULE(this.block) },
+      {
+        GATE: () => this.LA(0).image === "{",
+        ALT: () => {
+          const brace = this.LA(0);
+          this.CONSUME(T.ShellLineEnd);
+          const statements = this.SUBRULE(this.statements);
+          const close = this.CONSUME(T.RBrace);
+          if (this.RECORDING_PHASE) return null as never;
+          this.report(Codes.syntax, "a '$cmd' condition runs to the end of the line and took the block's '{': write the command as $(cmd …)", this.tokSpan(brace));
+          return { kind: "Block", statements, span: this.spanFrom(brace, close) };
+        },
+      },
+    ]),
+  );
 
   protected ifStmt = this.RULE("ifStmt", (): IfStmt => {
     const kw = this.CONSUME(T.If);
     const test = this.SUBRULE(this.condition);
-    const then = this.SUBRULE(this.block);
+    const then = this.SUBRULE(this.conditionBlock);
     let alt: Block | IfStmt | null = null;
     this.OPTION(() => {
       this.CONSUME(T.Else);
@@ -135,7 +153,7 @@ export abstract class StmtRules extends ExprRules {
   protected whileStmt = this.RULE("whileStmt", (): Stmt => {
     const kw = this.CONSUME(T.While);
     const test = this.SUBRULE(this.condition);
-    const body = this.SUBRULE(this.block);
+    const body = this.SUBRULE(this.conditionBlock);
     return this.RECORDING_PHASE ? (null as never) : { kind: "While", test, body, span: this.spanFrom(kw, body) };
   });
 
