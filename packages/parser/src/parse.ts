@@ -36,10 +36,14 @@ function lexDiagnostics(errors: ILexingError[], src: SourceFile, fileName: strin
     const text = src.text.slice(e.offset, e.offset + e.length);
     const shown = text.length > 20 ? text.slice(0, 20) + "…" : text;
     const first = shown.charAt(0);
-    const message =
+    let message =
       e.length === 1 || first === shown
         ? `unexpected character ${JSON.stringify(first)}`
         : `unexpected characters ${JSON.stringify(shown)}`;
+    // `f($ls)`, `[$date]`: the line form of a command cannot stand inside brackets.
+    if (first === "$" && /[A-Za-z0-9_.\/~ \t]/.test(src.text.charAt(e.offset + 1))) {
+      message += ": inside ( ) and [ ] write a shell command as $(cmd …) ($cmd runs to the end of the line)";
+    }
     const d: Diagnostic = { code: Codes.unexpectedCharacter, severity: "error", message, span: src.span(e.offset, e.offset + e.length) };
     if (fileName !== undefined) d.fileName = fileName;
     out.push(d);

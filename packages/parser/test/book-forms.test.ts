@@ -119,3 +119,11 @@ describe("a '$cmd' condition", () => {
     expect(program.body.map((s) => s.kind)).toEqual(["If", "While", "ExprStmt"]);
   });
 });
+
+describe("'$cmd' inside brackets", () => {
+  it("is PW1003 with a hint to write $(cmd …)", () => {
+    const { diagnostics } = parse("print($ls)\nvar x = [$date]");
+    expect(codes(diagnostics)).toEqual(["PW1003@1:7", "PW1003@2:10"]);
+    for (const d of diagnostics) expect(d.message).toContain("write a shell command as $(cmd …)");
+  });
+});
