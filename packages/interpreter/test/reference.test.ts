@@ -117,7 +117,7 @@ describe("the reference's programs in no-agent mode", () => {
   }
 
   for (const [path, entry] of Object.entries(needsWorkers)) {
-    it(`${path} (${entry}) runs, or stops at its first 'self' as not supported (PW3060)`, () => {
+    it(`${path} (${entry}) runs, or stops at its first actor feature (self, await) as not supported (PW3060)`, () => {
       const r = runFixture(path, { entry, check: () => {} });
       if (r.error !== null) expect(r.error).toMatch(/^PW3060 at \d+:\d+: '(self|await)' \(actor features\) is not supported/);
     });
