@@ -38,6 +38,7 @@ const statement = fc.oneof(
   fc.constant("print(len(s.split(\"\")), len(s.lines()), len(s.split(\",\")))"),
   fc.constant('s = x.join(s)'),
   fc.constant('s = s.replace("a", s)'),
+  fc.constant('s = s.replaceAll("a", s)'),
   fc.constant("for l in s { }"),
   fc.constant("x.sort()"),
   fc.tuple(huge).map(([n]) => `print(json("[" + "0,".repeat(${n}) + "0]"))`),

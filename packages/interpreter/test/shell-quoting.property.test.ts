@@ -4,7 +4,8 @@
 // (bare word, double quotes, $(…) and backquotes at several depths, double quotes inside
 // those, pipelines, groups, subshells, assignments, redirects, nested sh) into a real /bin/sh.
 // Each template prints the value with printf '%s\n'; the output must be byte-identical to the
-// value, and the marker file must never appear.
+// value, and the marker file must never appear. Every shell form is covered: the `$ ` statement
+// and the expression forms `$ cmd` / `$cmd` (to the end of the line), `$(…)` and `($ …)`.
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -75,6 +76,33 @@ describe("a value is never code, in every quoting context", () => {
         expect(existsSync(MARK)).toBe(false);
       }),
       { numRuns: Math.max(10, Math.floor((fc.readConfigureGlobal().numRuns ?? 100) / 2)) },
+    );
+  }, TIMEOUT);
+
+  it("the same holds for every expression form: `$ cmd` and `$cmd` to the end of the line, `$(…)`, `($ …)`", () => {
+    const line = corpus.map(([t]) => t).join("; ");
+    const program = [
+      'var x = read("value.txt")',
+      `var a = $ ${line}`,
+      `var b = $${line}`,
+      `var c = $(${line})`,
+      `var d = ($ ${line})`,
+      "print(a)",
+      "print(b)",
+      "print(c)",
+      "print(d)",
+    ].join("\n");
+    fc.assert(
+      fc.property(value, (v) => {
+        writeFileSync(join(dir, "value.txt"), v);
+        rmSync(MARK, { force: true });
+        const r = runSource(program, { cwd: dir });
+        expect(r.error).toBeNull();
+        const out = stripNl(corpus.map(([, f]) => f(v) + "\n").join("")) + "\n";
+        expect(r.output).toBe(out + out + out + out);
+        expect(existsSync(MARK)).toBe(false);
+      }),
+      { numRuns: Math.max(10, Math.floor((fc.readConfigureGlobal().numRuns ?? 100) / 4)) },
     );
   }, TIMEOUT);
 

@@ -62,7 +62,8 @@ for (const codegen of [true, false]) {
       expect(runSource('print("x".padStart(1e12))').error).toMatch(/^PW3073 at 1:7: .*padStart\(\) would be 1000000000000/);
       expect(runSource('print("x".padEnd(1e309, "ab"))').error).toMatch(/^PW3073 at 1:7: .*padEnd\(\) would be Infinity/);
       expect(runSource('var a = ["x".repeat(600), "y".repeat(600)]\nprint(a.join())', opts).error).toMatch(/^PW3073 at 2:7: .*join\(\) would be 1201/);
-      expect(runSource('print("a".repeat(600).replace("a", "bb"))', opts).error).toMatch(/replace\(\) would be 1200/);
+      expect(runSource('print("a".repeat(600).replaceAll("a", "bb"))', opts).error).toMatch(/replaceAll\(\) would be 1200/);
+      expect(runSource('print("a".repeat(1000).replace("a", "bb"))', opts).error).toMatch(/replace\(\) would be 1001/);
     });
 
     it("the engine's own string limit is positioned PW3073 too", () => {

@@ -1,5 +1,5 @@
-// Differential test of the two evaluation tiers: random programs (arithmetic, strings,
-// comparisons, loops with break/continue, recursion, try/catch, throw, runtime errors) run
+// Differential test of the two evaluation tiers: random programs (arithmetic, strings and
+// their methods, comparisons, loops with break/continue, recursion, try/catch, throw, runtime errors) run
 // with codegen (function bodies and top levels compiled to JavaScript) and with the closure
 // compiler only must print the same output and end with the same value, error code, message
 // and position.
@@ -44,6 +44,8 @@ const { num, str, bool, any: expr } = fc.letrec<Exprs>((tie) => ({
     { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...NUM_LOCALS), tie("num")).map(([v, x]) => `(${v} = ${x})`) },
     { weight: 1, arbitrary: tie("num").map((x) => `arr[${x}]`) },
     { weight: 1, arbitrary: fc.tuple(tie("bool"), fc.constantFrom("&&", "||"), tie("num")).map(([l, op, r]) => `(${l} ${op} ${r})`) },
+    { weight: 1, arbitrary: fc.tuple(tie("str"), fc.constantFrom("indexOf", "lastIndexOf"), tie("str")).map(([x, m, t]) => `${x}.${m}(${t})`) },
+    { weight: 1, arbitrary: tie("any").map((x) => `arr.concat([${x}]).lastIndexOf(${x})`) },
   ),
   str: fc.oneof(
     { depthSize: "small", withCrossShrink: true },
@@ -53,6 +55,9 @@ const { num, str, bool, any: expr } = fc.letrec<Exprs>((tie) => ({
     { weight: 1, arbitrary: fc.tuple(tie("any"), tie("num")).map(([x, y]) => `"<\${${x}}|\${${y}}>"`) },
     { weight: 1, arbitrary: fc.tuple(tie("str"), tie("num")).map(([x, i]) => `${x}[${i}]`) },
     { weight: 1, arbitrary: tie("str").map((x) => `(x3 = ${x})`) },
+    { weight: 1, arbitrary: fc.tuple(tie("str"), fc.constantFrom("slice", "substring"), tie("num"), tie("num")).map(([x, m, a, b]) => `${x}.${m}(${a}, ${b})`) },
+    { weight: 1, arbitrary: fc.tuple(tie("str"), fc.constantFrom("replace", "replaceAll"), tie("str"), tie("str")).map(([x, m, a, b]) => `${x}.${m}(${a}, ${b})`) },
+    { weight: 1, arbitrary: fc.tuple(tie("str"), fc.constantFrom("trimStart", "trimEnd")).map(([x, m]) => `${x}.${m}()`) },
   ),
   bool: fc.oneof(
     { depthSize: "small", withCrossShrink: true },

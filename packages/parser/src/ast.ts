@@ -394,10 +394,14 @@ export type PromptPart = PromptText | PromptInterp | DoRef;
 
 // ─────────────────────────────────── Shell ───────────────────────────────────
 
-/** `$(cmd …)` (form "capture") or `($ cmd …)` (form "paren") as an expression. */
+/**
+ * A shell command as an expression: `$(cmd …)` (form "capture"), `($ cmd …)` (form "paren"),
+ * or `$cmd …` / `$ cmd …` to the end of the line (form "line", `var files = $ls -1 src/`).
+ * All three have the same value and the same quoting of interpolated values.
+ */
 export interface ShellExpr extends NodeBase {
   kind: "Shell";
-  form: "capture" | "paren";
+  form: "capture" | "paren" | "line";
   command: ShellList;
 }
 

@@ -36,10 +36,14 @@ function lexDiagnostics(errors: ILexingError[], src: SourceFile, fileName: strin
     const text = src.text.slice(e.offset, e.offset + e.length);
     const shown = text.length > 20 ? text.slice(0, 20) + "…" : text;
     const first = shown.charAt(0);
-    const message =
+    let message =
       e.length === 1 || first === shown
         ? `unexpected character ${JSON.stringify(first)}`
         : `unexpected characters ${JSON.stringify(shown)}`;
+    // `f($ls)`, `[$date]`: the line form of a command cannot stand inside brackets.
+    if (first === "$" && /[A-Za-z0-9_.\/~ \t]/.test(src.text.charAt(e.offset + 1))) {
+      message += ": inside ( ) and [ ] write a shell command as $(cmd …) ($cmd runs to the end of the line)";
+    }
     const d: Diagnostic = { code: Codes.unexpectedCharacter, severity: "error", message, span: src.span(e.offset, e.offset + e.length) };
     if (fileName !== undefined) d.fileName = fileName;
     out.push(d);
@@ -65,6 +69,13 @@ function withoutFollowOnErrors(diagnostics: Diagnostic[], errors: ILexingError[]
     followers.add(lo < tokens.length ? tokens[lo]!.startOffset : Number.NaN);
   }
   return diagnostics.filter((d) => d.severity !== "error" || !followers.has(d.span.start.offset));
+}
+
+/** Characters of a line reported as a shell command without `$` (PW2008) are not errors of their own. */
+function withoutCommandCharacters(lexErrors: Diagnostic[], parsed: Diagnostic[]): Diagnostic[] {
+  const lines = parsed.filter((d) => d.code === Codes.bareCommand).map((d) => d.span);
+  if (lines.length === 0) return lexErrors;
+  return lexErrors.filter((e) => !lines.some((l) => e.span.start.offset >= l.start.offset && e.span.start.offset < l.end.offset));
 }
 
 function startsWithBrace(tokens: IToken[]): boolean {
@@ -113,10 +124,8 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
     p.begin(src, lexed.tokens, fileName);
     const body = p.program();
     p.explainEndOfInput();
-    const diagnostics = [
-      ...lexDiagnostics(lexed.errors, src, fileName),
-      ...withoutFollowOnErrors(p.diagnostics, lexed.errors, lexed.tokens),
-    ];
+    const parsed = withoutFollowOnErrors(p.diagnostics, lexed.errors, lexed.tokens);
+    const diagnostics = [...withoutCommandCharacters(lexDiagnostics(lexed.errors, src, fileName), parsed), ...parsed];
     diagnostics.sort((a, b) => a.span.start.offset - b.span.start.offset);
     const program: Program = {
       kind: "Program",

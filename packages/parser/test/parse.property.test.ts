@@ -12,7 +12,7 @@ import { checkSpans } from "./helpers.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const corpus: string[] = [];
-for (const sub of ["golden", "seeds"]) {
+for (const sub of ["golden", "seeds", "reference/book"]) {
   const dir = join(here, "fixtures", sub);
   for (const f of readdirSync(dir)) if (f.endsWith(".pw")) corpus.push(readFileSync(join(dir, f), "utf8"));
 }
@@ -24,7 +24,7 @@ const pieces = [
   "for ", " in ", "var ", "fun ", "worker ", "trait ", "type ", "import ", "export ", "default ", "from ", "try ",
   "catch ", "throw ", "await ", "@", "return", "break", "=", "==", "!=", "<=", "...", "++", "--", "&&", "||", "|", ";",
   ",", ".", ":", "!", "-", "+", "*", "/", "%", "x", "self", "1", "2.5", "1e3", "\"s $x ${y}\"", "`", "~", "é", "😀",
-  "\u0000", "\uFEFF", "2>&1", ">>", "&>", "&", "'q'", "${x:-d}", "${#x}", "$1", "list<", "int", "?",
+  "\u0000", "\uFEFF", "2>&1", ">>", "&>", "&", "'q'", "${x:-d}", "${#x}", "$1", "list<", "int", "?", "//", "$ls ", "$x",
 ];
 const piece = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...pieces) }, { weight: 1, arbitrary: fc.string({ maxLength: 4 }) });
 const soup = fc.array(piece, { maxLength: 60 }).map((ps) => ps.join(""));

@@ -69,6 +69,24 @@ export const arrayMethods: Record<string, MethodDef> = {
   pop: m(0, 0, (a) => (a.length ? a.pop()! : null)),
   includes: m(1, 1, (a, args, site) => indexOf(a, args[0]!, site) >= 0),
   indexOf: m(1, 1, (a, args, site) => indexOf(a, args[0]!, site)),
+  lastIndexOf: m(1, 1, (a, args, site) => {
+    site.charge(a.length);
+    for (let i = a.length - 1; i >= 0; i--) if (deepEqual(a[i]!, args[0]!)) return i;
+    return -1;
+  }),
+  /** A new array: the elements, then each argument's elements (an argument that is not an array is one element). */
+  concat: m(0, Infinity, (a, args, site) => {
+    let n = a.length;
+    for (const x of args) n += Array.isArray(x) ? x.length : 1;
+    site.checkArray(n, "the array");
+    site.charge(n);
+    return a.concat(...args.map((x) => (Array.isArray(x) ? x : [x])));
+  }),
+  /** Reverses in place and returns the array. */
+  reverse: m(0, 0, (a, _args, site) => {
+    site.charge(a.length);
+    return a.reverse();
+  }),
   join: m(0, 1, (a, args, site) => {
     const sep = args.length ? args[0]! : ",";
     if (typeof sep !== "string") return site.fail(`the separator must be a string, got ${typeName(sep)}`);

@@ -1,5 +1,5 @@
 /**
- * String methods. Positions and lengths count Unicode code points. Methods whose result can
+ * String methods (language.md §4). Positions and lengths count Unicode code points. Methods whose result can
  * grow (`repeat`, `padStart`, `padEnd`, `replace`) or that split into arrays check the size
  * limits before building anything, and charge their work to the step budget.
  */
@@ -78,8 +78,61 @@ function padding(s: string, target: number, fill: string, site: CallSite): strin
   return fill.repeat(whole) + rest;
 }
 
+/** The UTF-16 offset of code point `cp` of `s` (its length past the end). */
+function offsetOf(s: string, cp: number): number {
+  let i = 0;
+  for (let n = 0; n < cp && i < s.length; n++) {
+    const c = s.charCodeAt(i);
+    i += c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+  }
+  return i;
+}
+
+/** A code point position argument: an integer (fractions cut toward zero), `null`/absent → `dflt`. */
+function position(v: Value | undefined, what: string, dflt: number, site: CallSite): number {
+  if (v === undefined || v === null) return dflt;
+  return Math.trunc(count(v, what, site));
+}
+
+/** JavaScript's `slice` rules on code points: negative counts from the end, clamped. */
+function clampSlice(p: number, n: number): number {
+  return p < 0 ? Math.max(n + p, 0) : Math.min(p, n);
+}
+
+/** The code points of `s` from `start` to `end` (code point positions, already clamped). */
+function cut(s: string, start: number, end: number, site: CallSite): string {
+  site.charge(s.length);
+  if (end <= start) return "";
+  const from = offsetOf(s, start);
+  return s.slice(from, from + offsetOf(s.slice(from), end - start));
+}
+
+/** Code point index of the match of `sub` in `s` searched from code point `from` (or -1). */
+function find(s: string, sub: string, from: number | undefined, last: boolean, site: CallSite): number {
+  site.charge(s.length);
+  let i: number;
+  if (last) i = s.lastIndexOf(sub, from === undefined ? Infinity : from < 0 ? 0 : offsetOf(s, from));
+  else i = s.indexOf(sub, from === undefined || from < 0 ? 0 : offsetOf(s, from));
+  return i < 0 ? -1 : codePointLength(s.slice(0, i));
+}
+
 export const stringMethods: Record<string, MethodDef> = {
   trim: m(0, 0, (s) => s.trim()),
+  trimStart: m(0, 0, (s) => s.trimStart()),
+  trimEnd: m(0, 0, (s) => s.trimEnd()),
+  indexOf: m(1, 2, (s, a, site) => find(s, str(a[0]!, "the text", site), a.length > 1 ? position(a[1], "the start", 0, site) : undefined, false, site)),
+  lastIndexOf: m(1, 2, (s, a, site) => find(s, str(a[0]!, "the text", site), a.length > 1 ? position(a[1], "the start", 0, site) : undefined, true, site)),
+  slice: m(0, 2, (s, a, site) => {
+    const n = codePointLength(s);
+    return cut(s, clampSlice(position(a[0], "the start", 0, site), n), clampSlice(position(a[1], "the end", n, site), n), site);
+  }),
+  substring: m(1, 2, (s, a, site) => {
+    const n = codePointLength(s);
+    const clamp = (p: number) => Math.min(Math.max(p, 0), n);
+    const x = clamp(position(a[0], "the start", 0, site));
+    const y = clamp(position(a[1], "the end", n, site));
+    return cut(s, Math.min(x, y), Math.max(x, y), site);
+  }),
   startsWith: m(1, 1, (s, a, site) => s.startsWith(str(a[0]!, "the prefix", site))),
   endsWith: m(1, 1, (s, a, site) => s.endsWith(str(a[0]!, "the suffix", site))),
   includes: m(1, 1, (s, a, site) => s.includes(str(a[0]!, "the text", site))),
@@ -89,8 +142,18 @@ export const stringMethods: Record<string, MethodDef> = {
     checkPieces(s, sep, site);
     return sep === "" ? Array.from(s) : s.split(sep);
   }),
-  /** Replaces every occurrence. */
-  replace: m(2, 2, (s, a, site) => replaceAll(s, str(a[0]!, "the pattern", site), str(a[1]!, "the replacement", site), site)),
+  /** Replaces the first occurrence, literally. */
+  replace: m(2, 2, (s, a, site) => {
+    const pat = str(a[0]!, "the pattern", site);
+    const rep = str(a[1]!, "the replacement", site);
+    site.charge(s.length);
+    const i = s.indexOf(pat);
+    if (i < 0) return s;
+    site.checkString(s.length - pat.length + rep.length);
+    return s.slice(0, i) + rep + s.slice(i + pat.length);
+  }),
+  /** Replaces every occurrence, literally. */
+  replaceAll: m(2, 2, (s, a, site) => replaceAll(s, str(a[0]!, "the pattern", site), str(a[1]!, "the replacement", site), site)),
   repeat: m(1, 1, (s, a, site) => repeat(s, count(a[0]!, "the count", site), site)),
   padStart: m(1, 2, (s, a, site) => {
     const fill = a.length > 1 ? str(a[1]!, "the fill", site) : " ";

@@ -85,7 +85,7 @@ export function textMateGrammar(): Rule {
           { include: "#block" },
         ],
       },
-      comment: { name: "comment.line.number-sign.patchwork", match: "#.*$" },
+      comment: { name: "comment.line.patchwork", match: "(?:#|//).*$" },
       number: { name: "constant.numeric.patchwork", match: "\\b\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?\\b" },
       keyword: {
         patterns: [
@@ -131,7 +131,8 @@ export function textMateGrammar(): Rule {
       },
       "shell-line": {
         name: "meta.shell.line.patchwork",
-        begin: "(?:^|(?<=[{;]))\\s*(\\$)(?=[ \\t])",
+        // `$ cmd` / `$cmd` to the end of the line: a statement, or a value after `=` or `return`.
+        begin: "(?:^|(?<=[{;=])|(?<=\\breturn))\\s*(\\$)(?=[ \\t]|[A-Za-z0-9_./~])",
         end: "$",
         beginCaptures: { "1": { name: "keyword.operator.shell.patchwork" } },
         contentName: "source.shell.embedded.patchwork",

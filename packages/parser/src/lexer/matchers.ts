@@ -16,14 +16,14 @@ function isIdentChar(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
 }
 
-/** True when the next code after `offset` (skipping blanks, newlines and comments) is `else`. */
+/** True when the next code after `offset` (skipping blanks, newlines and `#` / `//` comments) is `else`. */
 function elseFollows(text: string, offset: number): boolean {
   let i = offset;
   const n = text.length;
   while (i < n) {
     const c = text.charCodeAt(i);
     if (c === 32 || c === 9 || c === 10 || c === 13) i++;
-    else if (c === 35 /* # */) {
+    else if (c === 35 /* # */ || (c === 47 /* / */ && text.charCodeAt(i + 1) === 47)) {
       while (i < n && text.charCodeAt(i) !== 10) i++;
     } else break;
   }

@@ -44,7 +44,13 @@ export const ShellSpace = cat("ShellSpace", "space");
 
 // ── trivia and newlines ──
 export const WhiteSpace = tok({ name: "WhiteSpace", pattern: /[ \t\f\uFEFF]+/, group: Lexer.SKIPPED });
-export const Comment = tok({ name: "Comment", pattern: /#[^\n\r]*/, group: Lexer.SKIPPED });
+/**
+ * A comment to the end of the line, in code: `# …` or `// …` (the reference grammars know
+ * `#`, its books write `//`). One token type for both spellings, so every tool (the
+ * formatter keeps comments) treats them alike. Strings, prompt text and shell words have no
+ * comments: their modes do not contain this token (`$ curl http://x` keeps its URL).
+ */
+export const Comment = tok({ name: "Comment", pattern: /(?:#|\/\/)[^\n\r]*/, start_chars_hint: ["#", "/"], group: Lexer.SKIPPED });
 export const NL = tok({
   name: "NL",
   label: "a newline",
@@ -67,10 +73,15 @@ export const AskOpen = tok({ name: "AskOpen", label: "'ask {'", pattern: /ask[ \
 export const AskAngleOpen = tok({ name: "AskAngleOpen", label: "'ask <'", pattern: /ask[ \t]*</, push_mode: "prompt_angle" });
 
 // ── shell openers in code ──
+/**
+ * `$ cmd` — or `$cmd`, the `$` right before a command's first character — runs to the end of
+ * the line, as a statement or an expression (`var files = $ls -1 src/`).
+ */
+const shellLineStart = /\$(?:[ \t]+|(?=[A-Za-z0-9_.\/~]))/;
 /** `$ ` in a block: the shell line replaces the block's mode until the end of the line. */
-export const ShellLineStartCode = tok({ name: "ShellLineStartCode", label: "'$ '", pattern: /\$[ \t]+/, pop_mode: true, push_mode: "shell_line", categories: [ShellLineStart] });
+export const ShellLineStartCode = tok({ name: "ShellLineStartCode", label: "'$ '", pattern: shellLineStart, pop_mode: true, push_mode: "shell_line", categories: [ShellLineStart] });
 /** `$ ` at top level or in an angle-delimited `do < … >` block: ends at the newline only. */
-export const ShellLineStartPlain = tok({ name: "ShellLineStartPlain", label: "'$ '", pattern: /\$[ \t]+/, push_mode: "shell_line_plain", categories: [ShellLineStart] });
+export const ShellLineStartPlain = tok({ name: "ShellLineStartPlain", label: "'$ '", pattern: shellLineStart, push_mode: "shell_line_plain", categories: [ShellLineStart] });
 export const ShellCapOpen = tok({ name: "ShellCapOpen", label: "'$('", pattern: /\$\(/, push_mode: "shell_cap" });
 export const ShellParenOpen = tok({ name: "ShellParenOpen", label: "'($ '", pattern: /\(\$[ \t\r\n]+/, push_mode: "shell_cap", line_breaks: true });
 export const ShellStatus = tok({ name: "ShellStatus", label: "'$?'", pattern: /\$\?/ });

@@ -53,7 +53,9 @@ export const chainPerLevel = 2;
 const stopsStatement: boolean[] = [];
 for (const t of [T.NL, T.Semi, T.ShellLineEndCode, T.ShellLineEndPlain]) stopsStatement[t.tokenTypeIdx!] = true;
 const endsStatement: boolean[] = [];
-for (const t of [T.NL, T.Semi, T.RBrace, T.ShellRBrace, T.AngleClose, EOF]) endsStatement[t.tokenTypeIdx!] = true;
+for (const t of [T.NL, T.Semi, T.RBrace, T.ShellRBrace, T.AngleClose, T.ShellLineEndCode, T.ShellLineEndPlain, EOF]) {
+  endsStatement[t.tokenTypeIdx!] = true;
+}
 /** Statements that end with a block: another statement may follow on the same line. */
 const endsWithBlock = new Set(["If", "For", "While", "Try", "Block", "FunDecl", "TraitDecl"]);
 const closesBlock: boolean[] = [];
@@ -243,21 +245,48 @@ export abstract class ParserBase extends EmbeddedActionsParser {
       const s = this.SUBRULE(rule);
       if (!this.atStatementEnd() && !this.closedByBlock(s)) {
         const t = this.LA(1);
-        this.report(
-          Codes.missingSeparator,
-          `${this.doPrefix()}expected a newline or ';' after the statement but found ${describeToken(t)}`,
-          this.tokSpan(t),
-        );
+        if (!this.reportBareCommand(first)) {
+          this.report(
+            Codes.missingSeparator,
+            `${this.doPrefix()}expected a newline or ';' after the statement but found ${describeToken(t)}`,
+            this.tokSpan(t),
+          );
+        }
         this.skipStatement(first);
       }
       return s;
     } catch (e) {
       if (!(e instanceof ParseFailure) && !isRecognitionException(e as Error)) throw e;
-      this.reportError(e as IRecognitionException | ParseFailure);
+      if (!this.reportBareCommand(first)) this.reportError(e as IRecognitionException | ParseFailure);
       this.restoreContext(context);
       this.skipStatement(first);
       return undefined;
     }
+  }
+
+  /**
+   * A statement that failed to parse and reads like a shell command without its `$`
+   * (`echo "Clean"`, `git diff`, `mkdir -p dir`): a name, then on the same line a word, a
+   * string, a number or a `-flag`. Reported (PW2008) with the `$ ` form as the hint; the
+   * reference parsers reject such lines too (language.md §3).
+   */
+  private reportBareCommand(first: number): boolean {
+    const name = this.input[first];
+    if (name?.tokenType !== T.Ident) return false;
+    const text = this.src.text;
+    const after = name.startOffset + name.image.length;
+    // Blanks, then a word, a quoted string, a `$` expansion, a number, a path or a `-flag`.
+    if (!/^[ \t]+(?:[A-Za-z0-9_"'$~]|-[-A-Za-z0-9]|\.{0,2}\/)/.test(text.slice(after, after + 8))) return false;
+    let end = text.indexOf("\n", name.startOffset);
+    if (end < 0) end = text.length;
+    const line = text.slice(name.startOffset, end).replace(/\r$/, "").trimEnd();
+    const shown = line.length > 60 ? line.slice(0, 60) + "…" : line;
+    this.report(
+      Codes.bareCommand,
+      `${this.doPrefix()}'${name.image}' is not a statement: to run a shell command, start the line with '$ ': \`$ ${shown}\``,
+      this.span(name.startOffset, name.startOffset + line.length),
+    );
+    return true;
   }
 
   /** Report an unexpected token where a statement or a closer was expected, then skip. */

@@ -19,6 +19,7 @@ export const Codes = {
   missingSeparator: "PW2005",
   unexpectedToken: "PW2006",
   tooDeep: "PW2007",
+  bareCommand: "PW2008",
   shellContext: "PW2020",
   jsonSyntax: "PW2101",
   threadbareShape: "PW2102",

@@ -21,6 +21,8 @@ const binaryOps: { type: typeof T.Plus; prec: number }[] = [
   ...[T.Star, T.Slash, T.Percent].map((type) => ({ type, prec: 7 })),
 ];
 for (const { type, prec } of binaryOps) precedence[type.tokenTypeIdx!] = prec;
+/** `=` at the top of an `if` / `while` condition: a comparison, bound like `==`. */
+const conditionAssignPrec = 4;
 
 type Target = AssignExpr["target"];
 
@@ -32,7 +34,19 @@ export abstract class ExprRules extends PromptRules {
   /** The expression being extended by the postfix loop. */
   private cur: Expr = null as never;
 
+  /** Set by `condition` just before it parses its expression; read (and cleared) on entry. */
+  protected conditionNext = false;
+  /** The expression being folded is the top of an `if` / `while` condition. */
+  private foldingCondition = false;
+
+  protected override resetState(): void {
+    super.resetState();
+    this.conditionNext = false;
+  }
+
   protected expression = this.RULE("expression", (): Expr => {
+    const isCondition = this.conditionNext;
+    this.conditionNext = false;
     const first = this.SUBRULE(this.unary);
     let operands: Expr[] | null = null;
     let ops: IToken[] | null = null;
@@ -46,6 +60,7 @@ export abstract class ExprRules extends PromptRules {
       }
     });
     if (this.RECORDING_PHASE || ops === null) return first;
+    this.foldingCondition = isCondition;
     return this.fold(operands!, ops, 0, operands!.length - 1, 0);
   });
 
@@ -58,7 +73,8 @@ export abstract class ExprRules extends PromptRules {
     let k = i;
     while (k < last) {
       const op = ops[k]!;
-      const prec = precedence[op.tokenTypeIdx]!;
+      // At the top of a condition, `=` compares: it binds like `==` (language.md §3).
+      const prec = op.tokenType === T.Assign && this.foldingCondition ? conditionAssignPrec : precedence[op.tokenTypeIdx]!;
       if (prec < minPrec) break;
       // `=` is right-associative; everything else left-associative.
       const right = this.fold(xs, ops, k + 1, last, prec === 1 ? prec : prec + 1);
@@ -73,6 +89,10 @@ export abstract class ExprRules extends PromptRules {
     const span = this.span(left.span.start.offset, right.span.end.offset);
     switch (op.tokenType) {
       case T.Assign:
+        if (this.foldingCondition) {
+          this.report(Codes.assignInCondition, "'=' in a condition compares here; write '==' to compare (or put an assignment in parentheses)", span, "warning");
+          return { kind: "Binary", op: "==", left, right, span };
+        }
         if (!isTarget(left)) {
           this.report(Codes.invalidTarget, "invalid assignment target: assign to a name, a member (a.b) or an index (a[i])", left.span);
           return left;
@@ -257,14 +277,14 @@ export abstract class ExprRules extends PromptRules {
         this.CONSUME(T.LParen);
         const e = this.SUBRULE(this.expression);
         this.CONSUME(T.RParen);
-        if (this.RECORDING_PHASE) return null as never;
-        // Parentheses leave no node; a parenthesised assignment in a condition stays an assignment.
-        if (e.kind === "Assign") this.parenthesized.add(e);
+        // Parentheses leave no node; a parenthesised assignment in a condition stays an
+        // assignment (its expression is not the condition's top).
         return e;
       },
     },
     { ALT: (): Expr => this.SUBRULE(this.thinkExpr) },
     { ALT: (): Expr => this.SUBRULE(this.shellExpr) },
+    { ALT: (): Expr => this.SUBRULE(this.shellLineExpr) },
     { ALT: (): Expr => this.bareThink(this.CONSUME(T.Think)) },
     { ALT: (): Expr => this.bareThink(this.CONSUME(T.Ask)) },
   ];
@@ -274,9 +294,6 @@ export abstract class ExprRules extends PromptRules {
     if (this.RECORDING_PHASE) return null as never;
     return this.fail(Codes.syntax, `expected '{' or '<' after '${t.image}' (on the same line) but found ${describeToken(this.LA(1))}`, t);
   }
-
-  /** Assignments written inside parentheses (not turned into `==` in conditions). */
-  protected parenthesized = new WeakSet<Expr>();
 
   protected primary = this.RULE("primary", (): Expr => this.OR(this.primaryAlts));
 
@@ -323,6 +340,17 @@ export abstract class ExprRules extends PromptRules {
     }
     const v = value as Expr;
     return { kind: "Property", key: key.value, value: v, shorthand: false, span: this.span(key.start, v.span.end.offset) };
+  });
+
+  /**
+   * `$cmd …` or `$ cmd …` in an expression: the command runs to the end of the line (the
+   * line's end is left for the statement, so nothing on the next line can extend the value).
+   */
+  protected shellLineExpr = this.RULE("shellLineExpr", (): ShellExpr => {
+    const start = this.CONSUME(T.ShellLineStart);
+    const command = this.SUBRULE(this.shellList);
+    if (this.RECORDING_PHASE) return null as never;
+    return { kind: "Shell", form: "line", command, span: this.spanFrom(start, command) };
   });
 
   /** `$(cmd …)` or `($ cmd …)`. */

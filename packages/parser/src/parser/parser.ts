@@ -16,6 +16,7 @@ export class PatchworkParser extends StmtRules {
   private topLevelOrSeparator = [
     { ALT: (): TopLevel | undefined => (this.CONSUME(T.NL), undefined) },
     { ALT: (): TopLevel | undefined => (this.CONSUME(T.Semi), undefined) },
+    { ALT: (): TopLevel | undefined => (this.CONSUME(T.ShellLineEnd), undefined) },
     { ALT: (): TopLevel | undefined => this.guarded(this.topLevel) },
   ];
 

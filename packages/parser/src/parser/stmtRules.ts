@@ -9,6 +9,8 @@ export abstract class StmtRules extends ExprRules {
   private statementOrSeparator = [
     { ALT: (): Stmt | undefined => (this.CONSUME(T.NL), undefined) },
     { ALT: (): Stmt | undefined => (this.CONSUME(T.Semi), undefined) },
+    // The end of a `$cmd` line that ended an expression (`var x = $ls`).
+    { ALT: (): Stmt | undefined => (this.CONSUME(T.ShellLineEnd), undefined) },
     { ALT: (): Stmt | undefined => this.guarded(this.statement) },
   ];
 
@@ -81,18 +83,42 @@ export abstract class StmtRules extends ExprRules {
     return { kind: "VarDecl", pattern, type, init, span: this.span(kw.startOffset, last.span.end.offset) };
   });
 
-  /** An `if` / `while` condition: a top-level `a = b` means `a == b` (with a warning). */
+  /**
+   * An `if` / `while` condition: a top-level `a = b` means `a == b` whatever `a` is (a name, a
+   * member, a call, `$?`), with a warning; see `expression`. `(a = b)` stays an assignment.
+   */
   protected condition = this.RULE("condition", (): Expr => {
-    const e = this.SUBRULE(this.expression);
-    if (this.RECORDING_PHASE || e.kind !== "Assign" || this.parenthesized.has(e)) return e;
-    this.report(Codes.assignInCondition, "'=' in a condition compares here; write '==' to compare (or put an assignment in parentheses)", e.span, "warning");
-    return { kind: "Binary", op: "==", left: e.target, right: e.value, span: e.span };
+    this.conditionNext = true;
+    return this.SUBRULE(this.expression);
   });
+
+  /**
+   * The block of an `if` / `while`. After `if $test -f x {` the shell line took the block's
+   * `{` as its last word: that is reported, and the lines up to the matching `}` are still
+   * read as the block, so nothing else is reported about them.
+   */
+  protected conditionBlock = this.RULE("conditionBlock", (): Block =>
+    this.OR([
+      { ALT: () => this.SUBRULE(this.block) },
+      {
+        GATE: () => this.LA(0).image === "{",
+        ALT: () => {
+          const brace = this.LA(0);
+          this.CONSUME(T.ShellLineEnd);
+          const statements = this.SUBRULE(this.statements);
+          const close = this.CONSUME(T.RBrace);
+          if (this.RECORDING_PHASE) return null as never;
+          this.report(Codes.syntax, "a '$cmd' condition runs to the end of the line and took the block's '{': write the command as $(cmd …)", this.tokSpan(brace));
+          return { kind: "Block", statements, span: this.spanFrom(brace, close) };
+        },
+      },
+    ]),
+  );
 
   protected ifStmt = this.RULE("ifStmt", (): IfStmt => {
     const kw = this.CONSUME(T.If);
     const test = this.SUBRULE(this.condition);
-    const then = this.SUBRULE(this.block);
+    const then = this.SUBRULE(this.conditionBlock);
     let alt: Block | IfStmt | null = null;
     this.OPTION(() => {
       this.CONSUME(T.Else);
@@ -127,7 +153,7 @@ export abstract class StmtRules extends ExprRules {
   protected whileStmt = this.RULE("whileStmt", (): Stmt => {
     const kw = this.CONSUME(T.While);
     const test = this.SUBRULE(this.condition);
-    const body = this.SUBRULE(this.block);
+    const body = this.SUBRULE(this.conditionBlock);
     return this.RECORDING_PHASE ? (null as never) : { kind: "While", test, body, span: this.spanFrom(kw, body) };
   });
 
