@@ -13,7 +13,8 @@ import { generateBody } from "./compiler/codegen.js";
 import { compileExpr } from "./compiler/expr.js";
 import { compileCallStatement, compileStatements } from "./compiler/stmt.js";
 import { convertArgs, defaultEntry, findEntry, listEntries, type EntryArgs } from "./entries.js";
-import { PwWorkerFn } from "./workers/objects.js";
+import { PwPending, PwTask, PwWorkerFn, runTask } from "./workers/objects.js";
+import { CallSite } from "./builtins/types.js";
 import type { StmtFn } from "./compiler/types.js";
 import { raise } from "./errors.js";
 import { NORMAL, RETURN, type Runtime } from "./runtime.js";
@@ -352,8 +353,18 @@ function entryValue(m: ModuleCtx, target: string): Value | undefined {
   return v instanceof Map ? v.get(method) : undefined;
 }
 
-/** Runs an entry in place: a worker entry runs its body directly, as a function. */
+/**
+ * Runs an entry in place: a worker entry runs its body directly, as a function. Every worker
+ * task runs this way too, on its thread. A value that is itself a worker task or a pending
+ * delegation is awaited, as an async function's returned promise is: `var r = helper(x);
+ * return r` gives helper's value, not a task that nobody will start (docs/workers.md).
+ */
 function callEntry(rt: Runtime, v: PwFunction | PwWorkerFn, args: Value[], fileName: string, name: string): Value {
   const fn = v instanceof PwWorkerFn ? v.fn : v;
-  return callValue(rt, fn, args, fn.decl, fileName, `'${name}'`);
+  let value = callValue(rt, fn, args, fn.decl, fileName, `'${name}'`);
+  for (;;) {
+    if (value instanceof PwTask && !value.started) value = runTask(rt, value, new CallSite(rt, fileName, fn.decl.span, name, fn.decl));
+    else if (value instanceof PwPending) value = value.await(fn.decl, fileName);
+    else return value;
+  }
 }

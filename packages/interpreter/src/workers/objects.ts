@@ -10,7 +10,7 @@ import type { JsonValue, WorkerFailure, WorkerTask } from "../ports.js";
 import type { Runtime } from "../runtime.js";
 import { fromJson, PwBuiltin, PwFunction, PwOpaque, toJson, toText, typeName, type Value } from "../values.js";
 
-/** A `worker` item: calling it makes a task (it runs when delegated or awaited). */
+/** A `worker` item: called in `self.delegate([…])` it makes a task; called anywhere else it runs. */
 export class PwWorkerFn extends PwOpaque {
   readonly typeName = "function";
   constructor(
@@ -107,7 +107,8 @@ export function delegate(rt: Runtime, list: Value, site: CallSite): PwPending {
   if (!Array.isArray(list)) return site.fail(`takes an array of worker tasks, got ${typeName(list)}`);
   const tasks: WorkerTask[] = [];
   list.forEach((t, i) => {
-    if (!(t instanceof PwTask)) return site.fail(`element ${i} is ${typeName(t)}, not a worker task (a call of a worker)`);
+    if (!(t instanceof PwTask))
+      return site.fail(`element ${i} is ${typeName(t)}, not a worker task: write the worker's call in the array itself, self.delegate([w(…), …])`);
     if (t.started) return site.fail(`element ${i} (${t.text()}) was already started`);
     tasks.push({ fileName: t.worker.fileName, worker: t.worker.name, args: t.args.map((a, j) => copyOut(a, `argument ${j + 1} of '${t.worker.name}'`, site)) });
   });
