@@ -11,6 +11,7 @@ import { signalStatus } from "@patchwork/interpreter";
 import { renderDiagnostics } from "./files.js";
 import { resolveAgentCommand } from "./presets.js";
 import { Progress } from "./progress.js";
+import type { Recording } from "./recording.js";
 import type { RunArgs } from "./run-command.js";
 import type { Terminal } from "./terminal.js";
 
@@ -22,10 +23,12 @@ export interface AgentRunInput {
   cwd: string;
   agentCommand: string;
   term: Terminal;
+  /** `--trace`, `--record`, `--replay … --replay-missing=agent`. */
+  recording?: Recording | null;
 }
 
 /** `patchwork run FILE --agent …`: the evaluator thread plus the ACP runtime. */
-export async function runWithAcpAgent({ args, text, cwd, agentCommand, term }: AgentRunInput): Promise<number> {
+export async function runWithAcpAgent({ args, text, cwd, agentCommand, term, recording }: AgentRunInput): Promise<number> {
   const command = resolveAgentCommand(agentCommand);
   const progress = new Progress(term, { spinner: term.stderrIsTTY, verbose: Boolean(args.verbose) });
   // On an interactive terminal the spinner shares the screen with program output: write that
@@ -67,7 +70,10 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term }: A
         : undefined,
       signal: controller.signal,
       timeoutMs: args.timeout !== undefined ? args.timeout * 1000 : undefined,
+      ...(recording?.trace ? { trace: recording.trace } : {}),
+      ...(recording?.replay ? { replay: recording.replay } : {}),
       onEvent: (event: RunEvent) => {
+        recording?.onEvent?.(event);
         if (event.type === "log" && viaMain) {
           progress.clear();
           term.stderr(event.text);
@@ -79,6 +85,7 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term }: A
     progress.stop();
     for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
   }
+  recording?.finish({ cancelled: result.cancelled });
   // Agent failures, even at start-up, come back as diagnostics (PW4xxx), not exceptions.
   if (result.diagnostics.length > 0) {
     term.stderr(renderDiagnostics(result.diagnostics, new SourceFile(text, args.file)));

@@ -71,7 +71,18 @@ function commandLine(yargs: (argv: string[]) => Argv, argv: string[], term: Term
             type: "number",
             describe: "restart the agent process between thinks after this many sessions, 0 never (default: per agent)",
           })
-          .option("verbose", { alias: "v", type: "boolean", describe: "stream the agent's text and tool calls to stderr" }),
+          .option("verbose", { alias: "v", type: "boolean", describe: "stream the agent's text and tool calls to stderr" })
+          .option("trace", { type: "string", describe: "write a JSON-lines trace of the run to this file (docs/trace.md)" })
+          .option("trace-text-limit", {
+            type: "number",
+            describe: "longest agent message, tool content, do output or print kept in the trace (default 2000)",
+          })
+          .option("record", { type: "string", describe: "record the thinks (prompts, do calls, answers) to this cassette" })
+          .option("replay", { type: "string", describe: "answer thinks from this cassette, with no agent" })
+          .option("replay-missing", {
+            choices: ["error", "agent"] as const,
+            describe: "a think the cassette lacks: fail (default), or ask the agent and update the cassette",
+          }),
       async (args) => {
         const { runCommand } = await import("./run-command.js");
         result.status = await runCommand(args as unknown as RunArgs, term);

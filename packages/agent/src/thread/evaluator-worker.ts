@@ -35,6 +35,8 @@ interface EvaluatorModule {
   ): { value?: unknown; output?: string; diagnostics?: RunOutcome["diagnostics"] };
   /** The interpreter's error class for agent failures (thrown from `think`). */
   AgentError?: typeof AgentErrorClass;
+  /** The replaying agent (`--replay-missing=agent`). */
+  CassetteAgent?: new (cassette: NonNullable<WorkerInit["replay"]>["cassette"], options: { fallback?: Agent; fileName?: string }) => Agent;
   createNodeHost?(options: { cwd: string; shellStdin?: "ignore" | "inherit"; env?: Record<string, string | undefined> }): Host;
 }
 
@@ -213,9 +215,17 @@ async function main(): Promise<void> {
     ...(init.env ? { env: init.env } : {}),
   });
   const host = wrapHost(base, init, agent, output);
+  let thinker: Agent = agent;
+  if (init.replay) {
+    if (typeof mod.CassetteAgent !== "function") {
+      post({ type: "failed", message: `${init.evaluatorModule} does not export CassetteAgent (needed to replay)` });
+      return;
+    }
+    thinker = new mod.CassetteAgent(init.replay.cassette, { fallback: agent, fileName: init.replay.fileName });
+  }
   const result = mod.run(init.source, {
     fileName: init.fileName,
-    agent,
+    agent: thinker,
     host,
     cwd: init.cwd,
     ...(init.entry !== undefined ? { entry: init.entry } : {}),

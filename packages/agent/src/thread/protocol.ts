@@ -6,7 +6,7 @@
  * as in the seeds; worker → main on the same channel: the `do` result and follow-up turns.
  */
 import type { MessagePort } from "node:worker_threads";
-import type { ChildResult, JsonValue, PwEvent, ShellResult, ThinkRequest } from "@patchwork/interpreter";
+import type { Cassette, ChildResult, JsonValue, PwEvent, ShellResult, ThinkRequest } from "@patchwork/interpreter";
 import type { Diagnostic } from "@patchwork/parser";
 
 export interface WorkerInit {
@@ -24,6 +24,8 @@ export interface WorkerInit {
   env?: Record<string, string | undefined>;
   /** Module exporting `run` and `createNodeHost` (default `@patchwork/interpreter`). */
   evaluatorModule?: string;
+  /** Answer thinks from this cassette where it has them; the agent answers the others. */
+  replay?: { cassette: Cassette; fileName?: string };
 }
 
 /**
