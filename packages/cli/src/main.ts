@@ -89,6 +89,19 @@ function commandLine(yargs: (argv: string[]) => Argv, argv: string[], term: Term
       },
     )
     .command(
+      "trace <file>",
+      "show a trace written by run --trace: a tree, a mermaid sequence diagram, or an HTML page",
+      (y) =>
+        y
+          .positional("file", { type: "string", demandOption: true, describe: "the trace (JSON lines)" })
+          .option("mermaid", { type: "string", describe: "write a mermaid sequenceDiagram to this file (no file: to stdout)" })
+          .option("html", { type: "string", describe: "write a self-contained HTML timeline to this file (no file: to stdout)" }),
+      async (args) => {
+        const { traceCommand } = await import("./trace-command.js");
+        result.status = traceCommand(args as unknown as { file: string; mermaid?: string; html?: string }, term);
+      },
+    )
+    .command(
       "parse <file>",
       "print the AST of a program as JSON",
       (y) => y.positional("file", { type: "string", demandOption: true }),
@@ -115,7 +128,7 @@ function commandLine(yargs: (argv: string[]) => Argv, argv: string[], term: Term
         result.status = await runMcpRelay(argv.slice(1));
       },
     )
-    .demandCommand(1, "say which command to run: run, parse or check")
+    .demandCommand(1, "say which command to run: run, test, trace, parse or check")
     .strictCommands()
     .strictOptions()
     .help()
