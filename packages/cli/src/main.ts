@@ -89,6 +89,19 @@ function commandLine(yargs: (argv: string[]) => Argv, argv: string[], term: Term
       },
     )
     .command(
+      "test [path]",
+      "run the *.test.pw programs under path with their cassettes and compare their output with snapshots",
+      (y) =>
+        y
+          .positional("path", { type: "string", describe: "a directory (searched recursively) or one .test.pw file (default .)" })
+          .option("update", { type: "boolean", describe: "rewrite the snapshots (and, with --agent, re-record the cassettes)" })
+          .option("agent", { type: "string", describe: "with --update: the agent to record the cassettes with (command line or preset)" }),
+      async (args) => {
+        const { testCommand } = await import("./test-command.js");
+        result.status = await testCommand(args as unknown as { path?: string; update?: boolean; agent?: string }, term);
+      },
+    )
+    .command(
       "trace <file>",
       "show a trace written by run --trace: a tree, a mermaid sequence diagram, or an HTML page",
       (y) =>

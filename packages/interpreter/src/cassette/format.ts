@@ -196,6 +196,11 @@ export function formatCassette(cassette: Cassette): string {
 export function lineDiff(before: string, after: string, context = 2): string {
   const a = before.split("\n");
   const b = after.split("\n");
+  // Both ending with a line break: the empty last "line" says nothing.
+  if (a.length > 1 && b.length > 1 && a[a.length - 1] === "" && b[b.length - 1] === "") {
+    a.pop();
+    b.pop();
+  }
   const n = a.length;
   const m = b.length;
   if (n * m > 4_000_000) return `- (${n} lines recorded)\n+ (${m} lines now)`;
