@@ -48,7 +48,11 @@ export function loadCassette(path: string): Cassette {
   return parseCassette(text, path);
 }
 
-export function openRecording(args: RecordingArgs, term: Terminal): Recording {
+/**
+ * `inProcess`: the evaluator runs on this thread, so no timer can flush the trace while the
+ * program runs; every record is written at once instead.
+ */
+export function openRecording(args: RecordingArgs, term: Terminal, { inProcess }: { inProcess: boolean }): Recording {
   const replay = args.replay ? { cassette: loadCassette(args.replay), fileName: args.replay } : null;
   const recordPath = args.record ?? (args.replayMissing === "agent" ? args.replay : undefined);
   const recorder = recordPath ? new CassetteRecorder(args.file) : null;
@@ -58,6 +62,7 @@ export function openRecording(args: RecordingArgs, term: Terminal): Recording {
     try {
       trace = new TraceWriter(args.trace, {
         textLimit: args.traceTextLimit,
+        ...(inProcess ? { flushMs: 0 } : {}),
         onWarning: (message) => {
           if (!warned) term.stderr(`patchwork: warning: ${message}\n`);
           warned = true;

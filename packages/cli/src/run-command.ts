@@ -69,16 +69,17 @@ export async function runCommand(args: RunArgs, term: Terminal): Promise<number>
   if (args.record !== undefined && args.replay === undefined && agentCommand === undefined) {
     throw new UsageError("--record needs an agent to record (--agent or $PATCHWORK_AGENT)");
   }
+  const viaAgent = agentCommand !== undefined && live;
   let recording: Recording | null = null;
   if (args.trace !== undefined || args.record !== undefined || args.replay !== undefined) {
     const { openRecording, reportCassetteError } = await import("./recording.js");
     try {
-      recording = openRecording(args, term);
+      recording = openRecording(args, term, { inProcess: !viaAgent });
     } catch (error) {
       return reportCassetteError(error, term);
     }
   }
-  if (agentCommand !== undefined && live) {
+  if (viaAgent) {
     const { runWithAcpAgent } = await import("./agent-run.js");
     return runWithAcpAgent({ args, text, cwd, agentCommand, term, recording });
   }
