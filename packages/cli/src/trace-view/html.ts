@@ -79,11 +79,18 @@ function render(node, open) {
   s.appendChild(axis);
   d.appendChild(s);
   if (node.detail) d.appendChild(el("pre", "", node.detail));
-  for (const c of node.children) d.appendChild(render(c, open && node.kind !== "do"));
+  for (const c of node.children) d.appendChild(render(c, open));
   return d;
 }
 const root = document.getElementById("tree");
-for (const n of data.nodes) root.appendChild(render(n, true));
+// Everything open for a small run; a large one opens at its top level only.
+function count(nodes) { return nodes.reduce((n, c) => n + 1 + count(c.children), 0); }
+const small = count(data.nodes) <= 300;
+for (const n of data.nodes) {
+  const top = render(n, small);
+  top.open = true;
+  root.appendChild(top);
+}
 document.body.dataset.rendered = String(document.querySelectorAll("details").length);
 `;
 
