@@ -43,6 +43,15 @@ const runs = [
       `^patchwork --version +${number} ms +${number}× +${number} ms +${number}×`,
     ],
   },
+  {
+    script: "bench-trace.mjs",
+    expect: [
+      `^ +overhead: time [-+]${number}%, CPU [-+]${number}%`,
+      `^ +the trace writer's own CPU \\(${number} events per think\\): ${number} µs per think`,
+      `^ +in process: no-agent ${number} \\[.*replay ${number} \\[`,
+      `^ +CLI \\(start-up included\\): --no-agent ${number} \\[.*--replay ${number} \\[`,
+    ],
+  },
 ];
 
 let failed = 0;
