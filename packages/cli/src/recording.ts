@@ -30,7 +30,7 @@ export interface RecordingArgs {
 export interface Recording {
   trace: TraceWriter | null;
   replay: { cassette: Cassette; fileName: string } | null;
-  /** Feed every event of the run (null when nothing listens). */
+  /** Feed every event of the run to the cassette recorder (null when not recording). The trace is fed apart. */
   onEvent: ((event: RunEvent | PwEvent) => void) | null;
   /** After the run: writes the recorded cassette (unless the run was cancelled). */
   finish(result: { cancelled: boolean }): void;
@@ -72,12 +72,8 @@ export function openRecording(args: RecordingArgs, term: Terminal, { inProcess }
       throw new UsageError((error as Error).message);
     }
   }
-  const onEvent =
-    recorder || trace
-      ? (event: RunEvent | PwEvent) => {
-          recorder?.handle(event as PwEvent);
-        }
-      : null;
+  // The recorder ignores agent-side events: it needs only the evaluator's.
+  const onEvent = recorder ? (event: RunEvent | PwEvent) => recorder.handle(event as PwEvent) : null;
   return {
     trace,
     replay,
