@@ -90,13 +90,13 @@ export async function runCommand(args: RunArgs, term: Terminal): Promise<number>
 function runInProcess(args: RunArgs, text: string, cwd: string, term: Terminal, recording: Recording | null): number {
   const trace = recording?.trace ?? null;
   const listen = recording?.onEvent ?? null;
+  const sinks = [trace?.handle, listen].filter((f): f is NonNullable<typeof f> => Boolean(f));
   const onEvent =
-    trace && listen
-      ? (e: Parameters<NonNullable<Host["event"]>>[0]) => {
-          trace.handle(e);
-          listen(e);
-        }
-      : (listen ?? undefined);
+    sinks.length === 0
+      ? undefined
+      : (e: Parameters<NonNullable<Host["event"]>>[0]) => {
+          for (const sink of sinks) sink(e);
+        };
   const host: Host = createNodeHost({ cwd, ...(onEvent ? { onEvent } : {}) });
   const replay = recording?.replay;
   const agent: Agent = replay

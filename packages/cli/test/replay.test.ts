@@ -26,11 +26,11 @@ const SCRIPT = {
 };
 const OUTPUT = "receipt block ran\nRECEIPT 542 1\n";
 
-describe("record and replay", () => {
+describe("record and replay", { timeout: 300_000 }, () => {
   it("records over ACP, replays with no agent (do blocks run again), and fails a changed prompt with a diff", () => {
     const dir = tempFiles({ "p.pw": PROGRAM, "script.json": JSON.stringify(SCRIPT) });
     const agent = agentWith(join(dir, "script.json"));
-    const rec = patchwork(["run", "p.pw", "--agent", agent, "--record", "c.json"], { cwd: dir, timeoutMs: 60_000 });
+    const rec = patchwork(["run", "p.pw", "--agent", agent, "--record", "c.json"], { cwd: dir, timeoutMs: 120_000 });
     expect([rec.status, rec.stdout, rec.stderr]).toEqual([0, OUTPUT, ""]);
     const cassette = parseCassette(readFileSync(join(dir, "c.json"), "utf8"), "c.json");
     expect(cassette.thinks.map((t) => [t.think, t.at, t.turns[0]!.do.map((d) => d.block), t.turns[0]!.answer])).toEqual([
@@ -38,11 +38,11 @@ describe("record and replay", () => {
       [2, "p.pw:6:13", [], "542"],
     ]);
 
-    const replay = patchwork(["run", "p.pw", "--replay", "c.json"], { cwd: dir });
+    const replay = patchwork(["run", "p.pw", "--replay", "c.json"], { cwd: dir, timeoutMs: 120_000 });
     expect([replay.status, replay.stdout, replay.stderr]).toEqual([0, OUTPUT, ""]);
 
     writeFileSync(join(dir, "p.pw"), PROGRAM.replace("invoice 42", "invoice 43"));
-    const changed = patchwork(["run", "p.pw", "--replay", "c.json"], { cwd: dir });
+    const changed = patchwork(["run", "p.pw", "--replay", "c.json"], { cwd: dir, timeoutMs: 120_000 });
     expect(changed.status).toBe(1);
     expect(changed.stdout).toBe("");
     expect(changed.stderr).toContain(
@@ -52,34 +52,34 @@ describe("record and replay", () => {
     expect(changed.stderr).not.toMatch(/\n\s+at /);
 
     // --replay-missing=agent: the changed think goes to the live agent, the cassette is updated.
-    const mixed = patchwork(["run", "p.pw", "--replay", "c.json", "--replay-missing=agent", "--agent", agent], { cwd: dir, timeoutMs: 60_000 });
+    const mixed = patchwork(["run", "p.pw", "--replay", "c.json", "--replay-missing=agent", "--agent", agent], { cwd: dir, timeoutMs: 120_000 });
     expect([mixed.status, mixed.stdout]).toEqual([0, OUTPUT]);
     const updated = parseCassette(readFileSync(join(dir, "c.json"), "utf8"), "c.json");
     expect(updated.thinks.map((t) => t.prompt.split("\n")[0])).toEqual([
       'Categorize the document "invoice 43". do(0)=RECEIPT',
       "What is the total of the RECEIPT?",
     ]);
-    expect(patchwork(["run", "p.pw", "--replay", "c.json"], { cwd: dir }).stdout).toBe(OUTPUT);
+    expect(patchwork(["run", "p.pw", "--replay", "c.json"], { cwd: dir, timeoutMs: 120_000 }).stdout).toBe(OUTPUT);
   });
 
   it("a bad cassette or a bad combination of options is a clear error", () => {
     const dir = tempFiles({ "p.pw": PROGRAM, "cut.json": '{\n  "patchwork": "cassette",\n  "version": 1,\n  "thinks": [\n' });
-    const cut = patchwork(["run", "p.pw", "--replay", "cut.json"], { cwd: dir });
+    const cut = patchwork(["run", "p.pw", "--replay", "cut.json"], { cwd: dir, timeoutMs: 120_000 });
     expect([cut.status, cut.stderr]).toEqual([1, "patchwork: error: cut.json:5:1: not valid JSON: the file ends too early\n"]);
-    expect(patchwork(["run", "p.pw", "--record", "c.json", "--no-agent"], { cwd: dir })).toMatchObject({
+    expect(patchwork(["run", "p.pw", "--record", "c.json", "--no-agent"], { cwd: dir, timeoutMs: 120_000 })).toMatchObject({
       status: 2,
       stderr: expect.stringMatching(/^patchwork: --record needs an agent to record/),
     });
-    expect(patchwork(["run", "p.pw", "--replay-missing=agent"], { cwd: dir })).toMatchObject({
+    expect(patchwork(["run", "p.pw", "--replay-missing=agent"], { cwd: dir, timeoutMs: 120_000 })).toMatchObject({
       status: 2,
       stderr: expect.stringMatching(/^patchwork: --replay-missing goes with --replay/),
     });
   });
 });
 
-describe("patchwork test", () => {
+describe("patchwork test", { timeout: 300_000 }, () => {
   it("passes the project's example tests (their cassettes and snapshots are current)", () => {
-    const r = patchwork(["test", "examples/tests"]);
+    const r = patchwork(["test", "examples/tests"], { timeoutMs: 120_000 });
     expect(r.stdout).toBe(
       "PASS examples/tests/categorize.test.pw\nPASS examples/tests/nested.test.pw\nPASS examples/tests/typed.test.pw\n3 passed, 0 failed\n",
     );
@@ -93,7 +93,7 @@ describe("patchwork test", () => {
       rmSync(join(dir, `${name}.cassette.json`));
       rmSync(join(dir, `${name}.snap`));
     }
-    const missing = patchwork(["test", "."], { cwd: dir });
+    const missing = patchwork(["test", "."], { cwd: dir, timeoutMs: 120_000 });
     expect(missing.status).toBe(1);
     expect(missing.stdout).toContain("FAIL categorize.test.pw: no snapshot categorize.snap (run patchwork test --update to write it)");
     expect(missing.stdout.endsWith("0 passed, 3 failed\n")).toBe(true);
@@ -106,7 +106,7 @@ describe("patchwork test", () => {
       expect(readFileSync(join(dir, file), "utf8")).toBe(readFileSync(join(repoRoot, "examples", "tests", file), "utf8"));
 
     writeFileSync(join(dir, "typed.test.pw"), readFileSync(join(dir, "typed.test.pw"), "utf8").replace("> 0.5", "> 0.95"));
-    const failing = patchwork(["test", "."], { cwd: dir });
+    const failing = patchwork(["test", "."], { cwd: dir, timeoutMs: 120_000 });
     expect(failing.status).toBe(1);
     expect(failing.stdout).toContain("FAIL typed.test.pw: the output differs from typed.snap (- snapshot, + now):\n    - RECEIPT true\n    + RECEIPT false\n");
     expect(failing.stdout.endsWith("2 passed, 1 failed\n")).toBe(true);

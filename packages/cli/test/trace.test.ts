@@ -42,10 +42,10 @@ function find<T extends TraceRecord["type"]>(records: TraceRecord[], type: T): E
   return records.filter((r): r is Extract<TraceRecord, { type: T }> => r.type === type);
 }
 
-describe("patchwork run --trace", () => {
+describe("patchwork run --trace", { timeout: 240_000 }, () => {
   it("writes one schema-valid record per event, with ids tying thinks, do calls and commands to their parents", () => {
     const dir = tempFiles({ "prog.pw": NESTED, "script.json": JSON.stringify(SCRIPT) });
-    const r = patchwork(["run", "prog.pw", "--agent", agentWith(join(dir, "script.json")), "--trace", "run.jsonl"], { cwd: dir, timeoutMs: 60_000 });
+    const r = patchwork(["run", "prog.pw", "--agent", agentWith(join(dir, "script.json")), "--trace", "run.jsonl"], { cwd: dir, timeoutMs: 120_000 });
     expect(r.stderr).toBe("");
     expect(r.stdout).toBe("Categorized as: RECEIPT\nAmount: 542\namount $542.00\nRECEIPT\n");
     const records = readRecords(join(dir, "run.jsonl"));
@@ -73,7 +73,7 @@ describe("patchwork run --trace", () => {
     expect(find(records, "tool-call").length).toBeGreaterThan(0);
 
     // The same trace, as a tree, a mermaid diagram and an HTML page.
-    const tree = patchwork(["trace", "run.jsonl"], { cwd: dir });
+    const tree = patchwork(["trace", "run.jsonl"], { cwd: dir, timeoutMs: 120_000 });
     expect(tree.status).toBe(0);
     const lines = tree.stdout.split("\n");
     expect(lines[0]).toMatch(/^run prog\.pw · agent patchwork-test-agent · ok \(exit 0\) · [\d.]+ m?s · 2 thinks$/);
@@ -82,7 +82,7 @@ describe("patchwork run --trace", () => {
     expect(lines[3]).toMatch(/^ {6}└─ think 2 at prog\.pw:5:18 · .* · ok · "\$542\.00"$/);
     expect(lines[4]).toMatch(/^ {9}└─ do 0 · /);
     expect(lines[5]).toMatch(/^ {12}└─ \$ echo "Amount: 542" · exit 0 · /);
-    const mermaid = patchwork(["trace", "run.jsonl", "--mermaid"], { cwd: dir }).stdout;
+    const mermaid = patchwork(["trace", "run.jsonl", "--mermaid"], { cwd: dir, timeoutMs: 120_000 }).stdout;
     const arrows = mermaid.split("\n").filter((l) => /->>|-->>/.test(l)).map((l) => l.trim().split(":")[0]);
     expect(mermaid.startsWith("sequenceDiagram\n    participant I as Interpreter\n    participant A as Agent\n    participant L as LLM\n")).toBe(true);
     expect(arrows).toEqual([
@@ -90,7 +90,7 @@ describe("patchwork run --trace", () => {
       "I->>+A", "A->>+L", "L->>A", "A->>+I", "I-->>-A", "A->>L", "L-->>-A", "A-->>-I", // think 2, nested
       "I-->>-A", "A->>L", "L-->>-A", "A-->>-I",
     ]);
-    expect(patchwork(["trace", "run.jsonl", "--html", "run.html"], { cwd: dir }).status).toBe(0);
+    expect(patchwork(["trace", "run.jsonl", "--html", "run.html"], { cwd: dir, timeoutMs: 120_000 }).status).toBe(0);
     const html = readFileSync(join(dir, "run.html"), "utf8");
     expect(html).not.toMatch(/(src|href)=["']?(https?:)?\/\//);
     expect(html).toContain("Categorize this document");
@@ -98,7 +98,7 @@ describe("patchwork run --trace", () => {
 
   it("traces a run without an agent, cuts long texts to --trace-text-limit, and records diagnostics", () => {
     const dir = tempFiles({ "p.pw": 'print("abcdefghij")\nvar x = think { hello }\nthrow "boom"\n' });
-    const r = patchwork(["run", "p.pw", "--no-agent", "--trace", "t.jsonl", "--trace-text-limit", "4"], { cwd: dir });
+    const r = patchwork(["run", "p.pw", "--no-agent", "--trace", "t.jsonl", "--trace-text-limit", "4"], { cwd: dir, timeoutMs: 120_000 });
     expect(r.status).toBe(1);
     const records = readRecords(join(dir, "t.jsonl"));
     expect(records[0]).toMatchObject({ type: "run-start", mode: "no-agent", agent: null, program: "p.pw" });
@@ -110,7 +110,7 @@ describe("patchwork run --trace", () => {
 
   it("a full disk never breaks the run: one warning, the program's output and status unchanged", () => {
     const dir = tempFiles({ "p.pw": 'for i in 1...200 { print("line", i) }\n' });
-    const r = patchwork(["run", "p.pw", "--trace", "/dev/full"], { cwd: dir });
+    const r = patchwork(["run", "p.pw", "--trace", "/dev/full"], { cwd: dir, timeoutMs: 120_000 });
     expect(r.status).toBe(0);
     expect(r.stdout.split("\n")).toHaveLength(201);
     const warnings = r.stderr.split("\n").filter((l) => l !== "");
@@ -121,32 +121,32 @@ describe("patchwork run --trace", () => {
     const dir = tempFiles({ "p.pw": 'print("before")\nvar x = think { q }\n$ sleep 30\n' });
     const child = spawn(process.execPath, [patchworkBin, "run", "p.pw", "--no-agent", "--trace", "t.jsonl"], { cwd: dir, stdio: "ignore" });
     const path = join(dir, "t.jsonl");
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + 120_000;
     while (Date.now() < deadline && !(existsSync(path) && readFileSync(path, "utf8").includes('"think-end"'))) await new Promise((r) => setTimeout(r, 50));
     child.kill("SIGKILL");
     await new Promise((r) => child.once("exit", r));
     const records = readRecords(path);
     expect(records.map((r) => r.type)).toEqual(["run-start", "print", "think-start", "think-end"]);
-    const tree = patchwork(["trace", "t.jsonl"], { cwd: dir });
+    const tree = patchwork(["trace", "t.jsonl"], { cwd: dir, timeoutMs: 120_000 });
     expect(tree.status).toBe(0);
     expect(tree.stdout).toMatch(/no run-end: the run did not finish/);
   });
 
   it("bad traces are errors naming the file and line, never a stack", () => {
     const dir = tempFiles({ "p.pw": 'print("a")\nprint("b")\n' });
-    expect(patchwork(["run", "p.pw", "--trace", "good.jsonl"], { cwd: dir }).status).toBe(0);
+    expect(patchwork(["run", "p.pw", "--trace", "good.jsonl"], { cwd: dir, timeoutMs: 120_000 }).status).toBe(0);
     const good = readFileSync(join(dir, "good.jsonl"), "utf8");
     const lines = good.trimEnd().split("\n");
     writeFileSync(join(dir, "cut.jsonl"), good.slice(0, good.length - 10));
-    const cut = patchwork(["trace", "cut.jsonl"], { cwd: dir });
+    const cut = patchwork(["trace", "cut.jsonl"], { cwd: dir, timeoutMs: 120_000 });
     expect([cut.status, cut.stderr]).toEqual([1, `patchwork: error: cut.jsonl:${lines.length}: not a JSON trace record: the line is cut off (was the run killed while writing?)\n`]);
     const edited = [...lines];
     edited[1] = edited[1]!.replace('"text":"a\\n"', '"text":42');
     expect(() => readTrace(edited.join("\n") + "\n", "edited.jsonl")).toThrow(/^edited\.jsonl:2: not a valid trace record \(print\): field text: /);
     expect(() => readTrace(lines.slice(1).join("\n") + "\n", "headless.jsonl")).toThrow(/^headless\.jsonl:1: a trace starts with a run-start record, not print$/);
     expect(() => readTrace("", "empty.jsonl")).toThrow(/^empty\.jsonl: the trace is empty$/);
-    expect(patchwork(["trace", "missing.jsonl"], { cwd: dir })).toMatchObject({ status: 2, stderr: expect.stringMatching(/missing\.jsonl: no such file/) });
-    expect(patchwork(["run", "p.pw", "--trace", join(dir, "no-such-dir", "t.jsonl")], { cwd: dir })).toMatchObject({
+    expect(patchwork(["trace", "missing.jsonl"], { cwd: dir, timeoutMs: 120_000 })).toMatchObject({ status: 2, stderr: expect.stringMatching(/missing\.jsonl: no such file/) });
+    expect(patchwork(["run", "p.pw", "--trace", join(dir, "no-such-dir", "t.jsonl")], { cwd: dir, timeoutMs: 120_000 })).toMatchObject({
       status: 2,
       stderr: expect.stringMatching(/^patchwork: cannot write the trace to .*no-such-dir\/t\.jsonl: ENOENT/),
     });
