@@ -124,6 +124,13 @@ export const traceRecord = z.discriminatedUnion("type", [
     protocolVersion: z.number(),
     transport: z.string().nullable(),
   }),
+  z.strictObject({
+    ...base,
+    type: z.literal("agent-restarting"),
+    pid: z.number().int().nullable(),
+    sessions: z.number().int(),
+    limit: z.number().int(),
+  }),
   z.strictObject({ ...base, type: z.literal("session"), think: z.number().int(), sessionId: z.string(), transport: z.string().nullable() }),
   z.strictObject({ ...base, type: z.literal("agent-text"), think: z.number().int(), messageId: z.string().nullable(), ...text }),
   z.strictObject({ ...base, type: z.literal("agent-thought"), think: z.number().int(), ...text }),

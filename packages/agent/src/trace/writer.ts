@@ -226,6 +226,7 @@ export class TraceWriter {
       case "loop":
         return null;
       case "agent-started":
+      case "agent-restarting":
         return { t, ...event };
       case "session":
         return { t, type: "session", think: event.thinkId, sessionId: event.sessionId, transport: event.transport };
