@@ -52,6 +52,15 @@ const runs = [
       `rss per worker: ${number} \\[`,
     ],
   },
+  {
+    script: "bench-trace.mjs",
+    expect: [
+      `^ +overhead: time [-+]${number}%, CPU [-+]${number}%`,
+      `^ +the trace writer's own CPU \\(${number} events per think\\): ${number} µs per think`,
+      `^ +in process: no-agent ${number} \\[.*replay ${number} \\[`,
+      `^ +CLI \\(start-up included\\): --no-agent ${number} \\[.*--replay ${number} \\[`,
+    ],
+  },
 ];
 
 let failed = 0;

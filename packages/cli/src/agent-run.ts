@@ -11,6 +11,7 @@ import { signalStatus } from "@patchwork/interpreter";
 import { renderDiagnostics } from "./files.js";
 import { resolveAgentCommand } from "./presets.js";
 import { Progress } from "./progress.js";
+import type { Recording } from "./recording.js";
 import { NO_AGENT_NOTICE, type RunArgs } from "./run-command.js";
 import type { Terminal } from "./terminal.js";
 
@@ -24,10 +25,12 @@ export interface AgentRunInput {
   agentCommand: string | undefined;
   term: Terminal;
   argStrings?: { positional: string[]; named: Record<string, string> };
+  /** `--trace`, `--record`, `--replay … --replay-missing=agent`. */
+  recording?: Recording | null;
 }
 
 /** `patchwork run FILE --agent …`: the evaluator thread plus the ACP runtime. */
-export async function runWithAcpAgent({ args, text, cwd, agentCommand, term, argStrings }: AgentRunInput): Promise<number> {
+export async function runWithAcpAgent({ args, text, cwd, agentCommand, term, argStrings, recording }: AgentRunInput): Promise<number> {
   const command = agentCommand === undefined ? undefined : resolveAgentCommand(agentCommand);
   const progress = new Progress(term, { spinner: term.stderrIsTTY, verbose: Boolean(args.verbose) });
   // On an interactive terminal the spinner shares the screen with program output: write that
@@ -74,8 +77,11 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term, arg
         : undefined,
       signal: controller.signal,
       timeoutMs: args.timeout !== undefined ? args.timeout * 1000 : undefined,
+      ...(recording?.trace ? { trace: recording.trace } : {}),
+      ...(recording?.replay ? { replay: recording.replay } : {}),
       onEvent: (event: RunEvent) => {
-        if (event.type === "think-start" && command === undefined && !args.noAgent && !announced) {
+        recording?.onEvent?.(event);
+        if (event.type === "think-start" && command === undefined && !args.noAgent && !recording?.replay && !announced) {
           announced = true;
           progress.clear();
           term.stderr(NO_AGENT_NOTICE);
@@ -91,6 +97,7 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term, arg
     progress.stop();
     for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
   }
+  recording?.finish({ cancelled: result.cancelled });
   // Agent failures, even at start-up, come back as diagnostics (PW4xxx), not exceptions.
   if (result.diagnostics.length > 0) {
     term.stderr(renderDiagnostics(result.diagnostics, new SourceFile(text, args.file)));

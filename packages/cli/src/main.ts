@@ -79,7 +79,18 @@ function commandLine(yargs: (argv: string[]) => Argv, argv: string[], term: Term
             type: "number",
             describe: "restart the agent process between thinks after this many sessions, 0 never (default: per agent)",
           })
-          .option("verbose", { alias: "v", type: "boolean", describe: "stream the agent's text and tool calls to stderr" }),
+          .option("verbose", { alias: "v", type: "boolean", describe: "stream the agent's text and tool calls to stderr" })
+          .option("trace", { type: "string", describe: "write a JSON-lines trace of the run to this file (docs/trace.md)" })
+          .option("trace-text-limit", {
+            type: "number",
+            describe: "longest agent message, tool content, do output or print kept in the trace (default 2000)",
+          })
+          .option("record", { type: "string", describe: "record the thinks (prompts, do calls, answers) to this cassette" })
+          .option("replay", { type: "string", describe: "answer thinks from this cassette, with no agent" })
+          .option("replay-missing", {
+            choices: ["error", "agent"] as const,
+            describe: "a think the cassette lacks: fail (default), or ask the agent and update the cassette",
+          }),
       async (args) => {
         const { runCommand } = await import("./run-command.js");
         const entryOption = argv.some((a) => a === "--entry" || a.startsWith("--entry="));
@@ -102,6 +113,32 @@ function commandLine(yargs: (argv: string[]) => Argv, argv: string[], term: Term
       async (args) => {
         const { listCommand } = await import("./list-command.js");
         result.status = listCommand(args.file, Boolean(args.json), term);
+      },
+    )
+    .command(
+      "test [path]",
+      "run the *.test.pw programs under path with their cassettes and compare their output with snapshots",
+      (y) =>
+        y
+          .positional("path", { type: "string", describe: "a directory (searched recursively) or one .test.pw file (default .)" })
+          .option("update", { type: "boolean", describe: "rewrite the snapshots (and, with --agent, re-record the cassettes)" })
+          .option("agent", { type: "string", describe: "with --update: the agent to record the cassettes with (command line or preset)" }),
+      async (args) => {
+        const { testCommand } = await import("./test-command.js");
+        result.status = await testCommand(args as unknown as { path?: string; update?: boolean; agent?: string }, term);
+      },
+    )
+    .command(
+      "trace <file>",
+      "show a trace written by run --trace: a tree, a mermaid sequence diagram, or an HTML page",
+      (y) =>
+        y
+          .positional("file", { type: "string", demandOption: true, describe: "the trace (JSON lines)" })
+          .option("mermaid", { type: "string", describe: "write a mermaid sequenceDiagram to this file (no file: to stdout)" })
+          .option("html", { type: "string", describe: "write a self-contained HTML timeline to this file (no file: to stdout)" }),
+      async (args) => {
+        const { traceCommand } = await import("./trace-command.js");
+        result.status = traceCommand(args as unknown as { file: string; mermaid?: string; html?: string }, term);
       },
     )
     .command(
@@ -131,7 +168,7 @@ function commandLine(yargs: (argv: string[]) => Argv, argv: string[], term: Term
         result.status = await runMcpRelay(argv.slice(1));
       },
     )
-    .demandCommand(1, "say which command to run: run, list, parse or check")
+    .demandCommand(1, "say which command to run: run, list, test, trace, parse or check")
     .strictCommands()
     .strictOptions()
     .help()

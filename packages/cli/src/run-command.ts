@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { SourceFile } from "@patchwork/parser";
 import {
+  CassetteAgent,
   NoAgent,
   createNodeHost,
   run,
@@ -11,6 +12,7 @@ import {
   type ThinkRequest,
 } from "@patchwork/interpreter";
 import { UsageError, readSource, renderDiagnostics } from "./files.js";
+import type { Recording } from "./recording.js";
 import type { Terminal } from "./terminal.js";
 
 export interface RunArgs {
@@ -34,6 +36,15 @@ export interface RunArgs {
   idleTimeout?: number;
   restartAgentAfter?: number;
   verbose?: boolean;
+  /** Write a JSON-lines trace of the run here (docs/trace.md). */
+  trace?: string;
+  traceTextLimit?: number;
+  /** Record a cassette of the run's thinks here (docs/replay.md). */
+  record?: string;
+  /** Answer thinks from this cassette, with no agent. */
+  replay?: string;
+  /** What a think the cassette lacks does: fail (default), or ask the agent and update the cassette. */
+  replayMissing?: "error" | "agent";
 }
 
 /** The agent command line: `--agent`, else `$PATCHWORK_AGENT`, else none (no-agent mode). */
@@ -57,16 +68,38 @@ export async function runCommand(args: RunArgs, term: Terminal): Promise<number>
   if (args.maxWorkers !== undefined && !(Number.isInteger(args.maxWorkers) && args.maxWorkers >= 1)) {
     throw new UsageError("--max-workers takes a whole number ≥ 1");
   }
+  if (args.traceTextLimit !== undefined && !(Number.isInteger(args.traceTextLimit) && args.traceTextLimit >= 0)) {
+    throw new UsageError("--trace-text-limit takes a number of characters (0 or more)");
+  }
+  if (args.replayMissing !== undefined && args.replay === undefined) throw new UsageError("--replay-missing goes with --replay");
   const argStrings = entryArguments(args);
   const text = readSource(args.file);
   const cwd = resolve(args.cwd ?? process.cwd());
   const agentCommand = configuredAgent(args);
-  if (agentCommand !== undefined || usesWorkers(text)) {
-    // Workers run on evaluator threads of their own, with or without an agent.
-    const { runWithAcpAgent } = await import("./agent-run.js");
-    return runWithAcpAgent({ args, text, cwd, agentCommand, term, argStrings });
+  const live = args.replay === undefined || args.replayMissing === "agent";
+  if (args.replayMissing === "agent" && agentCommand === undefined) {
+    throw new UsageError("--replay-missing=agent needs an agent (--agent or $PATCHWORK_AGENT)");
   }
-  return runInProcess(args, text, cwd, term, argStrings);
+  if (args.record !== undefined && args.replay === undefined && agentCommand === undefined) {
+    throw new UsageError("--record needs an agent to record (--agent or $PATCHWORK_AGENT)");
+  }
+  const viaAgent = agentCommand !== undefined && live;
+  // Workers run on evaluator threads of their own, with or without an agent.
+  const threaded = viaAgent || usesWorkers(text);
+  let recording: Recording | null = null;
+  if (args.trace !== undefined || args.record !== undefined || args.replay !== undefined) {
+    const { openRecording, reportCassetteError } = await import("./recording.js");
+    try {
+      recording = openRecording(args, term, { inProcess: !threaded });
+    } catch (error) {
+      return reportCassetteError(error, term);
+    }
+  }
+  if (threaded) {
+    const { runWithAcpAgent } = await import("./agent-run.js");
+    return runWithAcpAgent({ args, text, cwd, agentCommand: viaAgent ? agentCommand : undefined, term, argStrings, recording });
+  }
+  return runInProcess(args, text, cwd, term, argStrings, recording);
 }
 
 /** The entry's arguments from the command line; null when none are given (the entry's own defaults). */
@@ -92,10 +125,32 @@ export function usesWorkers(text: string): boolean {
   return /\b(worker|delegate)\b/.test(text);
 }
 
-/** No agent: the evaluator runs right here, thinks evaluate to their prompts. */
-function runInProcess(args: RunArgs, text: string, cwd: string, term: Terminal, argStrings: RunOptions["argStrings"]): number {
-  const host: Host = createNodeHost({ cwd });
-  const agent: Agent = args.noAgent ? new NoAgent() : announceOnce(new NoAgent(), term);
+/** No agent: the evaluator runs right here, thinks evaluate to their prompts (or their cassette's answers). */
+function runInProcess(
+  args: RunArgs,
+  text: string,
+  cwd: string,
+  term: Terminal,
+  argStrings: RunOptions["argStrings"],
+  recording: Recording | null,
+): number {
+  const trace = recording?.trace ?? null;
+  const listen = recording?.onEvent ?? null;
+  const sinks = [trace?.handle, listen].filter((f): f is NonNullable<typeof f> => Boolean(f));
+  const onEvent =
+    sinks.length === 0
+      ? undefined
+      : (e: Parameters<NonNullable<Host["event"]>>[0]) => {
+          for (const sink of sinks) sink(e);
+        };
+  const host: Host = createNodeHost({ cwd, ...(onEvent ? { onEvent } : {}) });
+  const replay = recording?.replay;
+  const agent: Agent = replay
+    ? new CassetteAgent(replay.cassette, { fileName: replay.fileName })
+    : args.noAgent
+      ? new NoAgent()
+      : announceOnce(new NoAgent(), term);
+  trace?.start({ program: args.file, cwd, agent: null, mode: replay ? "replay" : "no-agent" });
   const result = run(text, {
     fileName: args.file,
     agent,
@@ -108,10 +163,13 @@ function runInProcess(args: RunArgs, text: string, cwd: string, term: Terminal, 
     askUser: args.askUser,
     limits: args.timeout !== undefined ? { timeoutMs: args.timeout * 1000 } : undefined,
   });
+  const status = result.diagnostics.some((d) => d.severity === "error") ? 1 : 0;
+  trace?.end({ ok: status === 0, exitCode: status, diagnostics: result.diagnostics });
+  recording?.finish({ cancelled: false });
   if (result.diagnostics.length > 0) {
     term.stderr(renderDiagnostics(result.diagnostics, new SourceFile(text, args.file)));
   }
-  return result.diagnostics.some((d) => d.severity === "error") ? 1 : 0;
+  return status;
 }
 
 export const NO_AGENT_NOTICE =

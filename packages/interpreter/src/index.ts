@@ -29,6 +29,19 @@ export { DEFAULT_MAX_DEPTH } from "./runtime.js";
 export { NoAgent } from "./agents/no-agent.js";
 export { ScriptedAgent } from "./agents/scripted.js";
 export type { Script, ScriptStep, ScriptedThinkRecord } from "./agents/scripted.js";
+export { CassetteAgent } from "./agents/cassette.js";
+export type { CassetteAgentOptions } from "./agents/cassette.js";
+export { CassetteRecorder } from "./cassette/recorder.js";
+export {
+  CASSETTE_VERSION,
+  CassetteError,
+  formatCassette,
+  lineColumn,
+  lineDiff,
+  parseCassette,
+  parseJsonText,
+} from "./cassette/format.js";
+export type { Cassette, CassetteDo, CassetteThink, CassetteTurn } from "./cassette/format.js";
 export { createNodeHost } from "./host-node.js";
 export { writeFileAtomic } from "./write-file.js";
 export type { NodeHostOptions } from "./host-node.js";

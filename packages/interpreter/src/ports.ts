@@ -37,6 +37,8 @@ export interface ThinkRequest {
   /** Where the think is written. */
   fileName: string;
   span: Span;
+  /** The worker whose evaluator asks (absent: the main program). Cassettes key thinks by worker and ordinal. */
+  worker?: string;
 }
 
 /** What running one `do` child produced: its text, or why it failed. */
@@ -100,15 +102,64 @@ export interface ShellResult {
   stderr: string;
 }
 
-/** Side effects leave the evaluator as one ordered stream of events. */
+/**
+ * Side effects leave the evaluator as one ordered stream of events (design.md §4). The CLI
+ * renders them, the trace writer (`@patchwork/agent`) records them, the cassette recorder
+ * builds a cassette from them. The agent package adds its own `AgentEvent`s; both are listed
+ * and documented in docs/trace.md. `worker` (on think events) names the worker whose
+ * evaluator emitted the event; absent means the main program.
+ */
 export type PwEvent =
   | { type: "print"; text: string }
   | { type: "log"; text: string }
-  | { type: "shell"; command: string; status: number; span: Span }
-  | { type: "think-start"; id: number; kind: "think" | "ask"; prompt: string; fileName: string; span: Span }
-  | { type: "think-end"; id: number; ok: boolean }
+  | {
+      type: "shell";
+      /** The command line as run (interpolated values shown as their text). */
+      command: string;
+      status: number;
+      span: Span;
+      fileName?: string;
+      durationMs?: number;
+      /** Sizes (UTF-16 code units) of what the command wrote; the output itself is not in the event. */
+      stdoutLength?: number;
+      stderrLength?: number;
+    }
+  | {
+      type: "think-start";
+      id: number;
+      kind: "think" | "ask";
+      prompt: string;
+      fileName: string;
+      span: Span;
+      /** The declared type of the result as source text, or null. */
+      typeText?: string | null;
+      worker?: string;
+    }
+  /** A typed think's reply did not convert: the same conversation gets `message` (one repair turn). */
+  | { type: "think-repair"; id: number; reply: string; error: string; message: string; worker?: string }
+  | {
+      type: "think-end";
+      id: number;
+      ok: boolean;
+      /** The agent's final reply text (absent when the agent gave a ready value, or failed). */
+      reply?: string;
+      /** The think's value as JSON (when ok). */
+      value?: JsonValue;
+      /** Why the think failed (when not ok). */
+      error?: string;
+      worker?: string;
+    }
   | { type: "do-start"; thinkId: number; index: number }
-  | { type: "do-end"; thinkId: number; index: number; ok: boolean }
+  | {
+      type: "do-end";
+      thinkId: number;
+      index: number;
+      ok: boolean;
+      /** What the block gave the model: what it printed, else its value as text (when ok). */
+      text?: string;
+      /** Why it failed (when not ok). */
+      error?: string;
+    }
   | { type: "loop"; iteration: number; span: Span };
 
 export interface Host {

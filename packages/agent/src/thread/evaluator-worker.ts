@@ -49,6 +49,8 @@ interface EvaluatorModule {
   /** The interpreter's error class for agent failures (thrown from `think`). */
   AgentError?: typeof AgentErrorClass;
   ensureSessionDir?(dir: string): string;
+  /** The replaying agent (`--replay-missing=agent`). */
+  CassetteAgent?: new (cassette: NonNullable<WorkerInit["replay"]>["cassette"], options: { fallback?: Agent; fileName?: string }) => Agent;
   createNodeHost?(options: { cwd: string; shellStdin?: "ignore" | "inherit"; env?: Record<string, string | undefined> }): Host;
 }
 
@@ -308,12 +310,20 @@ async function main(): Promise<void> {
     : null;
   const host = wrapHost(base, init, agent, output, lines);
   const noAgent = init.agentMode === "none" && mod.NoAgent ? new mod.NoAgent() : null;
+  let thinker: Agent = noAgent ?? agent;
+  if (init.replay) {
+    if (typeof mod.CassetteAgent !== "function") {
+      post({ type: "failed", message: `${init.evaluatorModule ?? "@patchwork/interpreter"} does not export CassetteAgent (needed to replay)` });
+      return;
+    }
+    thinker = new mod.CassetteAgent(init.replay.cassette, { fallback: thinker, fileName: init.replay.fileName });
+  }
   const workers =
     init.session && mod.ensureSessionDir ? new ThreadWorkers(agent, init.session, mod.ensureSessionDir) : undefined;
   const task = init.task;
   const result = mod.run(task && init.fileName !== task.fileName ? base.readFile(task.fileName) : init.source, {
     fileName: task ? task.fileName : init.fileName,
-    agent: noAgent ?? agent,
+    agent: thinker,
     host,
     cwd: init.cwd,
     ...(task ? { entry: task.worker, args: task.args, statements: false } : {}),

@@ -7,6 +7,7 @@
  */
 import type { MessagePort } from "node:worker_threads";
 import type {
+  Cassette,
   ChildResult,
   JoinResult,
   JsonValue,
@@ -48,6 +49,8 @@ export interface WorkerInit {
   taskProgram?: Program;
   /** Write output in whole lines only (threads running side by side never split each other's lines). */
   lineBuffered?: boolean;
+  /** Answer thinks from this cassette where it has them; the agent answers the others. */
+  replay?: { cassette: Cassette; fileName?: string };
 }
 
 /**

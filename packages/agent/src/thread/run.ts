@@ -6,7 +6,7 @@
  */
 import { setMaxListeners } from "node:events";
 import { fileURLToPath } from "node:url";
-import type { JsonValue } from "@patchwork/interpreter";
+import type { Cassette, JsonValue } from "@patchwork/interpreter";
 import type { Diagnostic } from "@patchwork/parser";
 import type { AcpAgentOptions } from "../acp/agent.js";
 import { RecyclingAgent } from "../acp/recycling.js";
@@ -15,6 +15,7 @@ import type { AsyncAgent, Logger, McpTransport, PermissionAnswer, PermissionPoli
 import { newSession, removeSessionDir } from "@patchwork/interpreter";
 import { EvaluatorPool } from "./pool.js";
 import type { WorkerInit } from "./protocol.js";
+import type { TraceWriter } from "../trace/writer.js";
 
 export interface RunWithAgentOptions {
   source: string;
@@ -65,6 +66,17 @@ export interface RunWithAgentOptions {
   env?: Record<string, string | undefined>;
   /** Module with `run` and `createNodeHost` for the evaluator thread (default the interpreter). */
   evaluatorModule?: string;
+  /**
+   * Write a trace of the run (docs/trace.md): `run-start`, every event, the diagnostics and
+   * `run-end`. The writer is closed when the run ends.
+   */
+  trace?: TraceWriter;
+  /**
+   * Answer thinks from a cassette (docs/replay.md) where it has a matching recording; the
+   * agent answers the others (`--replay-missing=agent`). Record with `onEvent` and a
+   * `CassetteRecorder`.
+   */
+  replay?: { cassette: Cassette; fileName?: string };
 }
 
 export interface RunWithAgentResult {
@@ -86,6 +98,39 @@ function isAsyncAgent(agent: AcpAgentOptions | AsyncAgent | null): agent is Asyn
 
 export async function runWithAgent(options: RunWithAgentOptions): Promise<RunWithAgentResult> {
   const cwd = options.cwd ?? process.cwd();
+  const trace = options.trace;
+  if (!trace) return run(options, cwd);
+  trace.start({
+    program: options.fileName,
+    cwd,
+    agent: options.agent === null ? null : isAsyncAgent(options.agent) ? "(an AsyncAgent object)" : commandText(options.agent.command),
+    mode: options.replay ? "replay" : options.agent === null ? "no-agent" : "agent",
+  });
+  const onEvent = options.onEvent;
+  let result: RunWithAgentResult | undefined;
+  try {
+    result = await run(
+      {
+        ...options,
+        onEvent: (event) => {
+          trace.handle(event);
+          onEvent?.(event);
+        },
+      },
+      cwd,
+    );
+    return result;
+  } finally {
+    if (result) trace.end(result);
+    else trace.close();
+  }
+}
+
+function commandText(command: AcpAgentOptions["command"]): string {
+  return typeof command === "string" ? command : [command.command, ...(command.args ?? [])].join(" ");
+}
+
+async function run(options: RunWithAgentOptions, cwd: string): Promise<RunWithAgentResult> {
   const emit = (event: RunEvent) => {
     try {
       options.onEvent?.(event);
@@ -164,6 +209,7 @@ function evaluate(
     evaluatorModule: options.evaluatorModule,
     session,
     agentMode: agent ? "thread" : "none",
+    ...(options.replay ? { replay: options.replay } : {}),
   };
   const runController = new AbortController();
   // One abort listener per evaluator thread's bridge: a run with many workers has many.

@@ -156,10 +156,15 @@ export function runShell(rt: Runtime, c: Built, node: Node, file: string): Shell
   if (c.command.includes("\0")) raise("PW3025", node.span, file, { detail: "the command text contains a NUL byte" });
   const left = rt.timeLeft();
   const options = Number.isFinite(left) ? { cwd: rt.cwd, env: c.env, timeoutMs: left } : { cwd: rt.cwd, env: c.env };
+  const started = rt.events ? performance.now() : 0;
   const r = rt.host.shell(c.command, options);
+  const durationMs = rt.events ? performance.now() - started : 0;
   rt.checkTime(node, file); // the command may have used up (or been stopped at) the time limit
   rt.lastStatus = r.status;
-  if (rt.events) rt.emit({ type: "shell", command: shownCommand(c.command, c.env), status: r.status, span: node.span });
+  if (rt.events) {
+    const command = shownCommand(c.command, c.env);
+    rt.emit({ type: "shell", command, status: r.status, span: node.span, fileName: file, durationMs, stdoutLength: r.stdout.length, stderrLength: r.stderr.length });
+  }
   return r;
 }
 

@@ -5,7 +5,7 @@
 import type { Stmt, ThinkExpr, TypeExpr } from "@patchwork/parser";
 import { raise, RuntimeError } from "../errors.js";
 import { parseJson } from "../json.js";
-import { AgentError, type ChildResult, type RunChild, type ThinkReply, type ThinkRequest } from "../ports.js";
+import { AgentError, type ChildResult, type PwEvent, type RunChild, type ThinkReply, type ThinkRequest } from "../ports.js";
 import { isStackOverflow, RETURN, type Runtime } from "../runtime.js";
 import { isStringType, typeToText } from "../types/check.js";
 import { jsonSchemaOf, toZod, validate } from "../types/schema.js";
@@ -60,16 +60,18 @@ function makeRunChild(rt: Runtime, children: Child[], f: Value[], thinkId: numbe
       if (++rt.depth > rt.maxDepth) rt.tooDeep(e, file);
       const v = children[index]!(f);
       rt.depth = depth;
-      rt.emit({ type: "do-end", thinkId, index, ok: true });
       const printed = cap.join("");
-      return { ok: true, text: printed.length > 0 ? printed : toText(v) };
+      const text = printed.length > 0 ? printed : toText(v);
+      rt.emit({ type: "do-end", thinkId, index, ok: true, text });
+      return { ok: true, text };
     } catch (err) {
       rt.depth = depth;
       if (err instanceof RangeError) throw rt.fromRangeError(err, e.span, file);
       if (!(err instanceof RuntimeError) || err.fatal) throw err;
-      rt.emit({ type: "do-end", thinkId, index, ok: false });
       const { line, column } = err.span.start;
-      return { ok: false, error: `do block ${index} failed: ${err.fileName}:${line}:${column}: error[${err.code}]: ${err.message}` };
+      const error = `do block ${index} failed: ${err.fileName}:${line}:${column}: error[${err.code}]: ${err.message}`;
+      rt.emit({ type: "do-end", thinkId, index, ok: false, error });
+      return { ok: false, error };
     } finally {
       const i = rt.captures.lastIndexOf(cap);
       if (i >= 0) rt.captures.splice(i, 1);
@@ -125,16 +127,33 @@ export function compileThink(e: ThinkExpr, cx: Cx, typed: ThinkType | null): (f:
       span: e.span,
     };
     const runChild = makeRunChild(rt, children, f, id, e, file);
-    rt.emit({ type: "think-start", id, kind: e.mode, prompt, fileName: file, span: e.span });
-    let ok = false;
+    if (!rt.events) return answer(rt, request, runChild, info ?? null, e, file, null);
+    rt.emit({ type: "think-start", id, kind: e.mode, prompt, fileName: file, span: e.span, typeText: request.typeText });
+    const seen: Seen = { reply: undefined };
     try {
-      const v = answer(rt, request, runChild, info ?? null, e, file);
-      ok = true;
+      const v = answer(rt, request, runChild, info ?? null, e, file, seen);
+      rt.emit(thinkEnd(id, seen, v));
       return v;
-    } finally {
-      rt.emit({ type: "think-end", id, ok });
+    } catch (err) {
+      rt.emit({ type: "think-end", id, ok: false, error: err instanceof Error ? err.message : String(err) });
+      throw err;
     }
   };
+}
+
+/** What the events of a think need to know of its answer: the latest reply text. */
+interface Seen {
+  reply: string | undefined;
+}
+
+function thinkEnd(id: number, seen: Seen, v: Value): PwEvent {
+  let value: JsonValue;
+  try {
+    value = toJson(v);
+  } catch {
+    value = null; // nested too deeply for JSON: the value itself is fine, only the event lacks it
+  }
+  return seen.reply === undefined ? { type: "think-end", id, ok: true, value } : { type: "think-end", id, ok: true, reply: seen.reply, value };
 }
 
 function askAgent(rt: Runtime, request: ThinkRequest, runChild: RunChild, e: ThinkExpr, file: string, follow?: () => ThinkReply): ThinkReply {
@@ -153,9 +172,18 @@ function askAgent(rt: Runtime, request: ThinkRequest, runChild: RunChild, e: Thi
   }
 }
 
-function answer(rt: Runtime, request: ThinkRequest, runChild: RunChild, info: TypeInfo | null, e: ThinkExpr, file: string): Value {
+function answer(
+  rt: Runtime,
+  request: ThinkRequest,
+  runChild: RunChild,
+  info: TypeInfo | null,
+  e: ThinkExpr,
+  file: string,
+  seen: Seen | null,
+): Value {
   const reply = askAgent(rt, request, runChild, e, file);
   if (reply.kind === "value") return fromJson(reply.value);
+  if (seen) seen.reply = reply.text;
   if (!info) return extractText(reply.text);
   const first = convertJson(reply.text, info);
   if (first.ok) return first.value;
@@ -163,8 +191,10 @@ function answer(rt: Runtime, request: ThinkRequest, runChild: RunChild, info: Ty
     const message =
       `Your answer could not be used: ${first.error}. ` +
       `Answer again with JSON of type \`${info.text}\` in a \`\`\`json fence.`;
+    if (seen) rt.emit({ type: "think-repair", id: request.id, reply: reply.text, error: first.error, message });
     const again = askAgent(rt, request, runChild, e, file, () => reply.followUp!(message, runChild));
     if (again.kind === "value") return fromJson(again.value);
+    if (seen) seen.reply = again.text;
     const second = convertJson(again.text, info);
     if (second.ok) return second.value;
     return raise("PW3030", e.span, file, { type: info.text, detail: second.error, reply: again.text });

@@ -1,0 +1,177 @@
+/**
+ * `patchwork test [path]` (docs/testing.md): runs every `NAME.test.pw` under `path` (or the one
+ * file given) with its cassette `NAME.cassette.json`, no agent, and compares what it printed
+ * (stdout, then stderr and the exit status when there are any) with the snapshot `NAME.snap`.
+ * `--update` rewrites the snapshots; with `--agent` it first re-records the cassettes with
+ * that agent. One line per test (a diff under a failure), then `N passed, N failed`.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, dirname, join, relative, resolve } from "node:path";
+import { SourceFile, type Diagnostic } from "@patchwork/parser";
+import {
+  CassetteAgent,
+  CassetteError,
+  NoAgent,
+  createNodeHost,
+  lineDiff,
+  parseCassette,
+  run,
+  writeFileAtomic,
+  type Agent,
+} from "@patchwork/interpreter";
+import { UsageError, renderDiagnostics } from "./files.js";
+import type { Terminal } from "./terminal.js";
+
+export interface TestArgs {
+  path?: string;
+  update?: boolean;
+  agent?: string;
+}
+
+interface Outcome {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+const SUFFIX = ".test.pw";
+
+/** The test files under `path` (a directory, searched recursively) or `path` itself. */
+export function findTests(path: string): string[] {
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch {
+    throw new UsageError(`${path}: no such file or directory`);
+  }
+  if (!stat.isDirectory()) {
+    if (!path.endsWith(SUFFIX)) throw new UsageError(`${path}: a test file's name ends with ${SUFFIX}`);
+    return [path];
+  }
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith(SUFFIX)) found.push(full);
+    }
+  };
+  walk(path);
+  return found;
+}
+
+export function companions(test: string): { cassette: string; snapshot: string } {
+  const stem = test.slice(0, -SUFFIX.length);
+  return { cassette: `${stem}.cassette.json`, snapshot: `${stem}.snap` };
+}
+
+/** The snapshot text of an outcome: stdout; then stderr and the exit status if there are any. */
+export function snapshotText(o: Outcome): string {
+  let text = o.stdout;
+  if (o.stderr !== "") text += `${text === "" || text.endsWith("\n") ? "" : "\n"}--- stderr ---\n${o.stderr}`;
+  if (o.exitCode !== 0) text += `${text === "" || text.endsWith("\n") ? "" : "\n"}--- exit ${o.exitCode} ---\n`;
+  return text;
+}
+
+function render(diagnostics: Diagnostic[], source: string, fileName: string): string {
+  return diagnostics.length > 0 ? renderDiagnostics(diagnostics, new SourceFile(source, fileName)) : "";
+}
+
+/** Replays one test in this process: the cassette's answers, the program's real code. */
+function replay(test: string, cassettePath: string): Outcome {
+  const dir = dirname(resolve(test));
+  const fileName = basename(test);
+  const source = readFileSync(test, "utf8");
+  let agent: Agent = new NoAgent();
+  if (existsSync(cassettePath)) {
+    const cassette = parseCassette(readFileSync(cassettePath, "utf8"), relative(process.cwd(), cassettePath) || cassettePath);
+    agent = new CassetteAgent(cassette, { fileName: basename(cassettePath) });
+  }
+  let stdout = "";
+  let stderr = "";
+  const host = createNodeHost({ cwd: dir, stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+  const result = run(source, { fileName, agent, host, cwd: dir });
+  stderr += render(result.diagnostics, source, fileName);
+  return { stdout, stderr, exitCode: result.diagnostics.some((d) => d.severity === "error") ? 1 : 0 };
+}
+
+/** Re-records one test's cassette with a live agent (`--update --agent`). */
+async function recordWithAgent(test: string, cassettePath: string, agentCommand: string): Promise<string | null> {
+  const { runWithAgent } = await import("@patchwork/agent");
+  const { CassetteRecorder, formatCassette } = await import("@patchwork/interpreter");
+  const { resolveAgentCommand } = await import("./presets.js");
+  const dir = dirname(resolve(test));
+  const fileName = basename(test);
+  const recorder = new CassetteRecorder(fileName);
+  const result = await runWithAgent({
+    source: readFileSync(test, "utf8"),
+    fileName,
+    cwd: dir,
+    agent: { command: resolveAgentCommand(agentCommand), cwd: dir, permissions: { do: "allow", other: "deny" } },
+    writeOutput: false,
+    onEvent: (e) => recorder.handle(e as Parameters<typeof recorder.handle>[0]),
+  });
+  if (result.cancelled) return "the recording run was cancelled";
+  const agentFailure = result.diagnostics.find((d) => d.code.startsWith("PW4"));
+  if (agentFailure) return `the agent failed: ${agentFailure.message}`;
+  writeFileAtomic(cassettePath, formatCassette(recorder.cassette()));
+  return null;
+}
+
+export async function testCommand(args: TestArgs, term: Terminal): Promise<number> {
+  if (args.agent !== undefined && !args.update) throw new UsageError("--agent goes with --update: tests replay their cassettes, with no agent");
+  const tests = findTests(args.path ?? ".");
+  let passed = 0;
+  let failed = 0;
+  for (const test of tests) {
+    const { cassette, snapshot } = companions(test);
+    const name = relative(process.cwd(), test) || test;
+    let outcome: Outcome;
+    try {
+      if (args.update && args.agent) {
+        const problem = await recordWithAgent(test, cassette, args.agent);
+        if (problem) {
+          failed++;
+          term.stdout(`FAIL ${name}: cannot record ${basename(cassette)}: ${problem}\n`);
+          continue;
+        }
+      }
+      outcome = replay(test, cassette);
+    } catch (error) {
+      if (!(error instanceof CassetteError)) throw error;
+      failed++;
+      term.stdout(`FAIL ${name}: ${error.message}\n`);
+      continue;
+    }
+    const actual = snapshotText(outcome);
+    if (args.update) {
+      const existed = existsSync(snapshot);
+      const same = existed && readFileSync(snapshot, "utf8") === actual;
+      if (!same) writeFileAtomic(snapshot, actual);
+      passed++;
+      term.stdout(`PASS ${name} (snapshot ${same ? "unchanged" : existed ? "updated" : "created"})\n`);
+      continue;
+    }
+    if (!existsSync(snapshot)) {
+      failed++;
+      term.stdout(`FAIL ${name}: no snapshot ${basename(snapshot)} (run patchwork test --update to write it)\n`);
+      continue;
+    }
+    const expected = readFileSync(snapshot, "utf8");
+    if (expected === actual) {
+      passed++;
+      term.stdout(`PASS ${name}\n`);
+    } else {
+      failed++;
+      const diff = lineDiff(expected, actual)
+        .split("\n")
+        .map((l) => `    ${l}`)
+        .join("\n");
+      term.stdout(`FAIL ${name}: the output differs from ${basename(snapshot)} (- snapshot, + now):\n${diff}\n`);
+    }
+  }
+  if (tests.length === 0) term.stdout(`no ${SUFFIX} files under ${args.path ?? "."}\n`);
+  term.stdout(`${passed} passed, ${failed} failed\n`);
+  return failed > 0 ? 1 : 0;
+}

@@ -1,0 +1,234 @@
+/**
+ * The cassette format (docs/replay.md): what crossed the agent boundary in one run, per think
+ * in start order: the rendered prompt, the `do` calls the model made (block numbers, and the
+ * text each gave back, for a reviewer) and the final answer; a repair turn of a typed think is
+ * a second turn. Text with line breaks is stored as an array of lines, so a changed prompt
+ * shows up in a diff as the lines that changed. Parsing checks the shape with zod (loaded on
+ * first use) and names the line or the entry of anything wrong.
+ */
+import { createRequire } from "node:module";
+import type * as Z from "zod";
+
+export const CASSETTE_VERSION = 1;
+
+/** One `do` call of a turn: the block number, and what it gave the model (not checked on replay). */
+export interface CassetteDo {
+  block: number;
+  result?: string;
+  error?: string;
+}
+
+export interface CassetteTurn {
+  /** The repair message the interpreter sent (absent on the first turn). */
+  repair?: string;
+  do: CassetteDo[];
+  /** The agent's reply text at the end of the turn. */
+  answer: string;
+}
+
+export interface CassetteThink {
+  /** Ordinal of the think in its worker (1, 2, … in start order). */
+  think: number;
+  /** The worker whose evaluator ran the think; absent for the main program. */
+  worker?: string;
+  /** Where the think is written, `FILE:LINE:COL` (informational). */
+  at?: string;
+  kind?: "think" | "ask";
+  prompt: string;
+  turns: CassetteTurn[];
+}
+
+export interface Cassette {
+  version: number;
+  program?: string;
+  thinks: CassetteThink[];
+}
+
+/** A cassette that cannot be read: the message names the file and the line or entry. */
+export class CassetteError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "CassetteError";
+  }
+}
+
+type ZodMod = typeof Z;
+let schemaCache: Z.ZodType | null = null;
+
+function schema(): Z.ZodType {
+  if (schemaCache) return schemaCache;
+  const z = createRequire(import.meta.url)("zod") as ZodMod;
+  const text = z.union([z.string(), z.array(z.string())]);
+  const turn = z.strictObject({
+    repair: text.optional(),
+    do: z.array(z.strictObject({ block: z.number().int().min(0), result: text.optional(), error: text.optional() })),
+    answer: text,
+  });
+  const think = z.strictObject({
+    think: z.number().int().min(1),
+    worker: z.string().optional(),
+    at: z.string().optional(),
+    kind: z.enum(["think", "ask"]).optional(),
+    prompt: text,
+    turns: z.array(turn).min(1),
+  });
+  schemaCache = z.strictObject({
+    patchwork: z.literal("cassette"),
+    version: z.literal(CASSETTE_VERSION),
+    program: z.string().optional(),
+    thinks: z.array(think),
+  });
+  return schemaCache;
+}
+
+/** Text as stored: one string without line breaks, else its lines. */
+function store(text: string): string | string[] {
+  return text.includes("\n") ? text.split("\n") : text;
+}
+
+function load(text: string | string[]): string {
+  return typeof text === "string" ? text : text.join("\n");
+}
+
+/** Line and column (1-based) of a UTF-16 offset. */
+export function lineColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let start = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      start = i + 1;
+    }
+  }
+  return { line, column: Math.min(offset, text.length) - start + 1 };
+}
+
+/** JSON.parse with the error at a line and column. */
+export function parseJsonText(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const m = /at position (\d+)/.exec(message);
+    const offset = m ? Number(m[1]) : text.length;
+    const { line, column } = lineColumn(text, offset);
+    const why = message.replace(/ in JSON at position \d+.*$/, "").replace(/^Unexpected end of JSON input$/, "the file ends too early");
+    throw new CassetteError(`${what}:${line}:${column}: not valid JSON: ${why}`);
+  }
+}
+
+/** Parses a cassette file; throws CassetteError naming the line or the entry at fault. */
+export function parseCassette(text: string, fileName: string): Cassette {
+  const raw = parseJsonText(text, fileName);
+  const result = schema().safeParse(raw);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const path = issue.path;
+    let where = "";
+    if (path[0] === "thinks" && typeof path[1] === "number") {
+      where = `entry ${path[1] + 1} of "thinks"`;
+      const rest = path.slice(2).map(String).join(".");
+      if (rest) where += `, field ${rest}`;
+    } else if (path.length > 0) where = `field ${path.map(String).join(".")}`;
+    else where = "the top level";
+    throw new CassetteError(`${fileName}: ${where}: ${issue.message} (not a Patchwork cassette, or edited by hand?)`);
+  }
+  const data = result.data as {
+    program?: string;
+    thinks: { think: number; worker?: string; at?: string; kind?: "think" | "ask"; prompt: string | string[]; turns: { repair?: string | string[]; do: { block: number; result?: string | string[]; error?: string | string[] }[]; answer: string | string[] }[] }[];
+  };
+  const seen = new Set<string>();
+  const thinks = data.thinks.map((t, i): CassetteThink => {
+    const key = `${t.worker ?? "main"}#${t.think}`;
+    if (seen.has(key))
+      throw new CassetteError(`${fileName}: entry ${i + 1} of "thinks": think ${t.think}${t.worker ? ` of worker ${t.worker}` : ""} is recorded twice`);
+    seen.add(key);
+    return {
+      think: t.think,
+      ...(t.worker !== undefined ? { worker: t.worker } : {}),
+      ...(t.at !== undefined ? { at: t.at } : {}),
+      ...(t.kind !== undefined ? { kind: t.kind } : {}),
+      prompt: load(t.prompt),
+      turns: t.turns.map((turn) => ({
+        ...(turn.repair !== undefined ? { repair: load(turn.repair) } : {}),
+        do: turn.do.map((d) => ({
+          block: d.block,
+          ...(d.result !== undefined ? { result: load(d.result) } : {}),
+          ...(d.error !== undefined ? { error: load(d.error) } : {}),
+        })),
+        answer: load(turn.answer),
+      })),
+    };
+  });
+  return { version: CASSETTE_VERSION, ...(data.program !== undefined ? { program: data.program } : {}), thinks };
+}
+
+/** The cassette as file text: stable key order, 2-space indent, multi-line text as lines. */
+export function formatCassette(cassette: Cassette): string {
+  const out = {
+    patchwork: "cassette",
+    version: CASSETTE_VERSION,
+    ...(cassette.program !== undefined ? { program: cassette.program } : {}),
+    thinks: cassette.thinks.map((t) => ({
+      think: t.think,
+      ...(t.worker !== undefined ? { worker: t.worker } : {}),
+      ...(t.at !== undefined ? { at: t.at } : {}),
+      ...(t.kind !== undefined && t.kind !== "think" ? { kind: t.kind } : {}),
+      prompt: store(t.prompt),
+      turns: t.turns.map((turn) => ({
+        ...(turn.repair !== undefined ? { repair: store(turn.repair) } : {}),
+        do: turn.do.map((d) => ({
+          block: d.block,
+          ...(d.result !== undefined ? { result: store(d.result) } : {}),
+          ...(d.error !== undefined ? { error: store(d.error) } : {}),
+        })),
+        answer: store(turn.answer),
+      })),
+    })),
+  };
+  return JSON.stringify(out, null, 2) + "\n";
+}
+
+/**
+ * A unified-style line diff of two texts (`-` recorded, `+` now), with up to `context` lines
+ * of context around each change. Plain LCS: prompts are short.
+ */
+export function lineDiff(before: string, after: string, context = 2): string {
+  const a = before.split("\n");
+  const b = after.split("\n");
+  // Both ending with a line break: the empty last "line" says nothing.
+  if (a.length > 1 && b.length > 1 && a[a.length - 1] === "" && b[b.length - 1] === "") {
+    a.pop();
+    b.pop();
+  }
+  const n = a.length;
+  const m = b.length;
+  if (n * m > 4_000_000) return `- (${n} lines recorded)\n+ (${m} lines now)`;
+  const lcs: Uint32Array[] = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
+  for (let i = n - 1; i >= 0; i--)
+    for (let j = m - 1; j >= 0; j--) lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+  const ops: { op: " " | "-" | "+"; line: string }[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && a[i] === b[j]) {
+      ops.push({ op: " ", line: a[i]! });
+      i++;
+      j++;
+    } else if (i < n && (j >= m || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) ops.push({ op: "-", line: a[i++]! });
+    else ops.push({ op: "+", line: b[j++]! });
+  }
+  const keep = ops.map((o, k) => o.op !== " " || ops.slice(Math.max(0, k - context), k + context + 1).some((x) => x.op !== " "));
+  const lines: string[] = [];
+  let skipped = false;
+  ops.forEach((o, k) => {
+    if (keep[k]) {
+      lines.push(`${o.op} ${o.line}`);
+      skipped = false;
+    } else if (!skipped) {
+      lines.push("  …");
+      skipped = true;
+    }
+  });
+  return lines.join("\n");
+}

@@ -1,0 +1,80 @@
+/**
+ * Builds a cassette from the evaluator's event stream (design.md §9): `think-start` gives the
+ * prompt, `do-end` each `do` call with what it gave back, `think-repair` the boundary of a
+ * repair turn, `think-end` the final reply. It sees every think the same way whoever answered
+ * it (an ACP agent, a scripted agent, a replayed cassette), so `--replay-missing=agent` can
+ * re-record a whole run. A think that failed (no reply) is not recorded.
+ */
+import type { PwEvent } from "../ports.js";
+import type { Cassette, CassetteThink } from "./format.js";
+import { CASSETTE_VERSION } from "./format.js";
+
+interface Open {
+  entry: CassetteThink;
+  failed: boolean;
+}
+
+export class CassetteRecorder {
+  private readonly entries: Open[] = [];
+  private readonly open = new Map<number, Open>();
+  private readonly ordinals = new Map<string, number>();
+
+  constructor(private readonly program?: string) {}
+
+  /** Feed every event of the run, in order. */
+  handle(event: PwEvent): void {
+    switch (event.type) {
+      case "think-start": {
+        const worker = event.worker ?? "main";
+        const think = (this.ordinals.get(worker) ?? 0) + 1;
+        this.ordinals.set(worker, think);
+        const { line, column } = event.span.start;
+        const entry: CassetteThink = {
+          think,
+          ...(event.worker !== undefined && event.worker !== "main" ? { worker: event.worker } : {}),
+          at: `${event.fileName}:${line}:${column}`,
+          kind: event.kind,
+          prompt: event.prompt,
+          turns: [{ do: [], answer: "" }],
+        };
+        const open = { entry, failed: false };
+        this.entries.push(open);
+        this.open.set(event.id, open);
+        return;
+      }
+      case "do-end": {
+        const open = this.open.get(event.thinkId);
+        const turn = open?.entry.turns[open.entry.turns.length - 1];
+        if (!turn) return;
+        turn.do.push(event.ok ? { block: event.index, result: event.text ?? "" } : { block: event.index, error: event.error ?? "failed" });
+        return;
+      }
+      case "think-repair": {
+        const open = this.open.get(event.id);
+        if (!open) return;
+        open.entry.turns[open.entry.turns.length - 1]!.answer = event.reply;
+        open.entry.turns.push({ repair: event.message, do: [], answer: "" });
+        return;
+      }
+      case "think-end": {
+        const open = this.open.get(event.id);
+        if (!open) return;
+        this.open.delete(event.id);
+        if (!event.ok || event.reply === undefined) open.failed = true;
+        else open.entry.turns[open.entry.turns.length - 1]!.answer = event.reply;
+        return;
+      }
+    }
+  }
+
+  /** The cassette so far (thinks still open or failed are left out). */
+  cassette(): Cassette {
+    const thinks = this.entries.filter((o) => !o.failed && !this.isOpen(o)).map((o) => o.entry);
+    return { version: CASSETTE_VERSION, ...(this.program !== undefined ? { program: this.program } : {}), thinks };
+  }
+
+  private isOpen(o: Open): boolean {
+    for (const v of this.open.values()) if (v === o) return true;
+    return false;
+  }
+}

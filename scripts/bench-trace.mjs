@@ -1,0 +1,147 @@
+#!/usr/bin/env node
+// Trace and replay benchmark (npm run bench:trace). Prints:
+//  1. the think loop of `npm run bench:agent` (evaluator thread → ACP runtime → scripted agent)
+//     with and without a trace being written: time and CPU per think (goal: ≤ 5% more);
+//  2. a 100-think program replayed from its cassette vs run in no-agent mode, in process and
+//     through the CLI (goal: as fast).
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { TraceWriter, runWithAgent } from "../packages/agent/dist/index.js";
+import {
+  CassetteAgent,
+  CassetteRecorder,
+  NoAgent,
+  ScriptedAgent,
+  createNodeHost,
+  formatCassette,
+  parseCassette,
+  run,
+} from "../packages/interpreter/dist/index.js";
+import { median, size, smoke } from "./lib/bench.mjs";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const agentBin = join(root, "packages/agent/bin/patchwork-test-agent.js");
+const cliBin = join(root, "packages/cli/bin/patchwork.js");
+const dir = mkdtempSync(join(tmpdir(), "pw-bench-trace-"));
+const pct = (x) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)}%`;
+const spread = (xs, f = (x) => x.toFixed(3)) => `${f(median(xs))} [${f(Math.min(...xs))}–${f(Math.max(...xs))}]`;
+
+const THINKS = size(1000, 30);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? size(5, 1));
+console.log(`patchwork trace/replay benchmark (node ${process.version}; ${ROUNDS} interleaved rounds${smoke ? "; smoke size" : ""})\n`);
+
+// 1. tracing overhead on the think loop
+const scriptFile = join(dir, "script.json");
+writeFileSync(scriptFile, JSON.stringify({ prompts: [{ match: "count", steps: [{ reply: "ok" }] }] }));
+const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(agentBin)} ${JSON.stringify(scriptFile)}`;
+const source = `for i in 1...${THINKS} {\n  var r = think {\n    count \${i}\n  }\n}\n`;
+
+/** The events of the last untraced run, to measure the writer's own CPU on them. */
+let events = [];
+
+/** One run: wall ms per think (first think-start → last think-end) and CPU µs per think (this process, all threads). */
+async function loop(traced) {
+  let first = 0;
+  let last = 0;
+  let cpuFrom = null;
+  let cpuTo = null;
+  const trace = traced ? new TraceWriter(join(dir, "run.jsonl")) : undefined;
+  const result = await runWithAgent({
+    source,
+    fileName: "bench.pw",
+    cwd: dir,
+    agent: { command },
+    writeOutput: false,
+    trace,
+    onEvent: (e) => {
+      if (!traced) events.push(e);
+      if (e.type === "think-start" && e.id === 1) {
+        first = performance.now();
+        cpuFrom = process.cpuUsage();
+      } else if (e.type === "think-end" && e.id === THINKS) {
+        last = performance.now();
+        cpuTo = process.cpuUsage(cpuFrom);
+      }
+    },
+  });
+  if (!result.ok) throw new Error(`bench run failed: ${JSON.stringify(result.diagnostics)}`);
+  return { wall: (last - first) / (THINKS - 1), cpu: (cpuTo.user + cpuTo.system) / (THINKS - 1) };
+}
+
+console.log(`1. think loop (${THINKS} thinks per run, scripted ACP agent), with and without --trace`);
+const plain = [];
+const traced = [];
+for (let round = 0; round < ROUNDS; round++) {
+  events = [];
+  plain.push(await loop(false));
+  traced.push(await loop(true));
+}
+const wallP = median(plain.map((x) => x.wall));
+const wallT = median(traced.map((x) => x.wall));
+const cpuP = median(plain.map((x) => x.cpu));
+const cpuT = median(traced.map((x) => x.cpu));
+console.log(`   without trace: ${spread(plain.map((x) => x.wall))} ms per think; CPU ${cpuP.toFixed(0)} µs per think`);
+console.log(`   with trace:    ${spread(traced.map((x) => x.wall))} ms per think; CPU ${cpuT.toFixed(0)} µs per think`);
+// The writer's own CPU: the same events (of a real run) through a TraceWriter on this one
+// thread, best of 5 (wall-clock timing inside a loaded machine's run counts preemption too).
+let writer = Infinity;
+for (let i = 0; i < 5; i++) {
+  const w = new TraceWriter(join(dir, "replayed.jsonl"));
+  w.start({ program: "bench.pw", cwd: dir, agent: command, mode: "agent" });
+  const from = process.cpuUsage();
+  for (const e of events) w.handle(e);
+  w.end({ ok: true, exitCode: 0 });
+  const used = process.cpuUsage(from);
+  writer = Math.min(writer, (used.user + used.system) / THINKS);
+}
+console.log(`   overhead: time ${pct(wallT / wallP - 1)}, CPU ${pct(cpuT / cpuP - 1)} (goal ≤ +5%; both noisy on a loaded machine)`);
+console.log(`   the trace writer's own CPU (${(events.length / THINKS).toFixed(1)} events per think): ${writer.toFixed(1)} µs per think = ${pct(writer / cpuP)} of a think's CPU, ${pct(writer / 1000 / wallP)} of its time\n`);
+
+// 2. replay of a 100-think cassette vs no-agent mode
+const N = size(100, 10);
+const REPS = size(30, 3);
+const replaySource = `var n = 0\nfor i in 1...${N} {\n  var r = think {\n    item \${i}\n    do { n = n + 1 }\n  }\n}\nprint(n)\n`;
+const recorder = new CassetteRecorder("replay.pw");
+const quiet = (onEvent) => createNodeHost({ cwd: dir, stdout: () => {}, stderr: () => {}, ...(onEvent ? { onEvent } : {}) });
+const recorded = run(replaySource, { fileName: "replay.pw", cwd: dir, host: quiet((e) => recorder.handle(e)), agent: new ScriptedAgent(() => [{ do: 0 }, { reply: "ok" }]) });
+if (!recorded.ok) throw new Error(JSON.stringify(recorded.diagnostics));
+const cassetteText = formatCassette(recorder.cassette());
+const cassettePath = join(dir, "replay.cassette.json");
+writeFileSync(cassettePath, cassetteText);
+writeFileSync(join(dir, "replay.pw"), replaySource);
+
+const timeIt = (f) => {
+  const t0 = performance.now();
+  f();
+  return performance.now() - t0;
+};
+const noAgent = [];
+const replay = [];
+const parse = [];
+for (let i = 0; i < REPS; i++) {
+  noAgent.push(timeIt(() => run(replaySource, { fileName: "replay.pw", cwd: dir, host: quiet(), agent: new NoAgent() })));
+  let cassette;
+  parse.push(timeIt(() => (cassette = parseCassette(cassetteText, "replay.cassette.json"))));
+  replay.push(timeIt(() => {
+    const r = run(replaySource, { fileName: "replay.pw", cwd: dir, host: quiet(), agent: new CassetteAgent(cassette) });
+    if (!r.ok || r.output !== `${N}\n`) throw new Error(`replay failed: ${JSON.stringify(r.diagnostics)} ${r.output}`);
+  }));
+}
+console.log(`2. replay of a ${N}-think cassette (each think runs its do block) vs no-agent mode (${REPS} runs each)`);
+console.log(`   in process: no-agent ${spread(noAgent)} ms; replay ${spread(replay)} ms (+ ${spread(parse)} ms to parse the cassette)`);
+const cli = (args) => {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [cliBin, "run", "replay.pw", ...args], { cwd: dir, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return performance.now() - t0;
+};
+const cliNo = [];
+const cliReplay = [];
+for (let i = 0; i < size(5, 1); i++) {
+  cliNo.push(cli(["--no-agent"]));
+  cliReplay.push(cli(["--replay", cassettePath]));
+}
+console.log(`   CLI (start-up included): --no-agent ${spread(cliNo, (x) => x.toFixed(0))} ms; --replay ${spread(cliReplay, (x) => x.toFixed(0))} ms`);
