@@ -53,6 +53,32 @@ describe("patchwork acp: pass-through", () => {
   });
 });
 
+describe("patchwork acp: the editor's capabilities", () => {
+  it("forwards fs requests of the successor to the editor when it advertised them", async () => {
+    const script = { prompts: [{ steps: [{ readFile: "/buffer.txt" }, { reply: "file: {{file}}" }] }] };
+    panel = await Panel.open(script, { fs: { readTextFile: (params) => ({ content: `unsaved buffer of ${params.path}` }) } });
+    const id = await panel.newSession();
+    expect((await panel.prompt(id, "read it")).text).toBe("file: unsaved buffer of /buffer.txt");
+  });
+
+  it("forwards a think's permission requests for other tools to the editor; its do tool is allowed without asking", async () => {
+    const script = { prompts: [{ match: "Edit", steps: [{ permission: "Write notes.md" }, { do: 0, ask: true }, { reply: "perm {{permission}} do {{do}}" }] }] };
+    panel = await Panel.open(script);
+    const id = await panel.newSession();
+    const { text } = await panel.prompt(id, '{ print(think {\n  Edit the notes.\n  do { print("ran") }\n}) }');
+    expect(text).toBe("ran\nperm allow do ran\n");
+    expect(panel.permissions.map((p) => [p.sessionId, p.toolCall.title])).toEqual([[id, "Write notes.md"]]);
+  });
+
+  it("sums the thinks' usage into the turn's", async () => {
+    const usage = { inputTokens: 10, outputTokens: 5, totalTokens: 15 };
+    panel = await Panel.open({ fallback: { steps: [{ promptUsage: usage }, { reply: "ok" }] } });
+    const id = await panel.newSession();
+    const { response } = await panel.prompt(id, "{ var a = think { one }\n var b = think { two } }");
+    expect(response.usage).toMatchObject({ inputTokens: 20, outputTokens: 10, totalTokens: 30 });
+  });
+});
+
 describe("patchwork acp: programs", () => {
   it("runs a { … } prompt: prints stream as message chunks, a think is a tool_call with the inner answer", async () => {
     panel = await Panel.open({ prompts: [{ match: "Name a colour", steps: [{ thought: "hmm" }, { text: "bl", id: "m1" }, { reply: "ue", id: "m1" }] }] });
