@@ -327,9 +327,10 @@ class AcpProxy {
   private async runPanelProgram(session: ProxySession, text: string, signal: AbortSignal): Promise<acp.PromptResponse> {
     const fileName = `<prompt ${++session.programs}>`;
     const parsed = parsePanelProgram(text, fileName);
-    if (parsed.diagnostics.some((d) => d.severity === "error"))
-      return this.reply(session, renderDiagnostics(parsed.diagnostics, new SourceFile(parsed.source, fileName)));
-    return this.runPrograms(session, [{ source: parsed.source, fileName }], signal, new SourceFile(parsed.source, fileName));
+    // Excerpts show the prompt as typed (its outer braces blanked for running keep every position).
+    const typed = new SourceFile(text, fileName);
+    if (parsed.diagnostics.some((d) => d.severity === "error")) return this.reply(session, renderDiagnostics(parsed.diagnostics, typed));
+    return this.runPrograms(session, [{ source: parsed.source, fileName }], signal, typed);
   }
 
   private async runFile(session: ProxySession, file: string, args: string[], signal: AbortSignal): Promise<acp.PromptResponse> {
