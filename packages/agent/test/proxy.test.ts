@@ -2,7 +2,7 @@
 // scripted test agent as the successor: pass-through, programs, state, cancellation.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { scratch } from "./helpers.js";
 import { messageText, Panel, toolCalls } from "./proxy-helpers.js";
 
@@ -79,9 +79,25 @@ describe("patchwork acp: the editor's capabilities", () => {
   });
 });
 
+/** One proxy (and successor) for the tests of programs: each test opens its own sessions. */
+let shared: Panel;
+const SHARED_SCRIPT = {
+  prompts: [
+    { match: "Name a colour", steps: [{ thought: "hmm" }, { text: "bl", id: "m1" }, { reply: "ue", id: "m1" }] },
+    { match: "Use the tool", steps: [{ do: 0 }, { reply: "tool said {{do}}" }] },
+    { match: "wait forever", steps: [{ hang: true }] },
+    { match: "slow question", steps: [{ sleep: 400 }, { reply: "done" }] },
+  ],
+  fallback: { steps: [{ reply: "AGENT WAS ASKED" }] },
+};
+beforeAll(async () => {
+  shared = await Panel.open(SHARED_SCRIPT, { proxy: { cancelGraceMs: 300 } });
+});
+afterAll(() => shared.close());
+
 describe("patchwork acp: programs", () => {
   it("runs a { … } prompt: prints stream as message chunks, a think is a tool_call with the inner answer", async () => {
-    panel = await Panel.open({ prompts: [{ match: "Name a colour", steps: [{ thought: "hmm" }, { text: "bl", id: "m1" }, { reply: "ue", id: "m1" }] }] });
+    const panel = shared;
     const id = await panel.newSession();
     const { response, updates, text } = await panel.prompt(id, '{\n  print("asking")\n  var c = think { Name a colour. }\n  print("got " + c)\n}');
     expect(response.stopReason).toBe("end_turn");
@@ -97,7 +113,7 @@ describe("patchwork acp: programs", () => {
   });
 
   it("shows each do call as a tool_call with its block number and output, and a shell command as kind execute", async () => {
-    panel = await Panel.open({ prompts: [{ match: "Use the tool", steps: [{ do: 0 }, { reply: "tool said {{do}}" }] }] });
+    const panel = shared;
     const id = await panel.newSession();
     const source = "```patchwork\nvar r = think {\n  Use the tool.\n  do {\n    print(\"in do\")\n    $ echo from-shell\n  }\n}\nprint(r)\n```";
     const { text, updates } = await panel.prompt(id, source);
@@ -114,7 +130,7 @@ describe("patchwork acp: programs", () => {
   });
 
   it("answers a parse error with the positioned diagnostic, without asking the agent", async () => {
-    panel = await Panel.open({ fallback: { steps: [{ reply: "AGENT WAS ASKED" }] } });
+    const panel = shared;
     const id = await panel.newSession();
     const { response, text } = await panel.prompt(id, "{ var x = = 1 }");
     expect(response.stopReason).toBe("end_turn");
@@ -124,7 +140,7 @@ describe("patchwork acp: programs", () => {
   });
 
   it("ends the turn with the positioned runtime error", async () => {
-    panel = await Panel.open({});
+    const panel = shared;
     const id = await panel.newSession();
     const { response, text } = await panel.prompt(id, '{\n  print("before")\n  var x = len(1, 2)\n}');
     expect(response.stopReason).toBe("end_turn");
@@ -132,7 +148,7 @@ describe("patchwork acp: programs", () => {
   });
 
   it("keeps variables and functions across prompts of a session, and /reset forgets them", async () => {
-    panel = await Panel.open({});
+    const panel = shared;
     const id = await panel.newSession();
     const other = await panel.newSession();
     await panel.prompt(id, "{ var n = 41 }");
@@ -148,7 +164,7 @@ describe("patchwork acp: programs", () => {
     const file = join(scratch, "greet.pw");
     writeFileSync(file, 'fun greet(who) { return "hello " + who }\nfun main() { print(greet(args[0])) }\n');
     writeFileSync(join(scratch, "broken.pw"), "var x = (\n");
-    panel = await Panel.open({});
+    const panel = shared;
     const id = await panel.newSession();
     expect((await panel.prompt(id, "/run greet.pw world")).text).toBe("hello world\n");
     expect((await panel.prompt(id, '{ print(greet("again")) }')).text).toBe("hello again\n");
@@ -161,7 +177,7 @@ describe("patchwork acp: programs", () => {
 
 describe("patchwork acp: cancellation and bad input", () => {
   it("cancels a program waiting on a think within 2 s and keeps the session and its state", async () => {
-    panel = await Panel.open({ prompts: [{ match: "wait forever", steps: [{ hang: true }] }] });
+    const panel = shared;
     const id = await panel.newSession();
     await panel.prompt(id, "{ var kept = 7 }");
     const turn = panel.prompt(id, '{\n  print("started")\n  var a = think { wait forever }\n  print("not reached")\n}');
@@ -176,7 +192,7 @@ describe("patchwork acp: cancellation and bad input", () => {
   });
 
   it("cancels a loop that never stops (its evaluator is restarted, the session goes on)", async () => {
-    panel = await Panel.open({}, { proxy: { cancelGraceMs: 300 } });
+    const panel = shared;
     const id = await panel.newSession();
     const turn = panel.prompt(id, '{\n  print("looping")\n  while true { }\n}');
     await waitFor(() => messageText(panel!.updates.get(id) ?? []).includes("looping"));
@@ -190,7 +206,7 @@ describe("patchwork acp: cancellation and bad input", () => {
   });
 
   it("cancels a running shell command", async () => {
-    panel = await Panel.open({});
+    const panel = shared;
     const id = await panel.newSession();
     const turn = panel.prompt(id, '{\n  print("go")\n  $ sleep 30\n}');
     await waitFor(() => messageText(panel!.updates.get(id) ?? []).includes("go"));
@@ -201,7 +217,7 @@ describe("patchwork acp: cancellation and bad input", () => {
   });
 
   it("refuses a second prompt while one runs, and code prompts with images", async () => {
-    panel = await Panel.open({ prompts: [{ match: "slow", steps: [{ sleep: 400 }, { reply: "done" }] }] });
+    const panel = shared;
     const id = await panel.newSession();
     const first = panel.prompt(id, "slow question");
     await new Promise((r) => setTimeout(r, 100));

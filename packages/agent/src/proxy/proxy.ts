@@ -42,6 +42,8 @@ const PROXY_INFO = { name: "patchwork", title: "Patchwork", version: "0.1.0" };
 
 interface ProxySession {
   id: string;
+  /** The editor's `session/new` (its `_meta` goes to the successor's chat session too). */
+  request: acp.NewSessionRequest;
   cwd: string;
   mcpServers: acp.McpServer[];
   /** The successor's session for pass-through prompts (created again after a restart). */
@@ -188,6 +190,7 @@ class AcpProxy {
     const id = `pw-${randomUUID()}`;
     const session: ProxySession = {
       id,
+      request: params,
       cwd: params.cwd,
       mcpServers: params.mcpServers,
       chat: null,
@@ -215,7 +218,11 @@ class AcpProxy {
 
   private async openChat(session: ProxySession): Promise<acp.NewSessionResponse> {
     const agent = await this.agent();
+    // The agent profile's session options (Claude Code: no bypass mode, which it refuses as
+    // root), then what the editor asked for.
     const response = (await agent.request(acp.methods.agent.session.new, {
+      ...agent.profile.newSessionExtras?.(),
+      ...session.request,
       cwd: session.cwd,
       mcpServers: session.mcpServers,
     })) as acp.NewSessionResponse;
