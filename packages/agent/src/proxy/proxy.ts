@@ -81,6 +81,8 @@ class AcpProxy {
   private starting: Promise<AcpAgent> | null = null;
   private init: acp.InitializeRequest | null = null;
   private readonly sessions = new Map<string, ProxySession>();
+  /** Context tokens and cost of each session's thinks so far (its `usage_update`). */
+  private readonly usageTotals = new Map<string, { used: number; cost: Record<string, number> }>();
   private closed = false;
   /** Every think goes to the current successor (restarted after it died). */
   private readonly thinker: AsyncAgent = {
@@ -405,8 +407,6 @@ class AcpProxy {
     return response("end_turn");
   }
 
-  private usageTotals = new Map<string, { used: number; cost: Record<string, number> }>();
-
   /** `usage_update`: the context tokens and cost of this session's thinks, summed. */
   private sendUsage(session: ProxySession, usage: UsageFigures): void {
     const total = this.usageTotals.get(session.id) ?? { used: 0, cost: {} };
@@ -459,6 +459,7 @@ class AcpProxy {
   private async closeSession(sessionId: string): Promise<void> {
     const session = this.session(sessionId);
     this.sessions.delete(sessionId);
+    this.usageTotals.delete(sessionId);
     session.turn?.cancel();
     await session.evaluator.close();
     if (session.chat && session.chatOf) {
