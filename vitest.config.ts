@@ -3,9 +3,9 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"],
-    // The real-agent suite, the package test and the browser suite have their own configs and
-    // commands (npm run test:agents, npm run test:package, npm run test:browser).
-    exclude: ["test/agents/**", "test/package/**", "test/browser/**", "**/node_modules/**"],
+    // The real-agent suite, the package test, the browser suite and the acpx end-to-end tests have
+    // their own configs and commands (npm run test:agents, test:package, test:browser, test:acpx).
+    exclude: ["test/agents/**", "test/package/**", "test/browser/**", "test/acpx/**", "**/node_modules/**"],
     setupFiles: ["test/setup/property.ts"],
     globalSetup: ["test/setup/bundle.ts"],
     testTimeout: 30_000,

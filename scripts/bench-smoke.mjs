@@ -61,6 +61,15 @@ const runs = [
       `^ +CLI \\(start-up included\\): --no-agent ${number} \\[.*--replay ${number} \\[`,
     ],
   },
+  {
+    script: "bench-acp.mjs",
+    expect: [
+      `^ +first chunk: direct ${number} ms, through patchwork acp ${number} ms, added ${number} ms`,
+      `^ +end of turn: direct ${number} ms, through patchwork acp ${number} ms, added ${number} ms`,
+      `^ +CPU of the proxy process: ${number} ms per turn`,
+      `^ +proxy rss: ${number} MB after the first, ${number} MB after ${number} more, ${number} MB after ${number} more; growth ${number} MB`,
+    ],
+  },
 ];
 
 let failed = 0;

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { startFakeAnthropic } from "./fakes/anthropic.js";
-import { describeRun, runAgent, type AgentSetup } from "./harness.js";
+import { describeRun, runAcpSession, runAgent, type AgentSetup } from "./harness.js";
 import { agentSuite, describeAgent, expectClean, expectThinkError, ONE_DO, type AgentSpec } from "./suite.js";
 
 /** Claude Code's environment: the fake API, a config dir in the temp HOME, no outside traffic. Root needs nothing more. */
@@ -75,5 +75,30 @@ describeAgent("Claude Code (claude-agent-acp)", spec, () => {
     expect(r.hits, describeRun(r)).toEqual([1, 1]);
     expect(r.stdout).not.toContain("block ran");
     expectThinkError(r, "PW4017", /before it reached Patchwork: [^]*do is blocked here/);
+  });
+
+  it("patchwork acp in front of Claude Code: a plain prompt passes through, a program's think and do run, state stays", async () => {
+    const r = await runAcpSession(claude, {
+      prompts: ["Hello from the panel", "```patchwork\n" + ONE_DO + "```", "{ print(\"again: \" + v) }"],
+      rules: [
+        { when: "Hello from the panel", afterTool: false, reply: { text: "PASSED THROUGH" } },
+        { when: "Pick the block", afterTool: false, reply: { call: 0 } },
+        { when: "block ran", afterTool: true, reply: { text: "DONE" } },
+      ],
+    });
+    const why = `${r.stderr}\n${JSON.stringify(r.turns, null, 1).slice(0, 4000)}`;
+    expect(r.turns.map((t) => t.stopReason), why).toEqual(["end_turn", "end_turn", "end_turn"]);
+    expect(r.turns[0]!.text, why).toContain("PASSED THROUGH");
+    expect(r.turns[1]!.text, why).toBe("block ran\nvalue=[DONE]\n");
+    const calls = r.turns[1]!.updates.filter((u) => u.sessionUpdate === "tool_call");
+    expect(calls.map((u) => [u.kind, u.title])).toEqual([
+      ["think", "Pick the block for this item."],
+      ["execute", "do block 0"],
+    ]);
+    expect(r.turns[2]!.text).toBe("again: DONE\n");
+    // Our do tool is allowed by the proxy without asking the editor.
+    expect(r.permissions).toEqual([]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.leftovers, "processes of the run left behind").toEqual([]);
   });
 });

@@ -15,7 +15,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
+import { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
+import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { FakeApi, LoggedRequest, Rule } from "./fakes/server.js";
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -301,4 +303,90 @@ export function describeRun(result: RunResult): string {
     .map((r) => `  ${r.model?.afterTool ? "tool result" : "user"} ${JSON.stringify(r.model?.latest.slice(0, 80))} → ${r.decision?.kind === "tool" ? `${r.decision.name}(${JSON.stringify(r.decision.input)})` : JSON.stringify(r.decision && "text" in r.decision ? r.decision.text : "")} [${r.decision?.why}]`)
     .join("\n");
   return `exit ${result.code ?? result.signal} in ${(result.ms / 1000).toFixed(1)} s\n--- stdout\n${result.stdout}--- stderr\n${result.stderr.slice(-3000)}\n--- model requests\n${requests}`;
+}
+
+export interface AcpTurn {
+  stopReason: string;
+  /** The turn's `agent_message_chunk` text. */
+  text: string;
+  updates: { sessionUpdate: string; [key: string]: unknown }[];
+}
+
+export interface AcpSessionResult {
+  turns: AcpTurn[];
+  code: number | null;
+  stderr: string;
+  requests: LoggedRequest[];
+  modelRequests: LoggedRequest[];
+  hits: number[];
+  /** The permission requests that reached the editor (their tool call titles). */
+  permissions: string[];
+  leftovers: { pid: number; cmd: string }[];
+}
+
+/**
+ * `patchwork acp --agent <real adapter>` as an editor runs it: a real child process, the
+ * SDK's ACP client on its stdio, one session, the prompts one after the other; permission
+ * requests that reach the editor are answered with `permission` (default: reject).
+ */
+export async function runAcpSession(
+  setup: AgentSetup,
+  options: { prompts: string[]; rules: Rule[]; permission?: "allow" | "reject"; timeoutMs?: number },
+): Promise<AcpSessionResult> {
+  const root = mkdtempSync(join(tmpdir(), `pw-agents-acp-${setup.name}-`));
+  const dirs: RunDirs = { root, home: join(root, "home"), work: join(root, "work") };
+  mkdirSync(dirs.home, { recursive: true });
+  mkdirSync(dirs.work, { recursive: true });
+  const fake = await setup.startFake(options.rules);
+  const marker = randomBytes(8).toString("hex");
+  const child = spawn(process.execPath, [CLI, "acp", "--agent", setup.agent], {
+    cwd: dirs.work,
+    env: { ...baseEnv(dirs, marker), ...setup.env(fake, dirs) },
+    stdio: ["pipe", "pipe", "pipe"],
+    detached: true,
+  });
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+  const exited = new Promise<number | null>((done) => child.on("close", (code) => done(code)));
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-child.pid!, "SIGKILL");
+    } catch {}
+  }, options.timeoutMs ?? 150_000);
+  let current: AcpTurn["updates"] = [];
+  const permissions: string[] = [];
+  const connection = acp
+    .client({ name: "patchwork-agent-suite" })
+    .onNotification(acp.methods.client.session.update, ({ params }) => void current.push(params.update as AcpTurn["updates"][number]))
+    .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
+      permissions.push(params.toolCall.title ?? "");
+      const kind = options.permission === "allow" ? "allow_once" : "reject_once";
+      const option = params.options.find((o) => o.kind === kind) ?? params.options[0]!;
+      return { outcome: { outcome: "selected", optionId: option.optionId } };
+    })
+    .connect(acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>));
+  const turns: AcpTurn[] = [];
+  try {
+    await connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+    const { sessionId } = await connection.agent.request(acp.methods.agent.session.new, { cwd: dirs.work, mcpServers: [] });
+    for (const text of options.prompts) {
+      current = [];
+      const response = await connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
+      await sleep(100);
+      const updates = current;
+      const said = updates
+        .map((u) => (u.sessionUpdate === "agent_message_chunk" ? ((u.content as { text?: string }).text ?? "") : ""))
+        .join("");
+      turns.push({ stopReason: response.stopReason, text: said, updates });
+    }
+  } finally {
+    connection.close();
+    child.stdin.end();
+  }
+  const code = await exited;
+  clearTimeout(timer);
+  const leftovers = await leftoversOf(marker);
+  await fake.close();
+  rmSync(root, { recursive: true, force: true });
+  return { turns, code, stderr, requests: fake.requests, modelRequests: fake.modelRequests(), hits: fake.rules.hits, permissions, leftovers };
 }

@@ -36,3 +36,9 @@ export type {
   RunEvent,
   ThinkContext,
 } from "./types.js";
+export { serveAcpProxy, stdioStream } from "./proxy/proxy.js";
+export type { AcpProxyOptions } from "./proxy/proxy.js";
+export { classifyPrompt } from "./proxy/prompts.js";
+export type { PromptKind } from "./proxy/prompts.js";
+export { EvaluatorSession } from "./thread/session.js";
+export type { EvaluatorSessionOptions, ProgramHandlers, ProgramResult } from "./thread/session.js";

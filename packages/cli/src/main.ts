@@ -142,6 +142,26 @@ function commandLine(yargs: (argv: string[]) => Argv, argv: string[], term: Term
       },
     )
     .command(
+      "acp",
+      "serve an editor's agent panel over ACP on stdio: Patchwork prompts run, others go to --agent",
+      (y) =>
+        y
+          .option("agent", {
+            type: "string",
+            describe: 'the ACP agent behind the proxy: a command line or "claude", "codex", "gemini" (default: $PATCHWORK_AGENT)',
+          })
+          .option("mcp-transport", { choices: ["http", "stdio", "acp"] as const, describe: "force the MCP transport for the do tool" })
+          .option("idle-timeout", {
+            type: "number",
+            default: 600,
+            describe: "fail a think when the agent sends nothing for this many seconds (time in do blocks excluded)",
+          }),
+      async (args) => {
+        const { acpCommand } = await import("./acp-command.js");
+        result.status = await acpCommand(args as never, term);
+      },
+    )
+    .command(
       "parse <file>",
       "print the AST of a program as JSON",
       (y) => y.positional("file", { type: "string", demandOption: true }),
@@ -168,7 +188,7 @@ function commandLine(yargs: (argv: string[]) => Argv, argv: string[], term: Term
         result.status = await runMcpRelay(argv.slice(1));
       },
     )
-    .demandCommand(1, "say which command to run: run, list, test, trace, parse or check")
+    .demandCommand(1, "say which command to run: run, acp, list, test, trace, parse or check")
     .strictCommands()
     .strictOptions()
     .help()

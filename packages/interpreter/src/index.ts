@@ -20,8 +20,8 @@ export type {
   ThinkReply,
   ThinkRequest,
 } from "./ports.js";
-export { run } from "./run.js";
-export type { RunOptions, RunResult } from "./run.js";
+export { createSession, run } from "./run.js";
+export type { RunOptions, RunResult, Session } from "./run.js";
 export { Interpreter, runtimeDiagnostic } from "./interpreter.js";
 export type { InterpreterOptions } from "./interpreter.js";
 export type { Limits } from "./runtime.js";

@@ -7,9 +7,10 @@ import { NoAgent } from "./agents/no-agent.js";
 import { RuntimeError } from "./errors.js";
 import { createNodeHost } from "./host-node.js";
 import { Modules, runMain, type MainOptions, type ParseFn } from "./modules.js";
+import type { ModuleCtx } from "./compiler/scope.js";
 import type { Agent, Host, JsonValue, WorkerTask, Workers } from "./ports.js";
 import { InThreadWorkers } from "./workers/in-thread.js";
-import { isStackOverflow, Runtime, type Limits } from "./runtime.js";
+import { isStackOverflow, RETURN, Runtime, type Limits } from "./runtime.js";
 import { fromJson, toJson, type Value } from "./values.js";
 
 export interface InterpreterOptions {
@@ -50,6 +51,8 @@ export const parseModule: ParseFn = (source, fileName) => {
 export class Interpreter {
   readonly runtime: Runtime;
   private readonly modules: Modules;
+  /** The last program run by `continue` (the next one continues it). */
+  private previous: ModuleCtx | null = null;
 
   private readonly ownWorkers: InThreadWorkers | null;
   /** Programs by file name (the main one, worker files loaded in this thread). */
@@ -99,6 +102,27 @@ export class Interpreter {
     if (!this.programs.has(fileName)) this.programs.set(fileName, program);
     try {
       return runMain(this.modules, rt, program, fileName, options);
+    } catch (e) {
+      if (isStackOverflow(e)) throw rt.stackOverflow(program.span, fileName);
+      if (e instanceof RangeError) throw rt.fromRangeError(e, program.span, fileName);
+      throw e;
+    }
+  }
+
+  /**
+   * A session's next program (a REPL, such as the agent panel's prompts): its items and
+   * top-level statements continue the previous `continueWith` program, whose variables,
+   * functions, types and imports stay visible (a new declaration shadows an old one). Nothing
+   * runs `main`: the value is the last top-level expression's. Throws RuntimeError for user
+   * errors; what the program declared before the error stays declared.
+   */
+  continueWith(program: Program, fileName: string): Value {
+    const rt = this.runtime;
+    rt.lastValue = null;
+    try {
+      const { m, body } = this.modules.create(program, fileName, undefined, this.previous ?? undefined);
+      this.previous = m;
+      return body(m.G) === RETURN ? rt.ret : rt.lastValue;
     } catch (e) {
       if (isStackOverflow(e)) throw rt.stackOverflow(program.span, fileName);
       if (e instanceof RangeError) throw rt.fromRangeError(e, program.span, fileName);

@@ -83,13 +83,18 @@ export class Modules implements ModuleLoader {
     private readonly parse: ParseFn,
   ) {}
 
-  /** Creates a module, hoists its items and compiles its top-level statements. */
+  /**
+   * Creates a module, hoists its items and compiles its top-level statements. With `base`
+   * (a session's previous program), the module continues that one: same frame, and a scope
+   * nested in its scope, so every name it declared stays visible and may be redeclared.
+   */
   create(
     program: Program,
     fileName: string,
     register?: (m: ModuleCtx) => void,
+    base?: ModuleCtx,
   ): { m: ModuleCtx; body: StmtFn; hasStatements: boolean } {
-    const fn: FnCtx = { size: 0, isModule: true, returnType: null, returnScope: null };
+    const fn: FnCtx = base?.fn ?? { size: 0, isModule: true, returnType: null, returnScope: null };
     this.programs.push({ program, fileName });
     const m: ModuleCtx = {
       fileName,
@@ -97,8 +102,8 @@ export class Modules implements ModuleLoader {
       // program's working directory; a pseudo name like `<input>` imports from the cwd.
       dir: fileName.startsWith("<") ? this.rt.cwd : dirname(resolve(fileName)),
       rt: this.rt,
-      G: [],
-      scope: new Scope(null, fn),
+      G: base?.G ?? [],
+      scope: new Scope(base?.scope ?? null, fn),
       fn,
       exports: null,
       defaultExport: null,

@@ -94,3 +94,41 @@ export function run(source: string, options: RunOptions = {}): RunResult {
     interp.finish();
   }
 }
+
+/** A REPL session: each program continues the ones run before it in the session. */
+export interface Session {
+  /** Runs the next program (see `Interpreter.continueWith`). Never throws for user errors. */
+  run(source: string, options?: { fileName?: string }): RunResult;
+}
+
+export function createSession(options: InterpreterOptions = {}): Session {
+  const interp = new Interpreter(options);
+  return {
+    run(source, runOptions = {}) {
+      const fileName = runOptions.fileName ?? "<input>";
+      const { program, diagnostics } = load(source, fileName);
+      const diags: Diagnostic[] = diagnostics.map((d) => ({ ...d, fileName: d.fileName ?? fileName }));
+      if (!program || diags.some((d) => d.severity === "error")) return { value: null, output: "", diagnostics: diags, ok: false };
+      const rt = interp.runtime;
+      const out: string[] = [];
+      rt.captures.push(out);
+      try {
+        const value = interp.continueWith(program, fileName);
+        return { value: toJson(value), output: out.join(""), diagnostics: diags, ok: true };
+      } catch (caught) {
+        const e = isStackOverflow(caught)
+          ? rt.stackOverflow(program.span, fileName)
+          : caught instanceof RangeError
+            ? rt.fromRangeError(caught, program.span, fileName)
+            : caught;
+        if (!(e instanceof RuntimeError)) {
+          const message = `internal error: ${e instanceof Error ? e.message : String(e)}`;
+          diags.push({ code: "PW3099", severity: "error", message, span: program.span, fileName });
+        } else diags.push(runtimeDiagnostic(e));
+        return { value: null, output: out.join(""), diagnostics: diags, ok: false };
+      } finally {
+        rt.captures.length = 0;
+      }
+    },
+  };
+}

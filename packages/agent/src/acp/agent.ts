@@ -59,7 +59,29 @@ export interface AcpAgentOptions {
    * current think runs (default true). One unused session is left at the end of a loop.
    */
   prepareSessions?: boolean;
+  /**
+   * What the client behind this one can do (the editor behind `patchwork acp`): advertised to
+   * the agent at `initialize`; its `fs/*` and `terminal/*` requests go to `forwardClientRequest`.
+   */
+  clientCapabilities?: { fs?: { readTextFile?: boolean; writeTextFile?: boolean }; terminal?: boolean };
+  forwardClientRequest?: (method: string, params: unknown) => Promise<unknown>;
+  /**
+   * A permission request that is not for our `do` tool: answered by this callback when it
+   * returns a promise (the proxy asks its editor), else by `permissions`.
+   */
+  forwardPermission?: (params: acp.RequestPermissionRequest) => Promise<acp.RequestPermissionResponse> | undefined;
 }
+
+/** Requests of the agent that a proxy forwards to its own client. */
+const CLIENT_REQUESTS = [
+  acp.methods.client.fs.readTextFile,
+  acp.methods.client.fs.writeTextFile,
+  acp.methods.client.terminal.create,
+  acp.methods.client.terminal.output,
+  acp.methods.client.terminal.release,
+  acp.methods.client.terminal.waitForExit,
+  acp.methods.client.terminal.kill,
+] as const;
 
 const CLIENT_INFO = { name: "patchwork", version: "0.1.0" };
 
@@ -73,6 +95,8 @@ export class AcpAgent implements AsyncAgent {
   /** Errors noticed outside any think (a `do` after its turn ended), positioned at the think. */
   readonly diagnostics: Diagnostic[] = [];
   private readonly active = new Set<ThinkHandler>();
+  /** Sessions that are not thinks (a proxy's pass-through chat): their updates go to a listener. */
+  private readonly attached = new Map<string, (update: acp.SessionUpdate) => void>();
   private readonly ended = new Map<string, ThinkHandler>();
   /** `session/prompt` requests still unanswered (cancelled turns answer `cancelled`). */
   private readonly pendingPrompts = new Set<Promise<unknown>>();
@@ -144,6 +168,8 @@ export class AcpAgent implements AsyncAgent {
     const app = acp
       .client({ name: "patchwork" })
       .onNotification(acp.methods.client.session.update, ({ params }) => {
+        const listener = self?.attached.get(params.sessionId);
+        if (listener) return listener(params.update);
         ledger.note(params.sessionId, params.update);
         redirect.send({
           type: "IncomingMessage",
@@ -151,13 +177,23 @@ export class AcpAgent implements AsyncAgent {
           message: { kind: "update", update: params.update },
         });
       })
-      .onRequest(acp.methods.client.session.requestPermission, ({ params }) => desk.handle(params))
+      .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
+        const forward = self?.attached.has(params.sessionId) || !desk.isOurDo(params);
+        return (forward ? options.forwardPermission?.(params) : undefined) ?? desk.handle(params);
+      })
       .onRequest(acp.methods.client.mcp.message, hub.acpProvider.handleRequest);
+    const forwardClient = options.forwardClientRequest;
+    if (forwardClient) {
+      for (const method of CLIENT_REQUESTS) app.onRequest(method, (({ params }: { params: unknown }) => forwardClient(method, params)) as never);
+    }
     const connection = app.connect(child.stream);
     hub.bindAcp(connection.agent);
     const abandoned = abandonedWhen(options.startSignal);
     try {
-      const init = await Promise.race([initialize(child, connection, options.initializeTimeoutMs ?? 30_000), abandoned.promise]);
+      const init = await Promise.race([
+        initialize(child, connection, options.initializeTimeoutMs ?? 30_000, options.clientCapabilities),
+        abandoned.promise,
+      ]);
       const transport = chooseTransport(options.mcpTransport ?? "auto", init);
       self = new AcpAgent(options, child, connection, hub, desk, ledger, init, transport, redirect);
       child.onFault((fault) => self?.failAll(agentError(fault.code, fault.message)));
@@ -256,9 +292,23 @@ export class AcpAgent implements AsyncAgent {
       .catch(() => undefined);
   }
 
-  /** A request a profile sends (`session/set_mode`, `session/delete`…). */
-  private request(method: string, params: Record<string, unknown>): Promise<unknown> {
+  /** A request to the agent (a profile's `session/set_mode`, a proxy's forwarded requests…). */
+  request(method: string, params: unknown): Promise<unknown> {
     return this.connection.agent.request(method as never, params as never);
+  }
+
+  /** A notification to the agent (a proxy's `session/cancel`). */
+  notify(method: string, params: unknown): Promise<void> {
+    return this.connection.agent.notify(method as never, params as never);
+  }
+
+  /** Routes a session's updates (and permission requests, to `forwardPermission`) outside the think machinery. */
+  attach(sessionId: string, listener: (update: acp.SessionUpdate) => void): void {
+    this.attached.set(sessionId, listener);
+  }
+
+  detach(sessionId: string): void {
+    this.attached.delete(sessionId);
   }
 
   private handlerOf(sessionId: string): ThinkHandler | undefined {
@@ -430,6 +480,7 @@ async function initialize(
   child: AgentProcess,
   connection: acp.ClientConnection,
   timeoutMs: number,
+  forwarded: AcpAgentOptions["clientCapabilities"],
 ): Promise<acp.InitializeResponse> {
   // A fault of the process already ends with the agent's stderr: say it once.
   const notAgent = (why: string) => {
@@ -450,7 +501,11 @@ async function initialize(
     const request: Promise<acp.InitializeResponse> = connection.agent.request(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
       // `session.notices`: agents (Codex) then send warnings as `notice` updates, not as message text.
-      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, session: { notices: {} } },
+      clientCapabilities: {
+        fs: { readTextFile: forwarded?.fs?.readTextFile === true, writeTextFile: forwarded?.fs?.writeTextFile === true },
+        terminal: forwarded?.terminal === true,
+        session: { notices: {} },
+      },
       clientInfo: CLIENT_INFO,
     });
     const response = await Promise.race([request, faulted]);

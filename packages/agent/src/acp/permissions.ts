@@ -93,7 +93,7 @@ export class PermissionDesk {
     this.pending.clear();
   }
 
-  private isOurDo(params: RequestPermissionRequest): boolean {
+  isOurDo(params: RequestPermissionRequest): boolean {
     try {
       return this.options.isOurDoTool(params);
     } catch {

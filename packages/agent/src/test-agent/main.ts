@@ -156,7 +156,14 @@ class Turn {
         ...(rawInput !== undefined ? { rawInput } : {}),
       });
     }
-    else if ("toolCall" in step)
+    else if ("readFile" in step) {
+      try {
+        const r = await this.client.request(acp.methods.client.fs.readTextFile, { sessionId: this.session.id, path: step.readFile });
+        this.vars.file = r.content;
+      } catch (error) {
+        this.vars.file = `ERROR: ${error instanceof Error ? error.message : String(error)}`;
+      }
+    } else if ("toolCall" in step)
       await this.update({ sessionUpdate: "tool_call", toolCallId: `tc-${Date.now()}`, title: step.toolCall, status: "completed" });
     else if ("stop" in step) return step.stop;
     else if ("sleep" in step) await sleep(step.sleep, this.signal);

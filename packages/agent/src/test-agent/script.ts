@@ -29,6 +29,8 @@ const step = z.union([
     })
     .strict(),
   z.object({ toolCall: z.string() }).strict(),
+  /** Reads a file through the client (`fs/read_text_file`); its text (or the error) becomes `{{file}}`. */
+  z.object({ readFile: z.string() }).strict(),
   z.object({ stop: z.enum(["end_turn", "refusal", "max_tokens", "max_turn_requests", "cancelled"]) }).strict(),
   z.object({ sleep: z.number().int().min(0) }).strict(),
   z.object({ hang: z.literal(true) }).strict(),

@@ -19,11 +19,22 @@ export class ThinkBridge {
 
   constructor(
     private readonly agent: AsyncAgent,
-    private readonly runSignal: AbortSignal,
-    private readonly emit: (event: AgentEvent) => void,
+    private runSignal: AbortSignal,
+    private emit: (event: AgentEvent) => void,
     /** The evaluator thread this bridge serves ("main" or a worker task): its thinks' redirect stack. */
     private readonly worker?: string,
   ) {
+    this.watch(runSignal);
+  }
+
+  /** A session thread's next program: its own signal and event sink. */
+  nextRun(runSignal: AbortSignal, emit: (event: AgentEvent) => void): void {
+    this.runSignal = runSignal;
+    this.emit = emit;
+    this.watch(runSignal);
+  }
+
+  private watch(runSignal: AbortSignal): void {
     // One listener for the run, not one per think (an EventTarget listener costs µs per think).
     runSignal.addEventListener("abort", () => {
       for (const think of this.open.values()) think.abortTurn();
@@ -60,9 +71,14 @@ export class ThinkBridge {
     if (this.port && this.flag) sendSignalled(this.port, this.flag, { ...response, seq });
   }
 
+  /** Fails every open think (a cancelled program unwinds; the thread lives on). */
+  cancelOpen(code: string, message: string): void {
+    for (const think of [...this.open.values()]) think.cancel(code, message);
+  }
+
   /** Fails every open think (the evaluator is being torn down). */
   shutdown(code: string, message: string): void {
-    for (const think of [...this.open.values()]) think.cancel(code, message);
+    this.cancelOpen(code, message);
     this.port?.close();
   }
 }

@@ -22,7 +22,7 @@ import type {
   ThinkRequest,
 } from "@patchwork/interpreter";
 import { ChannelSet } from "./channel.js";
-import type { RunOutcome, ThinkReplyMessage, ThinkResponse, WorkerInit, WorkerMessage } from "./protocol.js";
+import type { RunOutcome, SessionRunMessage, ThinkReplyMessage, ThinkResponse, WorkerInit, WorkerMessage } from "./protocol.js";
 
 /** The interpreter API this thread needs (checked at run time: the interpreter may lag behind). */
 interface EvaluatorModule {
@@ -52,6 +52,10 @@ interface EvaluatorModule {
   /** The replaying agent (`--replay-missing=agent`). */
   CassetteAgent?: new (cassette: NonNullable<WorkerInit["replay"]>["cassette"], options: { fallback?: Agent; fileName?: string }) => Agent;
   createNodeHost?(options: { cwd: string; shellStdin?: "ignore" | "inherit"; env?: Record<string, string | undefined> }): Host;
+  /** A REPL session (`WorkerInit.session`): each program continues the ones before it. */
+  createSession?(options: { agent: Agent; host: Host; cwd: string; limits?: Record<string, number>; askUser?: boolean }): {
+    run(source: string, options: { fileName: string }): { value?: unknown; output?: string; diagnostics?: RunOutcome["diagnostics"] };
+  };
 }
 
 /** Set from the evaluator module (the interpreter exports it), so `instanceof` holds there. */
@@ -309,6 +313,30 @@ async function main(): Promise<void> {
       })
     : null;
   const host = wrapHost(base, init, agent, output, lines);
+  if (init.repl) {
+    if (typeof mod.createSession !== "function") {
+      post({ type: "failed", message: `${init.evaluatorModule ?? "@patchwork/interpreter"} does not export createSession()` });
+      return;
+    }
+    const session = mod.createSession({
+      agent,
+      host,
+      cwd: init.cwd,
+      ...(init.limits !== undefined ? { limits: init.limits } : {}),
+      ...(init.askUser ? { askUser: true } : {}),
+    });
+    // Programs arrive one at a time (the main thread waits for each `done`); between them
+    // this thread idles in its event loop, the session's state kept.
+    parentPort!.on("message", (message: SessionRunMessage) => {
+      output.length = 0;
+      const result = session.run(message.source, { fileName: message.fileName });
+      lines?.flush();
+      agent.releaseIdle();
+      post({ type: "done", runId: message.runId, outcome: outcomeOf(result, output) });
+    });
+    post({ type: "ready" });
+    return;
+  }
   const noAgent = init.agentMode === "none" && mod.NoAgent ? new mod.NoAgent() : null;
   let thinker: Agent = noAgent ?? agent;
   if (init.replay) {
@@ -337,15 +365,19 @@ async function main(): Promise<void> {
   });
   lines?.flush();
   agent.releaseIdle();
-  post({
-    type: "done",
-    outcome: {
-      value: toJson(result.value),
-      ...(result.thrown !== undefined ? { thrown: result.thrown } : {}),
-      output: typeof result.output === "string" ? result.output : output.join(""),
-      diagnostics: result.diagnostics ?? [],
-    },
-  });
+  post({ type: "done", outcome: outcomeOf(result, output) });
+}
+
+function outcomeOf(
+  result: { value?: unknown; thrown?: JsonValue; output?: string; diagnostics?: RunOutcome["diagnostics"] },
+  output: string[],
+): RunOutcome {
+  return {
+    value: toJson(result.value),
+    ...(result.thrown !== undefined ? { thrown: result.thrown } : {}),
+    output: typeof result.output === "string" ? result.output : output.join(""),
+    diagnostics: result.diagnostics ?? [],
+  };
 }
 
 main().catch((error: unknown) => {

@@ -51,6 +51,18 @@ export interface WorkerInit {
   lineBuffered?: boolean;
   /** Answer thinks from this cassette where it has them; the agent answers the others. */
   replay?: { cassette: Cassette; fileName?: string };
+  /**
+   * A session thread (the ACP proxy): `source` is not run; the thread says `ready`, then runs
+   * each `SessionRunMessage` in one interpreter session (state kept) and answers `done`.
+   */
+  repl?: boolean;
+}
+
+/** Main → session thread on `parentPort`: the next program of the session. */
+export interface SessionRunMessage {
+  runId: number;
+  source: string;
+  fileName: string;
 }
 
 /**
@@ -95,7 +107,8 @@ export type WorkerMessage =
   | { type: "join"; seq: number; group: number }
   | { type: "send"; mailbox: string; value: JsonValue }
   | { type: "receive"; seq: number; mailbox: string; timeoutMs: number }
-  | { type: "done"; outcome: RunOutcome }
+  | { type: "ready" }
+  | { type: "done"; outcome: RunOutcome; runId?: number }
   | { type: "failed"; message: string; stack?: string };
 
 /** `ThinkResponse`: what the main thread sends on a think's channel (`seq`). */

@@ -1,0 +1,508 @@
+/**
+ * `patchwork acp`: an ACP agent for the editor's agent panel that sits in front of another
+ * ACP agent (the successor). A prompt that is Patchwork runs on the session's evaluator
+ * thread (state kept across prompts), each think a session of the successor through the
+ * same runtime as `patchwork run` (`AcpAgent`: redirect actor, think handlers, `do` server);
+ * any other prompt goes to the successor's session for this editor session unchanged, and
+ * everything it streams, asks (permissions) and requests (fs, terminal) goes to the editor.
+ */
+import { readFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { Readable, Writable } from "node:stream";
+import { isAbsolute, resolve } from "node:path";
+import * as acp from "@agentclientprotocol/sdk/unstable";
+import { formatDiagnostic, SourceFile, type Diagnostic } from "@patchwork/parser";
+import { AcpAgent, type AcpAgentOptions } from "../acp/agent.js";
+import type { AgentCommand } from "../acp/process.js";
+import { toAgentError, AgentCodes } from "../errors.js";
+import type { UsageFigures } from "../acp/turn-record.js";
+import { EvaluatorSession, type ProgramResult } from "../thread/session.js";
+import type { AsyncAgent, Logger, McpTransport } from "../types.js";
+import { classifyPrompt, COMMANDS, entryOf, parsePanelProgram } from "./prompts.js";
+import { ProgramView } from "./view.js";
+
+export interface AcpProxyOptions {
+  /** The successor agent's command line (a preset already resolved). */
+  agent: AgentCommand;
+  /** Working directory of the successor (sessions use the editor's `cwd`). Default `process.cwd()`. */
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  mcpTransport?: McpTransport | "auto";
+  thinkIdleTimeoutMs?: number;
+  /** How long a cancelled program may take to stop before its thread (and state) goes. Default 1000 ms. */
+  cancelGraceMs?: number;
+  logger?: Logger;
+  /** The successor's stderr (default: the logger at debug level). */
+  onAgentStderr?: (text: string) => void;
+  /** Module with `createSession` for the evaluator threads (tests). */
+  evaluatorModule?: string;
+}
+
+const PROXY_INFO = { name: "patchwork", title: "Patchwork", version: "0.1.0" };
+
+interface ProxySession {
+  id: string;
+  /** The editor's `session/new` (its `_meta` goes to the successor's chat session too). */
+  request: acp.NewSessionRequest;
+  cwd: string;
+  mcpServers: acp.McpServer[];
+  /** The successor's session for pass-through prompts (created again after a restart). */
+  chat: string | null;
+  /** The successor process the chat session belongs to. */
+  chatOf: AcpAgent | null;
+  evaluator: EvaluatorSession;
+  /** The prompt under way: its cancel. */
+  turn: { cancel(): void } | null;
+  programs: number;
+  /** Inner think sessions of the running program (permission and client requests go to this editor session). */
+  inner: Set<string>;
+}
+
+/** An ACP stream over a process's stdin and stdout (what an editor starts `patchwork acp` with). */
+export function stdioStream(input: NodeJS.ReadableStream = process.stdin, output: NodeJS.WritableStream = process.stdout): acp.Stream {
+  return acp.ndJsonStream(
+    Writable.toWeb(output as Writable) as WritableStream<Uint8Array>,
+    Readable.toWeb(input as Readable) as ReadableStream<Uint8Array>,
+  );
+}
+
+/** Serves one editor connection; resolves when the editor closes it. */
+export function serveAcpProxy(stream: acp.Stream, options: AcpProxyOptions): { closed: Promise<void>; close(): Promise<void> } {
+  const proxy = new AcpProxy(options);
+  const connection = proxy.app().connect(stream);
+  proxy.bind(connection);
+  const closed = connection.closed.then(() => proxy.close());
+  return { closed, close: () => (connection.close(), proxy.close()) };
+}
+
+class AcpProxy {
+  private connection: acp.AgentConnection | null = null;
+  private successor: AcpAgent | null = null;
+  private starting: Promise<AcpAgent> | null = null;
+  private init: acp.InitializeRequest | null = null;
+  private readonly sessions = new Map<string, ProxySession>();
+  /** Context tokens and cost of each session's thinks so far (its `usage_update`). */
+  private readonly usageTotals = new Map<string, { used: number; cost: Record<string, number> }>();
+  private closed = false;
+  /** Every think goes to the current successor (restarted after it died). */
+  private readonly thinker: AsyncAgent = {
+    think: async (request, runChild, signal, context) => (await this.agent()).think(request, runChild, signal, context),
+  };
+
+  constructor(private readonly options: AcpProxyOptions) {}
+
+  bind(connection: acp.AgentConnection): void {
+    this.connection = connection;
+  }
+
+  app(): acp.AgentApp {
+    return acp
+      .agent({ name: "patchwork" })
+      .onRequest(acp.methods.agent.initialize, ({ params }) => this.initialize(params))
+      .onRequest(acp.methods.agent.authenticate, async ({ params }) => {
+        await (await this.agent()).request(acp.methods.agent.authenticate, params);
+        return {};
+      })
+      .onRequest(acp.methods.agent.session.new, ({ params }) => this.newSession(params))
+      .onRequest(acp.methods.agent.session.load, ({ params }) => {
+        throw acp.RequestError.sessionNotFound(params.sessionId);
+      })
+      .onRequest(acp.methods.agent.session.prompt, ({ params }) => this.prompt(params))
+      .onNotification(acp.methods.agent.session.cancel, ({ params }) => this.sessions.get(params.sessionId)?.turn?.cancel())
+      .onRequest(acp.methods.agent.session.close, async ({ params }) => {
+        await this.closeSession(params.sessionId);
+        return {};
+      })
+      .onRequest(acp.methods.agent.session.setMode, async ({ params }) => {
+        const { session, agent } = await this.chatOf(params.sessionId);
+        return (await agent.request(acp.methods.agent.session.setMode, { ...params, sessionId: session })) as acp.SetSessionModeResponse;
+      })
+      .onRequest(acp.methods.agent.session.setConfigOption, async ({ params }) => {
+        const { session, agent } = await this.chatOf(params.sessionId);
+        return (await agent.request(acp.methods.agent.session.setConfigOption, { ...params, sessionId: session })) as acp.SetSessionConfigOptionResponse;
+      });
+  }
+
+  private async initialize(params: acp.InitializeRequest): Promise<acp.InitializeResponse> {
+    this.init = params;
+    const agent = await this.agent();
+    const caps = agent.initializeResponse.agentCapabilities ?? {};
+    return {
+      protocolVersion: acp.PROTOCOL_VERSION,
+      agentCapabilities: {
+        // Sessions live in this process (the interpreter state cannot be restored): no loadSession.
+        loadSession: false,
+        ...(caps.promptCapabilities ? { promptCapabilities: caps.promptCapabilities } : {}),
+        ...(caps.mcpCapabilities ? { mcpCapabilities: caps.mcpCapabilities } : {}),
+        sessionCapabilities: { close: {} },
+      },
+      authMethods: agent.initializeResponse.authMethods ?? [],
+      agentInfo: PROXY_INFO,
+    };
+  }
+
+  /** The successor, started (again, after it died) on demand. */
+  private agent(): Promise<AcpAgent> {
+    const current = this.successor;
+    if (current && !current.process.fault && current.process.alive) return Promise.resolve(current);
+    if (current) {
+      this.successor = null;
+      void current.close();
+    }
+    this.starting ??= this.startAgent().finally(() => (this.starting = null));
+    return this.starting;
+  }
+
+  private async startAgent(): Promise<AcpAgent> {
+    const { options } = this;
+    const editor = this.init?.clientCapabilities;
+    const agentOptions: AcpAgentOptions = {
+      command: options.agent,
+      cwd: options.cwd,
+      env: options.env,
+      mcpTransport: options.mcpTransport ?? "auto",
+      permissions: { do: "allow", other: "deny" },
+      thinkIdleTimeoutMs: options.thinkIdleTimeoutMs,
+      logger: options.logger,
+      clientCapabilities: {
+        fs: { readTextFile: editor?.fs?.readTextFile === true, writeTextFile: editor?.fs?.writeTextFile === true },
+        terminal: editor?.terminal === true,
+      },
+      forwardClientRequest: (method, params) => this.forwardClientRequest(method, params),
+      forwardPermission: (params) => this.forwardPermission(params),
+      onEvent: (event) => {
+        if (event.type === "agent-stderr") (options.onAgentStderr ?? ((t) => options.logger?.debug?.(t)))(event.text);
+      },
+    };
+    try {
+      const agent = await AcpAgent.start(agentOptions);
+      if (this.closed) {
+        await agent.close();
+        throw new Error("the proxy is closed");
+      }
+      this.successor = agent;
+      return agent;
+    } catch (error) {
+      const e = toAgentError(error, AgentCodes.spawnFailed);
+      throw internalError(`the agent behind patchwork could not start: ${e.message}`);
+    }
+  }
+
+  private async newSession(params: acp.NewSessionRequest): Promise<acp.NewSessionResponse> {
+    const id = `pw-${randomUUID()}`;
+    const session: ProxySession = {
+      id,
+      request: params,
+      cwd: params.cwd,
+      mcpServers: params.mcpServers,
+      chat: null,
+      chatOf: null,
+      evaluator: new EvaluatorSession({
+        agent: this.thinker,
+        cwd: params.cwd,
+        env: this.options.env,
+        evaluatorModule: this.options.evaluatorModule,
+        cancelGraceMs: this.options.cancelGraceMs,
+      }),
+      turn: null,
+      programs: 0,
+      inner: new Set(),
+    };
+    // The successor's session now, so its modes and options reach the editor as without the proxy.
+    const response = await this.openChat(session);
+    this.sessions.set(id, session);
+    setImmediate(() =>
+      this.update(id, { sessionUpdate: "available_commands_update", availableCommands: COMMANDS }),
+    );
+    const { sessionId: _, ...rest } = response;
+    return { ...rest, sessionId: id };
+  }
+
+  private async openChat(session: ProxySession): Promise<acp.NewSessionResponse> {
+    const agent = await this.agent();
+    // The agent profile's session options (Claude Code: no bypass mode, which it refuses as
+    // root), then what the editor asked for.
+    const response = (await agent.request(acp.methods.agent.session.new, {
+      ...agent.profile.newSessionExtras?.(),
+      ...session.request,
+      cwd: session.cwd,
+      mcpServers: session.mcpServers,
+    })) as acp.NewSessionResponse;
+    session.chat = response.sessionId;
+    session.chatOf = agent;
+    agent.attach(response.sessionId, (update) => this.chatUpdate(session, update));
+    return response;
+  }
+
+  /** The successor's chat session of an editor session (opened again after a restart). */
+  private async chatOf(sessionId: string): Promise<{ session: string; agent: AcpAgent }> {
+    const session = this.session(sessionId);
+    const agent = await this.agent();
+    if (session.chatOf !== agent || !session.chat) await this.openChat(session);
+    return { session: session.chat!, agent };
+  }
+
+  private chatUpdate(session: ProxySession, update: acp.SessionUpdate): void {
+    // The successor's own commands are shown with ours.
+    if (update.sessionUpdate === "available_commands_update")
+      update = { ...update, availableCommands: [...COMMANDS, ...update.availableCommands.filter((c) => !COMMANDS.some((o) => o.name === c.name))] };
+    this.update(session.id, update);
+  }
+
+  private session(sessionId: string): ProxySession {
+    const session = this.sessions.get(sessionId);
+    if (!session) throw acp.RequestError.sessionNotFound(sessionId);
+    return session;
+  }
+
+  private async prompt(params: acp.PromptRequest): Promise<acp.PromptResponse> {
+    const session = this.session(params.sessionId);
+    if (session.turn)
+      throw new acp.RequestError(-32600, "a prompt is already running in this session: wait for it or cancel it first");
+    const kind = classifyPrompt(params.prompt);
+    let cancelled = false;
+    const controller = new AbortController();
+    session.turn = {
+      cancel: () => {
+        cancelled = true;
+        controller.abort();
+      },
+    };
+    try {
+      switch (kind.kind) {
+        case "pass":
+          return await this.passThrough(session, params, () => cancelled);
+        case "refuse":
+          return this.reply(session, kind.text);
+        case "reset":
+          await session.evaluator.reset();
+          return this.reply(session, "The Patchwork session was reset: its variables, functions and imports are gone.");
+        case "check":
+          return this.check(session, kind.file);
+        case "program":
+          return await this.runPanelProgram(session, kind.source, controller.signal);
+        case "run":
+          return await this.runFile(session, kind.file, kind.args, controller.signal);
+      }
+    } finally {
+      session.turn = null;
+    }
+  }
+
+  private async passThrough(session: ProxySession, params: acp.PromptRequest, cancelled: () => boolean): Promise<acp.PromptResponse> {
+    let chat: { session: string; agent: AcpAgent };
+    try {
+      chat = await this.chatOf(session.id);
+    } catch (error) {
+      throw internalError(errorText(error));
+    }
+    session.turn = {
+      cancel: () => void chat.agent.notify(acp.methods.agent.session.cancel, { sessionId: chat.session }).catch(() => undefined),
+    };
+    if (cancelled()) session.turn.cancel();
+    let unsubscribe = () => undefined as unknown;
+    const died = new Promise<never>((_, reject) => (unsubscribe = chat.agent.process.onFault((fault) => reject(new Error(fault.message)))));
+    died.catch(() => undefined);
+    try {
+      return (await Promise.race([
+        chat.agent.request(acp.methods.agent.session.prompt, { ...params, sessionId: chat.session }),
+        died,
+      ])) as acp.PromptResponse;
+    } catch (error) {
+      if (error instanceof acp.RequestError && chat.agent.process.alive && !chat.agent.process.fault) throw error;
+      const fault = chat.agent.process.fault ?? (await chat.agent.process.settle());
+      throw internalError(
+        `the agent behind patchwork stopped during this turn (${fault?.message ?? errorText(error)}); the next prompt starts it again`,
+      );
+    } finally {
+      unsubscribe();
+    }
+  }
+
+  private check(session: ProxySession, file: string): acp.PromptResponse {
+    const path = isAbsolute(file) ? file : resolve(session.cwd, file);
+    let text: string;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch (error) {
+      return this.reply(session, `Cannot read ${file}: ${(error as Error).message}`);
+    }
+    const parsed = parsePanelProgram(text, file);
+    const errors = parsed.diagnostics.filter((d) => d.severity === "error" || d.severity === "warning");
+    if (errors.length === 0) return this.reply(session, `${file}: no syntax errors.`);
+    return this.reply(session, renderDiagnostics(errors, new SourceFile(parsed.source, file)));
+  }
+
+  private async runPanelProgram(session: ProxySession, text: string, signal: AbortSignal): Promise<acp.PromptResponse> {
+    const fileName = `<prompt ${++session.programs}>`;
+    const parsed = parsePanelProgram(text, fileName);
+    // Excerpts show the prompt as typed (its outer braces blanked for running keep every position).
+    const typed = new SourceFile(text, fileName);
+    if (parsed.diagnostics.some((d) => d.severity === "error")) return this.reply(session, renderDiagnostics(parsed.diagnostics, typed));
+    return this.runPrograms(session, [{ source: parsed.source, fileName }], signal, typed);
+  }
+
+  private async runFile(session: ProxySession, file: string, args: string[], signal: AbortSignal): Promise<acp.PromptResponse> {
+    const path = isAbsolute(file) ? file : resolve(session.cwd, file);
+    let text: string;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch (error) {
+      return this.reply(session, `Cannot read ${file}: ${(error as Error).message}`);
+    }
+    const parsed = parsePanelProgram(text, path);
+    const main = new SourceFile(text, path);
+    if (!parsed.program || parsed.diagnostics.some((d) => d.severity === "error"))
+      return this.reply(session, renderDiagnostics(parsed.diagnostics, main));
+    const entry = entryOf(parsed.program);
+    if (entry === null) return this.reply(session, `${file} has no top-level statements and no '__main__' or 'main' to run.`);
+    ++session.programs;
+    const programs = [
+      // `args`: the words after the file name, as an array of strings.
+      { source: `var args = ${JSON.stringify(args)}`, fileName: "<run arguments>" },
+      { source: text, fileName: path },
+      ...(entry === "statements" ? [] : [{ source: `${entry}()`, fileName: `<run ${entry}>` }]),
+    ];
+    return this.runPrograms(session, programs, signal, main);
+  }
+
+  /** Runs programs one after the other (stopping at the first failure) and answers the turn. */
+  private async runPrograms(
+    session: ProxySession,
+    programs: { source: string; fileName: string }[],
+    signal: AbortSignal,
+    main: SourceFile,
+  ): Promise<acp.PromptResponse> {
+    const view = new ProgramView(`pw${session.programs}`, (update) => this.update(session.id, update));
+    const inner = view.innerSessions;
+    session.inner = inner;
+    let result: ProgramResult | null = null;
+    for (const program of programs) {
+      result = await session.evaluator.run(program.source, program.fileName, {
+        signal,
+        onOutput: (text) => view.output(text),
+        onEvent: (event) => view.event(event),
+        onShellStart: (id, command) => view.shellStart(id, command),
+        onShellEnd: (id, r) => view.shellEnd(id, r),
+      });
+      if (!result.ok) break;
+    }
+    view.finish(result?.ok ?? false);
+    const usage = view.usage;
+    if (usage.totalTokens > 0 || Object.keys(usage.cost).length > 0) this.sendUsage(session, usage);
+    const response = (stopReason: acp.StopReason): acp.PromptResponse => ({
+      stopReason,
+      ...(usage.totalTokens > 0
+        ? { usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, totalTokens: usage.totalTokens } }
+        : {}),
+    });
+    if (!result) return response("end_turn");
+    const lostState = result.reset ? "\n\nThe program did not stop in time, so its evaluator was restarted: this session's Patchwork variables and functions are gone." : "";
+    if (result.cancelled) {
+      if (lostState) this.message(session, lostState.trimStart());
+      return response("cancelled");
+    }
+    const errors = result.diagnostics.filter((d) => d.severity === "error" || d.severity === "warning");
+    if (errors.length > 0) this.message(session, `${result.output && !result.output.endsWith("\n") ? "\n" : ""}${renderDiagnostics(errors, main)}${lostState}`);
+    return response("end_turn");
+  }
+
+  /** `usage_update`: the context tokens and cost of this session's thinks, summed. */
+  private sendUsage(session: ProxySession, usage: UsageFigures): void {
+    const total = this.usageTotals.get(session.id) ?? { used: 0, cost: {} };
+    total.used += usage.contextTokens;
+    for (const [currency, amount] of Object.entries(usage.cost)) total.cost[currency] = (total.cost[currency] ?? 0) + amount;
+    this.usageTotals.set(session.id, total);
+    const [currency, amount] = Object.entries(total.cost)[0] ?? [];
+    this.update(session.id, {
+      sessionUpdate: "usage_update",
+      used: total.used,
+      size: 0,
+      ...(currency ? { cost: { amount: amount!, currency } } : {}),
+    });
+  }
+
+  private reply(session: ProxySession, text: string): acp.PromptResponse {
+    this.message(session, text);
+    return { stopReason: "end_turn" };
+  }
+
+  private message(session: ProxySession, text: string): void {
+    this.update(session.id, { sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
+  }
+
+  private update(sessionId: string, update: acp.SessionUpdate): void {
+    this.connection?.client.notify(acp.methods.client.session.update, { sessionId, update }).catch(() => undefined);
+  }
+
+  /** The editor session a successor session belongs to (its chat, or a think of its running program). */
+  private ownerOf(successorSession: string): ProxySession | undefined {
+    for (const session of this.sessions.values()) {
+      if (session.chat === successorSession || session.inner.has(successorSession)) return session;
+    }
+    return undefined;
+  }
+
+  private forwardPermission(params: acp.RequestPermissionRequest): Promise<acp.RequestPermissionResponse> | undefined {
+    const owner = this.ownerOf(params.sessionId);
+    if (!owner || !this.connection) return undefined;
+    return this.connection.client.request(acp.methods.client.session.requestPermission, { ...params, sessionId: owner.id });
+  }
+
+  private async forwardClientRequest(method: string, params: unknown): Promise<unknown> {
+    const sessionId = (params as { sessionId?: string }).sessionId ?? "";
+    const owner = this.ownerOf(sessionId);
+    if (!owner || !this.connection) throw acp.RequestError.sessionNotFound(sessionId);
+    return this.connection.client.request(method, { ...(params as object), sessionId: owner.id });
+  }
+
+  private async closeSession(sessionId: string): Promise<void> {
+    const session = this.session(sessionId);
+    this.sessions.delete(sessionId);
+    this.usageTotals.delete(sessionId);
+    session.turn?.cancel();
+    await session.evaluator.close();
+    if (session.chat && session.chatOf) {
+      session.chatOf.detach(session.chat);
+      const caps = session.chatOf.initializeResponse.agentCapabilities?.sessionCapabilities as { close?: unknown } | undefined;
+      if (caps?.close) await session.chatOf.request(acp.methods.agent.session.close, { sessionId: session.chat }).catch(() => undefined);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const session of this.sessions.values()) {
+      session.turn?.cancel();
+      await session.evaluator.close();
+    }
+    this.sessions.clear();
+    await this.successor?.close();
+    this.successor = null;
+  }
+}
+
+function renderDiagnostics(diagnostics: readonly Diagnostic[], main: SourceFile): string {
+  const cache = new Map<string, SourceFile | undefined>([[main.fileName, main]]);
+  const sourceOf = (fileName: string | undefined) => {
+    const name = fileName ?? main.fileName;
+    if (!cache.has(name)) {
+      try {
+        cache.set(name, new SourceFile(readFileSync(name, "utf8"), name));
+      } catch {
+        cache.set(name, undefined);
+      }
+    }
+    return cache.get(name);
+  };
+  return `\`\`\`\n${diagnostics.map((d) => formatDiagnostic(d, sourceOf(d.fileName))).join("\n")}\n\`\`\`\n`;
+}
+
+/** A JSON-RPC internal error whose message is the text the user reads. */
+function internalError(message: string): acp.RequestError {
+  return new acp.RequestError(-32603, message);
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,162 @@
+/**
+ * What the editor sees while a program runs: its output as `agent_message_chunk`s, each
+ * think as a `tool_call` of kind `think` whose content is the inner agent's streamed answer,
+ * each `do` call and each shell command as a `tool_call` of its own, the inner agent's
+ * thoughts as `agent_thought_chunk`s, and the thinks' usage summed.
+ */
+import type { SessionUpdate, ToolCallContent, ToolCallStatus } from "@agentclientprotocol/sdk/unstable";
+import type { ShellResult } from "@patchwork/interpreter";
+import { addUsage, emptyUsage, type UsageFigures } from "../acp/turn-record.js";
+import type { RunEvent } from "../types.js";
+
+/** Text for a tool call's content, clipped (a tool call is a summary; the output streams as messages). */
+const MAX_CONTENT = 16_000;
+
+export class ProgramView {
+  private readonly thinks = new Map<number, { toolCallId: string; text: string; sent: number }>();
+  private readonly dos: { toolCallId: string; thinkId: number; index: number; output: string[] }[] = [];
+  private doCount = 0;
+  readonly usage: UsageFigures = emptyUsage();
+  /** Inner sessions of this program's thinks (to route their permission and client requests). */
+  readonly innerSessions = new Set<string>();
+  private timer: NodeJS.Timeout | null = null;
+
+  /** `tag` makes this program's tool call ids unique in the editor session. */
+  constructor(
+    private readonly tag: string,
+    private readonly send: (update: SessionUpdate) => void,
+  ) {}
+
+  output(text: string): void {
+    for (const open of this.dos) open.output.push(text);
+    this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
+  }
+
+  event(event: RunEvent): void {
+    switch (event.type) {
+      case "think-start": {
+        const toolCallId = `${this.tag}-think-${event.id}`;
+        this.thinks.set(event.id, { toolCallId, text: "", sent: 0 });
+        const title = event.prompt.split("\n").map((line) => line.trim()).find((line) => line !== "") ?? event.kind;
+        this.send({
+          sessionUpdate: "tool_call",
+          toolCallId,
+          title: clip(title, 120),
+          kind: "think",
+          status: "in_progress",
+          rawInput: { kind: event.kind, prompt: event.prompt, at: `${event.fileName}:${event.span.start.line}:${event.span.start.column}` },
+        });
+        return;
+      }
+      case "agent-text": {
+        const think = this.thinks.get(event.thinkId);
+        if (!think) return;
+        think.text += event.text;
+        this.scheduleFlush();
+        return;
+      }
+      case "agent-thought":
+        this.send({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: event.text } });
+        return;
+      case "think-end": {
+        const think = this.thinks.get(event.id);
+        if (!think) return;
+        this.flush();
+        this.thinks.delete(event.id);
+        this.status(think.toolCallId, event.ok ? "completed" : "failed");
+        return;
+      }
+      case "do-start": {
+        const toolCallId = `${this.tag}-do-${++this.doCount}`;
+        this.dos.push({ toolCallId, thinkId: event.thinkId, index: event.index, output: [] });
+        this.send({
+          sessionUpdate: "tool_call",
+          toolCallId,
+          title: `do block ${event.index}`,
+          kind: "execute",
+          status: "in_progress",
+          rawInput: { block: event.index, think: this.thinks.get(event.thinkId)?.toolCallId ?? null },
+        });
+        return;
+      }
+      case "do-end": {
+        const at = this.dos.findLastIndex((d) => d.thinkId === event.thinkId && d.index === event.index);
+        if (at < 0) return;
+        const [done] = this.dos.splice(at, 1);
+        const output = done!.output.join("");
+        this.send({
+          sessionUpdate: "tool_call_update",
+          toolCallId: done!.toolCallId,
+          status: event.ok ? "completed" : "failed",
+          ...(output ? { content: textContent(output) } : {}),
+        });
+        return;
+      }
+      case "session":
+        this.innerSessions.add(event.sessionId);
+        return;
+      case "usage":
+        addUsage(this.usage, event.usage);
+        return;
+      default:
+        return;
+    }
+  }
+
+  shellStart(id: number, command: string): void {
+    this.send({
+      sessionUpdate: "tool_call",
+      toolCallId: `${this.tag}-sh-${id}`,
+      title: clip(command, 120),
+      kind: "execute",
+      status: "in_progress",
+      rawInput: { command },
+    });
+  }
+
+  shellEnd(id: number, result: ShellResult | null): void {
+    const text = result ? `${result.stdout}${result.stderr}${result.status !== 0 ? `\n(exit status ${result.status})` : ""}` : "";
+    this.send({
+      sessionUpdate: "tool_call_update",
+      toolCallId: `${this.tag}-sh-${id}`,
+      status: result && result.status === 0 ? "completed" : "failed",
+      ...(text.trim() ? { content: textContent(text) } : {}),
+    });
+  }
+
+  /** Closes what is still open (a cancelled or failed program). */
+  finish(ok: boolean): void {
+    this.flush();
+    for (const think of this.thinks.values()) this.status(think.toolCallId, ok ? "completed" : "failed");
+    this.thinks.clear();
+    for (const open of this.dos.splice(0)) this.status(open.toolCallId, "failed");
+  }
+
+  /** A think's answer goes out at most every 50 ms (each update carries the whole text so far). */
+  private scheduleFlush(): void {
+    this.timer ??= setTimeout(() => this.flush(), 50);
+  }
+
+  private flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    for (const think of this.thinks.values()) {
+      if (think.sent === think.text.length) continue;
+      think.sent = think.text.length;
+      this.send({ sessionUpdate: "tool_call_update", toolCallId: think.toolCallId, content: textContent(think.text) });
+    }
+  }
+
+  private status(toolCallId: string, status: ToolCallStatus): void {
+    this.send({ sessionUpdate: "tool_call_update", toolCallId, status });
+  }
+}
+
+function textContent(text: string): ToolCallContent[] {
+  const shown = text.length > MAX_CONTENT ? `…${text.slice(text.length - MAX_CONTENT)}` : text;
+  return [{ type: "content", content: { type: "text", text: shown } }];
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

@@ -1,0 +1,39 @@
+import { serveAcpProxy, stdioStream } from "@patchwork/agent";
+import { UsageError } from "./files.js";
+import { resolveAgentCommand } from "./presets.js";
+import type { Terminal } from "./terminal.js";
+
+export interface AcpArgs {
+  agent?: string;
+  mcpTransport?: "http" | "stdio" | "acp";
+  idleTimeout?: number;
+}
+
+/**
+ * `patchwork acp --agent …`: an ACP agent on stdin/stdout for the editor's agent panel
+ * (docs/editors.md). stdout is the protocol: diagnostics go to stderr only.
+ */
+export async function acpCommand(args: AcpArgs, term: Terminal, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const value = (args.agent ?? env.PATCHWORK_AGENT)?.trim();
+  if (!value) throw new UsageError("patchwork acp needs the agent to pass prompts to: --agent claude|codex|gemini|\"<command>\" (or PATCHWORK_AGENT)");
+  if (args.idleTimeout !== undefined && !(args.idleTimeout > 0)) throw new UsageError("--idle-timeout takes a positive number of seconds");
+  const command = resolveAgentCommand(value, env);
+  const server = serveAcpProxy(stdioStream(), {
+    agent: command,
+    cwd: process.cwd(),
+    mcpTransport: args.mcpTransport ?? "auto",
+    thinkIdleTimeoutMs: args.idleTimeout !== undefined ? args.idleTimeout * 1000 : undefined,
+    onAgentStderr: (text) => term.stderr(text),
+    logger: { warn: (message) => term.stderr(`patchwork acp: ${message}\n`) },
+  });
+  const stop = () => void server.close();
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+  try {
+    await server.closed;
+  } finally {
+    process.off("SIGTERM", stop);
+    process.off("SIGINT", stop);
+  }
+  return 0;
+}

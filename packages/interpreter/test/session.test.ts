@@ -1,0 +1,45 @@
+// createSession: a REPL whose programs continue one another (the agent panel's prompts).
+import { describe, expect, it } from "vitest";
+import { createSession, NoAgent } from "../src/index.js";
+
+const session = () => createSession({ agent: new NoAgent() });
+
+describe("createSession", () => {
+  it("keeps variables, functions and types of one program for the next", () => {
+    const s = session();
+    expect(s.run("var x = 1\nfun add(a) { return a + x }\ntype Id = string", { fileName: "<p1>" }).ok).toBe(true);
+    const r = s.run('var id: Id = "a"\nprint(add(2), id)', { fileName: "<p2>" });
+    expect(r).toMatchObject({ ok: true, output: "3 a\n" });
+    expect(s.run("x + 10").value).toBe(11);
+  });
+
+  it("lets a later program redeclare a name (functions keep the binding they were written with)", () => {
+    const s = session();
+    s.run("var x = 1\nfun f() { return x }");
+    const r = s.run("var x = 100\nfun g() { return x }\nprint(f(), g(), x)");
+    expect(r.output).toBe("1 100 100\n");
+    expect(s.run("fun f() { return 7 }\nf()").value).toBe(7);
+  });
+
+  it("keeps what a failing program declared before its error, and reports the error at its position", () => {
+    const s = session();
+    const r = s.run('var kept = 5\nthrow "boom"\nvar lost = 6', { fileName: "<p>" });
+    expect(r.ok).toBe(false);
+    expect(r.diagnostics[0]).toMatchObject({ fileName: "<p>", span: { start: { line: 2 } } });
+    expect(s.run("kept").value).toBe(5);
+    expect(s.run("lost").value).toBe(null);
+  });
+
+  it("runs no main: a program of items only has the value null", () => {
+    const s = session();
+    expect(s.run('fun main() { print("no") }')).toMatchObject({ ok: true, value: null, output: "" });
+    expect(s.run("main()").output).toBe("no\n");
+  });
+
+  it("reports a parse error without changing the session", () => {
+    const s = session();
+    s.run("var a = 1");
+    expect(s.run("var = 2").ok).toBe(false);
+    expect(s.run("a").value).toBe(1);
+  });
+});
