@@ -1,7 +1,8 @@
 import type { Span } from "./ast.js";
 import { SourceFile } from "./source.js";
 
-export type Severity = "error" | "warning";
+/** `hint`: a static check's suggestion (e.g. an unused variable), never a failure. */
+export type Severity = "error" | "warning" | "hint";
 
 /**
  * A problem found in a program. `code` is stable (PW1xxx lexer, PW2xxx parser and loader,

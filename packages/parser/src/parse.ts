@@ -14,10 +14,18 @@ export interface ParseOptions {
   fileName?: string;
 }
 
+/** A comment in code (`# …`, to the end of the line), its text including the marker. */
+export interface Comment {
+  text: string;
+  span: Span;
+}
+
 export interface ParseResult {
   program: Program;
   /** Errors and warnings, in source order. */
   diagnostics: Diagnostic[];
+  /** The comments of the source, in order (not part of the AST: the formatter attaches them). */
+  comments: Comment[];
 }
 
 let parser: PatchworkParser | undefined;
@@ -111,7 +119,7 @@ function failedParse(e: unknown, src: SourceFile, fileName: string | undefined):
   // Rebuild the parser after anything unexpected; a depth limit leaves it in a known state.
   if (!(e instanceof NestedTooDeeply)) parser = undefined;
   if (fileName !== undefined) d.fileName = fileName;
-  return { program: emptyProgram(src), diagnostics: [d] };
+  return { program: emptyProgram(src), diagnostics: [d], comments: [] };
 }
 
 /** Parse Patchwork source into a Program. Never throws; problems are diagnostics. */
@@ -134,7 +142,8 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
       span: src.span(0, source.length),
     };
     p.input = [];
-    return { program, diagnostics };
+    const comments = lexed.comments.map((t) => ({ text: t.image, span: src.span(t.startOffset, t.startOffset + t.image.length) }));
+    return { program, diagnostics, comments };
   } catch (e) {
     return failedParse(e, src, fileName);
   }

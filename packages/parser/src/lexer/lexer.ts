@@ -38,6 +38,8 @@ function getLexer(): Lexer {
 export interface LexResult {
   tokens: IToken[];
   errors: ILexingError[];
+  /** Comment tokens (every token of the lexer's "comments" group), in source order. */
+  comments: IToken[];
 }
 
 const identIdx = T.Ident.tokenTypeIdx!;
@@ -60,7 +62,7 @@ export function tokenize(text: string): LexResult {
     if (kw !== undefined) retag(t, kw);
     else if (t.image === "task" && tokens[i + 1]?.tokenTypeIdx === identIdx) retag(t, T.Task);
   }
-  return { tokens, errors: result.errors };
+  return { tokens, errors: result.errors, comments: result.groups["comments"] ?? [] };
 }
 
 /** Validate the lexer definition (used by tests; production skips validations). */

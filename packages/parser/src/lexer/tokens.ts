@@ -49,8 +49,10 @@ export const WhiteSpace = tok({ name: "WhiteSpace", pattern: /[ \t\f\uFEFF]+/, g
  * `#`, its books write `//`). One token type for both spellings, so every tool (the
  * formatter keeps comments) treats them alike. Strings, prompt text and shell words have no
  * comments: their modes do not contain this token (`$ curl http://x` keeps its URL).
+ * Comments are kept in the lexer's "comments" group (not skipped), so the formatter and the
+ * language server can see them; the parser never does.
  */
-export const Comment = tok({ name: "Comment", pattern: /(?:#|\/\/)[^\n\r]*/, start_chars_hint: ["#", "/"], group: Lexer.SKIPPED });
+export const Comment = tok({ name: "Comment", pattern: /(?:#|\/\/)[^\n\r]*/, start_chars_hint: ["#", "/"], group: "comments" });
 export const NL = tok({
   name: "NL",
   label: "a newline",
