@@ -172,11 +172,32 @@ function commandLine(yargs: (argv: string[]) => Argv, argv: string[], term: Term
     )
     .command(
       "check <files..>",
-      "report syntax errors without running",
+      "report syntax errors and static-check findings without running",
       (y) => y.positional("files", { type: "string", array: true, demandOption: true }),
       async (args) => {
-        const { checkCommand } = await import("./parse-commands.js");
+        const { checkCommand } = await import("./check-command.js");
         result.status = checkCommand(args.files, term);
+      },
+    )
+    .command(
+      "fmt [files..]",
+      "format programs in the canonical layout (a directory: every .pw file under it; no file: stdin to stdout)",
+      (y) =>
+        y
+          .positional("files", { type: "string", array: true, default: [] as string[] })
+          .option("check", { type: "boolean", default: false, describe: "change nothing; list files that would change (exit 1 if any)" }),
+      async (args) => {
+        const { fmtCommand } = await import("./fmt-command.js");
+        result.status = fmtCommand({ files: args.files, check: args.check }, term, () => readFileSync(0, "utf8"));
+      },
+    )
+    .command(
+      "lsp",
+      "run the language server on stdin/stdout (for editors)",
+      (y) => y.option("stdio", { type: "boolean", describe: "use stdio (the default and only transport)" }),
+      async () => {
+        const { lspCommand } = await import("./lsp-command.js");
+        result.status = await lspCommand();
       },
     )
     .command(
@@ -188,7 +209,7 @@ function commandLine(yargs: (argv: string[]) => Argv, argv: string[], term: Term
         result.status = await runMcpRelay(argv.slice(1));
       },
     )
-    .demandCommand(1, "say which command to run: run, acp, list, test, trace, parse or check")
+    .demandCommand(1, "say which command to run: run, acp, list, test, trace, parse, check, fmt or lsp")
     .strictCommands()
     .strictOptions()
     .help()
@@ -220,7 +241,7 @@ async function fastPath(argv: string[], term: Terminal): Promise<number | undefi
     return runCommand({ file: argv[1], ...RUN_DEFAULTS }, term);
   }
   if (argv.length >= 2 && argv[0] === "check" && argv.slice(1).every(plain)) {
-    const { checkCommand } = await import("./parse-commands.js");
+    const { checkCommand } = await import("./check-command.js");
     return checkCommand(argv.slice(1), term);
   }
   return undefined;

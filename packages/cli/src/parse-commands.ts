@@ -10,14 +10,3 @@ export function parseCommand(file: string, term: Terminal): number {
   term.stdout(astToJson(program) + "\n");
   return 0;
 }
-
-/** `patchwork check FILE...`: like parse, without printing the AST. */
-export function checkCommand(files: readonly string[], term: Terminal): number {
-  let status = 0;
-  for (const file of files) {
-    const { source, diagnostics } = loadFile(file);
-    if (diagnostics.length > 0) term.stderr(renderDiagnostics(diagnostics, source));
-    if (hasErrors(diagnostics)) status = 1;
-  }
-  return status;
-}

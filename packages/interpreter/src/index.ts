@@ -60,3 +60,7 @@ export type { SessionInfo } from "./workers/session.js";
 export { PwOpaque } from "./values.js";
 export { shellQuote, shellEscapeDouble } from "./compiler/shell.js";
 export { DO_NOTE } from "./compiler/prompt.js";
+/** The builtin table and std modules, for static analysis (names, arity). */
+export { BUILTINS, STD_MODULES } from "./builtins/index.js";
+export { arityText } from "./builtins/types.js";
+export type { BuiltinDef } from "./builtins/types.js";

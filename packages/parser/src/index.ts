@@ -9,3 +9,5 @@ export type { LoadOptions } from "./threadbare.js";
 export { astToJson } from "./astJson.js";
 export { grammarFiles, serializedGrammar } from "./grammar/generate.js";
 export { textMateGrammar } from "./grammar/textmate.js";
+export { format } from "./format/index.js";
+export type { FormatOptions, FormatResult } from "./format/index.js";

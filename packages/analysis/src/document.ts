@@ -1,0 +1,206 @@
+/**
+ * A module's text, parsed and analysed, kept up to date edit by edit.
+ *
+ * The text is cut into chunks at the starts of top-level items (a cut is a line start
+ * between two items); each chunk is parsed and analysed on its own, with offsets relative to
+ * its start. An edit re-parses only the chunks it touches and their two neighbours, shifts
+ * the starts of the chunks after it, and re-runs the cheap module-level pass (combine.ts).
+ * Where an edit leaves something open to the end of a chunk (a string, a prompt, a block, a
+ * binary operator…), the chunk boundaries no longer hold: the whole text is parsed again.
+ * `patchwork check` uses the same class with one chunk (the file as `parse` sees it).
+ */
+import { parse, SourceFile, type Comment, type Diagnostic, type Severity, type TopLevel } from "@patchwork/parser";
+import { CHECKS, findingMessage } from "./codes.js";
+import { ModuleIndex, type Unit } from "./combine.js";
+import { unitFacts, type UnitFacts } from "./facts.js";
+import type { ImportResolver } from "./imports.js";
+
+/** A diagnostic at module offsets (the language server converts them to its positions). */
+export interface OffsetDiagnostic {
+  code: string;
+  severity: Severity;
+  message: string;
+  start: number;
+  end: number;
+}
+
+export interface Chunk {
+  /** Offset of the chunk in the document. */
+  start: number;
+  text: string;
+  body: TopLevel[];
+  /** Parse diagnostics, at offsets relative to the chunk. */
+  parseDiagnostics: OffsetDiagnostic[];
+  comments: Comment[];
+  facts: UnitFacts;
+}
+
+export interface DocumentOptions {
+  fileName: string;
+  resolver?: ImportResolver | undefined;
+  /** Cut the text into chunks for cheap edits (the language server); false: one chunk. */
+  incremental?: boolean;
+}
+
+/** Diagnostics that mean something was left open to the end of the text that was parsed. */
+function runsToEnd(d: Diagnostic): boolean {
+  return d.code === "PW1002" || d.code === "PW1004" || d.code === "PW1005" || d.code === "PW1006" || d.message.includes("end of input");
+}
+
+function makeChunk(text: string, start: number, fileName: string): { chunk: Chunk; openEnded: boolean; blockMode: boolean } {
+  const r = parse(text, { fileName });
+  const chunk: Chunk = {
+    start,
+    text,
+    body: r.program.body,
+    parseDiagnostics: r.diagnostics.map((d) => ({ code: d.code, severity: d.severity, message: d.message, start: d.span.start.offset, end: d.span.end.offset })),
+    comments: r.comments,
+    facts: unitFacts(r.program.body, text),
+  };
+  return { chunk, openEnded: r.diagnostics.some(runsToEnd), blockMode: r.program.blockMode };
+}
+
+function lineStart(text: string, offset: number): number {
+  let i = offset;
+  while (i > 0 && text.charCodeAt(i - 1) !== 10 && text.charCodeAt(i - 1) !== 13) i--;
+  return i;
+}
+
+/** Parses `text` (placed at `base`) into chunks. `whole`: the text is the entire document. */
+function chunksOf(text: string, base: number, fileName: string, incremental: boolean): { chunks: Chunk[]; openEnded: boolean } {
+  const first = makeChunk(text, base, fileName);
+  if (!incremental || first.openEnded || first.blockMode || first.chunk.body.length < 2) return { chunks: [first.chunk], openEnded: first.openEnded };
+  const body = first.chunk.body;
+  const cuts: number[] = [0];
+  for (let i = 1; i < body.length; i++) {
+    const ls = lineStart(text, body[i]!.span.start.offset);
+    if (ls >= body[i - 1]!.span.end.offset && ls > cuts[cuts.length - 1]!) cuts.push(ls);
+  }
+  if (cuts.length === 1) return { chunks: [first.chunk], openEnded: false };
+  const chunks: Chunk[] = [];
+  for (let i = 0; i < cuts.length; i++) {
+    const piece = text.slice(cuts[i], cuts[i + 1] ?? text.length);
+    const c = makeChunk(piece, base + cuts[i]!, fileName);
+    // A piece that does not stand alone: keep the text as one chunk.
+    if (c.openEnded || c.blockMode) return { chunks: [first.chunk], openEnded: false };
+    chunks.push(c.chunk);
+  }
+  return { chunks, openEnded: false };
+}
+
+export class AnalysisDocument {
+  private _text: string;
+  private chunkList: Chunk[] = [];
+  private index: ModuleIndex | null = null;
+  private diags: OffsetDiagnostic[] | null = null;
+  private source: SourceFile | null = null;
+  readonly fileName: string;
+  private readonly incremental: boolean;
+  resolver: ImportResolver | undefined;
+  /** How many characters were re-parsed by the last update (for tests and the benchmark). */
+  lastReparsed = 0;
+
+  constructor(text: string, options: DocumentOptions) {
+    this._text = text;
+    this.fileName = options.fileName;
+    this.resolver = options.resolver;
+    this.incremental = options.incremental ?? true;
+    this.reparseAll();
+  }
+
+  get text(): string {
+    return this._text;
+  }
+
+  get chunks(): readonly Chunk[] {
+    return this.chunkList;
+  }
+
+  private reparseAll(): void {
+    this.chunkList = chunksOf(this._text, 0, this.fileName, this.incremental).chunks;
+    this.lastReparsed = this._text.length;
+    this.invalidate();
+  }
+
+  private invalidate(): void {
+    this.index = null;
+    this.diags = null;
+    this.source = null;
+  }
+
+  /** Replaces the whole text. */
+  setText(text: string): void {
+    this._text = text;
+    this.reparseAll();
+  }
+
+  /** Replaces `[start, end)` of the current text by `insert`. */
+  edit(start: number, end: number, insert: string): void {
+    const old = this._text;
+    start = Math.max(0, Math.min(start, old.length));
+    end = Math.max(start, Math.min(end, old.length));
+    this._text = old.slice(0, start) + insert + old.slice(end);
+    const delta = insert.length - (end - start);
+    const list = this.chunkList;
+    if (!this.incremental || list.length < 3) return this.reparseAll();
+    const a = Math.max(0, this.chunkIndexAt(start) - 1);
+    const b = Math.min(list.length - 1, this.chunkIndexAt(end) + 1);
+    const regionStart = list[a]!.start;
+    const regionEnd = (b + 1 < list.length ? list[b + 1]!.start : old.length) + delta;
+    const region = this._text.slice(regionStart, regionEnd);
+    const { chunks, openEnded } = chunksOf(region, regionStart, this.fileName, true);
+    if (openEnded && (a > 0 || b < list.length - 1)) return this.reparseAll();
+    for (let i = b + 1; i < list.length; i++) list[i]!.start += delta;
+    list.splice(a, b - a + 1, ...chunks);
+    this.lastReparsed = region.length;
+    this.invalidate();
+  }
+
+  /** The index of the chunk holding `offset` (the last chunk starting at or before it). */
+  chunkIndexAt(offset: number): number {
+    const list = this.chunkList;
+    let lo = 0;
+    let hi = list.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (list[mid]!.start <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  get module(): ModuleIndex {
+    this.index ??= new ModuleIndex(this.chunkList.map((c): Unit => ({ facts: c.facts, base: c.start })));
+    return this.index;
+  }
+
+  /** Parse errors and static-check findings, in source order. */
+  diagnostics(): OffsetDiagnostic[] {
+    if (this.diags) return this.diags;
+    const out: OffsetDiagnostic[] = [];
+    for (const c of this.chunkList) for (const d of c.parseDiagnostics) out.push({ ...d, start: d.start + c.start, end: d.end + c.start });
+    for (const f of this.module.check({ fileName: this.fileName, resolver: this.resolver })) {
+      out.push({ code: f.code, severity: CHECKS[f.code].severity, message: findingMessage(f), start: f.start, end: f.end });
+    }
+    out.sort((x, y) => x.start - y.start);
+    this.diags = out;
+    return out;
+  }
+
+  /** Line and column positions (one line table per text version). */
+  get sourceFile(): SourceFile {
+    this.source ??= new SourceFile(this._text, this.fileName);
+    return this.source;
+  }
+
+  /** Diagnostics with line/column spans, as the CLI prints them. */
+  positionedDiagnostics(): Diagnostic[] {
+    const src = this.sourceFile;
+    return this.diagnostics().map((d) => ({ code: d.code, severity: d.severity, message: d.message, span: src.span(d.start, d.end), fileName: this.fileName }));
+  }
+}
+
+/** `patchwork check` for one Patchwork file: parse errors and static checks, positioned. */
+export function checkSource(text: string, options: { fileName: string; resolver?: ImportResolver }): Diagnostic[] {
+  return new AnalysisDocument(text, { ...options, incremental: false }).positionedDiagnostics();
+}

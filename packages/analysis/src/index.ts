@@ -1,0 +1,31 @@
+/**
+ * @patchwork/analysis: static analysis of Patchwork modules (name resolution, static checks,
+ * symbols, hover text, completion), one library for `patchwork check`, the language server
+ * and the formatter's callers. It answers questions on plain data (offsets and strings);
+ * protocols convert positions and messages.
+ */
+export { CHECKS, findingMessage } from "./codes.js";
+export type { CheckCode, Finding } from "./codes.js";
+export { unitFacts } from "./facts.js";
+export type { Decl, DeclKind, Ref, ScopeRange, UnitFacts } from "./facts.js";
+export { ModuleIndex, importSource, isBuiltin } from "./combine.js";
+export type { Target, TopDecl, Unit } from "./combine.js";
+export { CachingResolver, modulePath, readFromDisk } from "./imports.js";
+export type { ImportResolver, ModuleInfo, ModuleSource } from "./imports.js";
+export { AnalysisDocument, checkSource } from "./document.js";
+export type { Chunk, DocumentOptions, OffsetDiagnostic } from "./document.js";
+export {
+  SEMANTIC_TYPES,
+  builtinSignature,
+  completion,
+  definition,
+  documentSymbols,
+  foldingRanges,
+  hover,
+  references,
+  rename,
+  semanticTokens,
+  walk,
+} from "./ide.js";
+export type { CompletionItem, CompletionKind, DocumentSymbol, Location, Range, SemanticToken, SemanticType, SymbolKind } from "./ide.js";
+export { BUILTIN_DOCS, KEYWORDS } from "./docs.js";
