@@ -57,7 +57,7 @@ function makeChunk(text: string, start: number, fileName: string): { chunk: Chun
     comments: r.comments,
     facts: unitFacts(r.program.body, text),
   };
-  return { chunk, openEnded: r.diagnostics.some(runsToEnd), blockMode: r.program.blockMode };
+  return { chunk, openEnded: r.recoveredToEnd || r.diagnostics.some(runsToEnd), blockMode: r.program.blockMode };
 }
 
 function lineStart(text: string, offset: number): number {
@@ -178,13 +178,29 @@ export class AnalysisDocument {
   diagnostics(): OffsetDiagnostic[] {
     if (this.diags) return this.diags;
     const out: OffsetDiagnostic[] = [];
-    for (const c of this.chunkList) for (const d of c.parseDiagnostics) out.push({ ...d, start: d.start + c.start, end: d.end + c.start });
+    for (const c of this.chunkList) {
+      for (const d of c.parseDiagnostics) out.push({ ...d, message: this.relocate(d.message, c), start: d.start + c.start, end: d.end + c.start });
+    }
     for (const f of this.module.check({ fileName: this.fileName, resolver: this.resolver })) {
       out.push({ code: f.code, severity: CHECKS[f.code].severity, message: findingMessage(f), start: f.start, end: f.end });
     }
     out.sort((x, y) => x.start - y.start);
     this.diags = out;
     return out;
+  }
+
+  /**
+   * A few parse messages name a position ("in the `do` block at 3:5"): the chunk's line and
+   * column, made the document's.
+   */
+  private relocate(message: string, c: Chunk): string {
+    if (c.start === 0 || !/ at \d+:\d+/.test(message)) return message;
+    return message.replace(/ at (\d+):(\d+)/g, (_, line: string, col: string) => {
+      let offset = 0;
+      for (let l = 1; l < Number(line); l++) offset = c.text.indexOf("\n", offset) + 1;
+      const p = this.sourceFile.positionAt(c.start + offset + Number(col) - 1);
+      return ` at ${p.line}:${p.column}`;
+    });
   }
 
   /** Line and column positions (one line table per text version). */

@@ -26,6 +26,11 @@ export interface ParseResult {
   diagnostics: Diagnostic[];
   /** The comments of the source, in order (not part of the AST: the formatter attaches them). */
   comments: Comment[];
+  /**
+   * Error recovery skipped to the end of the input: something opened before it was never
+   * closed (the language server then cannot reuse the parse of what follows).
+   */
+  recoveredToEnd: boolean;
 }
 
 let parser: PatchworkParser | undefined;
@@ -119,7 +124,7 @@ function failedParse(e: unknown, src: SourceFile, fileName: string | undefined):
   // Rebuild the parser after anything unexpected; a depth limit leaves it in a known state.
   if (!(e instanceof NestedTooDeeply)) parser = undefined;
   if (fileName !== undefined) d.fileName = fileName;
-  return { program: emptyProgram(src), diagnostics: [d], comments: [] };
+  return { program: emptyProgram(src), diagnostics: [d], comments: [], recoveredToEnd: true };
 }
 
 /** Parse Patchwork source into a Program. Never throws; problems are diagnostics. */
@@ -141,9 +146,10 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
       blockMode: startsWithBrace(lexed.tokens),
       span: src.span(0, source.length),
     };
+    const recoveredToEnd = p.recoveredToEnd;
     p.input = [];
     const comments = lexed.comments.map((t) => ({ text: t.image, span: src.span(t.startOffset, t.startOffset + t.image.length) }));
-    return { program, diagnostics, comments };
+    return { program, diagnostics, comments, recoveredToEnd };
   } catch (e) {
     return failedParse(e, src, fileName);
   }

@@ -147,6 +147,11 @@ export abstract class ParserBase extends EmbeddedActionsParser {
   /** Error recovery has skipped to the end of the input. */
   private skippedToEnd = false;
 
+  /** Whether error recovery skipped to the end of the input (something was left open). */
+  get recoveredToEnd(): boolean {
+    return this.skippedToEnd;
+  }
+
   // ── spans ──
 
   protected span(start: number, end: number): Span {

@@ -1,0 +1,76 @@
+// The incremental document (chunks re-parsed edit by edit) must give exactly what a fresh,
+// whole-file check gives: same codes, messages, severities and offsets, after every edit of a
+// random sequence (insertions and deletions of code pieces, newlines, braces, quotes, prompt
+// openers, whole lines), on every corpus program.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { AnalysisDocument, checkSource, type OffsetDiagnostic } from "../src/index.js";
+
+const root = join(import.meta.dirname, "../../..");
+
+function pwFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...pwFiles(p));
+    else if (name.endsWith(".pw")) out.push(p);
+  }
+  return out;
+}
+
+const corpus = [
+  ...pwFiles(join(root, "examples")),
+  ...pwFiles(join(root, "packages/interpreter/test/fixtures")),
+  ...pwFiles(join(root, "packages/parser/test/fixtures")),
+].map((f) => readFileSync(f, "utf8"));
+
+const pieces = [
+  "x", "var y = 1\n", "\n", "}", "{", "(", ")", '"', "think {\n", "fun g() {\n", "+", " else ", "#", "$ echo hi\n",
+  "print(a)", "break\n", "do {", "${", "[", "]", "\n\n", "if a {", "return 1\n", "import ./{nope}\n", "var", "`",
+];
+
+type Edit = { at: number; del: number; insert: string };
+const edit: fc.Arbitrary<Edit> = fc.record({
+  at: fc.nat(),
+  del: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 40 })),
+  insert: fc.oneof(fc.constantFrom(...pieces), fc.constant("")),
+});
+
+const shape = (ds: readonly OffsetDiagnostic[]) => ds.map((d) => `${d.start}-${d.end} ${d.severity} ${d.code} ${d.message}`);
+
+function full(text: string): string[] {
+  const src = checkSource(text, { fileName: "/nowhere/test.pw" });
+  return src.map((d) => `${d.span.start.offset}-${d.span.end.offset} ${d.severity} ${d.code} ${d.message}`);
+}
+
+describe("incremental analysis", () => {
+  it("equals a whole-file check after every edit", () => {
+    fc.assert(
+      fc.property(fc.nat({ max: corpus.length - 1 }), fc.array(edit, { minLength: 1, maxLength: 8 }), (i, edits) => {
+        let text = corpus[i]!;
+        const doc = new AnalysisDocument(text, { fileName: "/nowhere/test.pw" });
+        for (const e of edits) {
+          const at = e.at % (text.length + 1);
+          const end = Math.min(text.length, at + e.del);
+          text = text.slice(0, at) + e.insert + text.slice(end);
+          doc.edit(at, end, e.insert);
+          expect(doc.text).toBe(text);
+          expect(shape(doc.diagnostics())).toEqual(full(text));
+        }
+      }),
+    );
+  });
+
+  it("re-parses only around the edit", () => {
+    let text = "";
+    for (let i = 0; i < 200; i++) text += `fun f${i}(a) {\n    var b = a + ${i}\n    return b\n}\n\n`;
+    const doc = new AnalysisDocument(text, { fileName: "/nowhere/big.pw" });
+    expect(doc.chunks.length).toBe(200);
+    const at = text.indexOf("var b = a + 100");
+    doc.edit(at + 4, at + 5, "c");
+    expect(doc.lastReparsed).toBeLessThan(200);
+    expect(doc.diagnostics().map((d) => d.message)).toEqual(["'c' is declared but never used", "undefined variable 'b'"]);
+  });
+});
