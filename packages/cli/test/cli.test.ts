@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { patchwork, tempFiles } from "./helpers.js";
@@ -112,6 +113,42 @@ describe("patchwork check", () => {
       "examples/typed-think.pw",
     ]);
     expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+  });
+});
+
+describe("patchwork check: static checks", () => {
+  it("reports undefined names and arity with codes and positions, exit 1", () => {
+    const dir = tempFiles({ "c.pw": "fun f(a) { return a }\nprint(f(1, 2), nope)\n" });
+    const r = patchwork(["check", join(dir, "c.pw")]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("c.pw:2:7: error[PW5002]: f takes at most 1 argument(s), got 2");
+    expect(r.stderr).toContain("c.pw:2:16: error[PW5001]: undefined variable 'nope'");
+  });
+});
+
+describe("patchwork fmt", () => {
+  it("rewrites files, --check lists what would change (exit 1), stdin to stdout", () => {
+    const dir = tempFiles({ "a.pw": "var x=1+2\nprint( x )\n", "b.pw": "print(1)\n", "bad.pw": "print(\n" });
+    const check = patchwork(["fmt", "--check", join(dir, "a.pw"), join(dir, "b.pw")]);
+    expect(check.status).toBe(1);
+    expect(check.stdout).toBe(`${join(dir, "a.pw")}\n`);
+    expect(readFileSync(join(dir, "a.pw"), "utf8")).toBe("var x=1+2\nprint( x )\n");
+    const write = patchwork(["fmt", join(dir, "a.pw")]);
+    expect(write.status).toBe(0);
+    expect(readFileSync(join(dir, "a.pw"), "utf8")).toBe("var x = 1 + 2\nprint(x)\n");
+    expect(patchwork(["fmt", "--check", join(dir, "a.pw")]).status).toBe(0);
+    const bad = patchwork(["fmt", join(dir, "bad.pw")]);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/bad\.pw:2:1: error\[PW2/);
+    expect(readFileSync(join(dir, "bad.pw"), "utf8")).toBe("print(\n");
+    const stdin = patchwork(["fmt"], { input: "if x==1 {print(x)}\n" });
+    expect(stdin.stdout).toBe("if x == 1 {\n    print(x)\n}\n");
+  });
+
+  it("every example is formatted (CI runs fmt --check examples/)", () => {
+    const r = patchwork(["fmt", "--check", "examples/"]);
+    expect(r.stdout + r.stderr).toBe("");
     expect(r.status).toBe(0);
   });
 });

@@ -51,13 +51,18 @@ const {
   ProposedFeatures,
 } = lsp;
 
-/** Documents larger than this get parse diagnostics only when opened, not on every keystroke. */
-export const MAX_ANALYSED_CHARS = 2_000_000;
+/**
+ * Documents larger than this are not analysed live (a full parse of several MB would hold up
+ * every other request for seconds); the server says so with one diagnostic.
+ */
+export const MAX_ANALYSED_CHARS = 1_000_000;
 
 interface Open {
   uri: string;
   td: TextDocument;
   doc: AnalysisDocument;
+  /** Too large for live analysis: `doc` is empty. */
+  tooLarge: boolean;
   /** A publish is scheduled. */
   dirty: boolean;
 }
@@ -159,8 +164,9 @@ class PatchworkServer {
     c.onDidOpenTextDocument(
       this.safe(undefined, (p) => {
         const td = TextDocument.create(p.textDocument.uri, "patchwork", p.textDocument.version, p.textDocument.text);
-        const doc = new AnalysisDocument(td.getText(), { fileName: pathOf(td.uri), resolver: this.resolver, incremental: true });
-        this.open.set(td.uri, { uri: td.uri, td, doc, dirty: false });
+        const tooLarge = td.getText().length > MAX_ANALYSED_CHARS;
+        const doc = new AnalysisDocument(tooLarge ? "" : td.getText(), { fileName: pathOf(td.uri), resolver: this.resolver, incremental: true });
+        this.open.set(td.uri, { uri: td.uri, td, doc, dirty: false, tooLarge });
         this.schedule(td.uri);
       }),
     );
@@ -282,16 +288,14 @@ class PatchworkServer {
   }
 
   private apply(o: Open, change: TextDocumentContentChangeEvent, version: number): void {
-    if ("range" in change) {
-      const start = o.td.offsetAt(change.range.start);
-      const end = o.td.offsetAt(change.range.end);
-      o.td = TextDocument.update(o.td, [change], version);
-      if (o.td.getText().length > MAX_ANALYSED_CHARS) o.doc.setText(o.td.getText());
-      else o.doc.edit(start, end, change.text);
-    } else {
-      o.td = TextDocument.update(o.td, [change], version);
-      o.doc.setText(change.text);
-    }
+    const start = "range" in change ? o.td.offsetAt(change.range.start) : 0;
+    const end = "range" in change ? o.td.offsetAt(change.range.end) : 0;
+    o.td = TextDocument.update(o.td, [change], version);
+    const tooLarge = o.td.getText().length > MAX_ANALYSED_CHARS;
+    if (tooLarge) o.doc.setText("");
+    else if (o.tooLarge || !("range" in change)) o.doc.setText(o.td.getText());
+    else o.doc.edit(start, end, change.text);
+    o.tooLarge = tooLarge;
   }
 
   /** Publishes diagnostics once the queued messages are handled: a burst of edits costs one analysis. */
@@ -303,7 +307,10 @@ class PatchworkServer {
       o.dirty = false;
       if (this.open.get(uri) !== o) return;
       try {
-        void this.connection.sendDiagnostics({ uri, version: o.td.version, diagnostics: o.doc.diagnostics().map((d) => this.diagnostic(o, d)) });
+        const diagnostics = o.tooLarge
+          ? [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: DiagnosticSeverity.Information, source: "patchwork", message: `this file is too large for live analysis (${(o.td.getText().length / 1e6).toFixed(1)} MB, over ${MAX_ANALYSED_CHARS / 1e6} MB): run \`patchwork check\` on it` }]
+          : o.doc.diagnostics().map((d) => this.diagnostic(o, d));
+        void this.connection.sendDiagnostics({ uri, version: o.td.version, diagnostics });
       } catch (e) {
         this.connection.console.error(`patchwork: diagnostics failed: ${e instanceof Error ? e.message : String(e)}`);
       }

@@ -1,0 +1,92 @@
+// Each static check on a small program: its code, severity, message and position; and
+// programs that must stay clean (scoping rules of the interpreter).
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { CachingResolver, checkSource } from "../src/index.js";
+
+const dir = join(import.meta.dirname, "fixtures", "project");
+
+function check(source: string): string[] {
+  return checkSource(source, { fileName: join(dir, "main.pw"), resolver: new CachingResolver() }).map(
+    (d) => `${d.span.start.line}:${d.span.start.column} ${d.severity} ${d.code} ${d.message}`,
+  );
+}
+
+describe("static checks", () => {
+  it("undefined variables and functions", () => {
+    expect(check("print(nope)\nmissing(1)\n")).toEqual(["1:7 error PW5001 undefined variable 'nope'", "2:1 error PW5001 undefined variable 'missing'"]);
+  });
+
+  it("a top-level variable used before its declaration", () => {
+    expect(check("print(later)\nvar later = 1\n")).toEqual([
+      "1:7 error PW5001 undefined variable 'later' (it is declared later in the file)",
+      "2:5 hint PW5005 'later' is declared but never used",
+    ]);
+  });
+
+  it("functions see every top-level variable and item, in any order", () => {
+    expect(check("fun f() { return g() + late }\nfun g() { return 1 }\nvar late = 2\nprint(f())\n")).toEqual([]);
+  });
+
+  it("block scopes end with their block", () => {
+    expect(check("if true { var inner = 1\nprint(inner) }\nprint(inner)\n")).toEqual(["3:7 error PW5001 undefined variable 'inner'"]);
+  });
+
+  it("wrong number of arguments to a known function or builtin", () => {
+    expect(check("fun f(a) { return a }\nprint(f(1, 2))\nprint(len())\n")).toEqual([
+      "2:7 error PW5002 f takes at most 1 argument(s), got 2",
+      "3:7 error PW5002 len takes 1 argument(s), got 0",
+    ]);
+  });
+
+  it("do outside a prompt", () => {
+    expect(check("do { print(1) }\n")[0]).toBe("1:1 error PW5008 'do' blocks are only allowed inside a prompt (think { … } or ask { … })");
+  });
+
+  it("break and continue outside a loop (a do block is not inside its think's loop)", () => {
+    expect(check("break\nwhile true { continue }\nfun f() { for x in [1] { print(x) }\ncontinue }\n")).toEqual([
+      "1:1 error PW5003 'break' outside of a loop",
+      "4:1 error PW5003 'continue' outside of a loop",
+    ]);
+    expect(check('for x in [1] {\n    var r = think {\n        do {\n            break\n        }\n    }\n    print(r, x)\n}\n')).toEqual([
+      "4:13 error PW5003 'break' outside of a loop",
+    ]);
+  });
+
+  it("imports: unknown std module, missing file, missing export; a good import is clean", () => {
+    expect(check('import std.nope\nimport ./{absent}\nimport {square, nothere} from "./lib.pw"\nprint(square(2))\n')).toEqual([
+      "1:1 error PW5004 cannot import 'std.nope': no such builtin module (there are std.log, std.io, std.json)",
+      "2:1 error PW5004 cannot import './absent.pw': no such file",
+      "3:1 error PW5007 module './lib.pw' has no export 'nothere'",
+    ]);
+    expect(check('import {square} from "./lib.pw"\nimport ./{lib}\nprint(square(2), lib.square(3))\n')).toEqual([]);
+  });
+
+  it("unused variables are hints; _names, parameters and loop variables are not reported", () => {
+    expect(check("fun f(a) { var b = 1\nvar _c = 2\nfor i in [1] { }\nreturn a }\nprint(f(1))\nvar top = 1\n")).toEqual([
+      "1:16 hint PW5005 'b' is declared but never used",
+      "6:5 hint PW5005 'top' is declared but never used",
+    ]);
+  });
+
+  it("an interpolated function renders the function, not a value", () => {
+    expect(check('fun f() { return 1 }\nprint("${f}")\nvar t = think {\n    ${len}\n}\nprint(t)\n')).toEqual([
+      "2:10 warning PW5006 'f' is a function: ${f} renders the function itself, not a value (did you mean ${f()}?)",
+      "4:7 warning PW5006 'len' is a builtin function: ${len} renders the builtin function itself, not a value (did you mean ${len()}?)",
+    ]);
+  });
+
+  it("two items of one name", () => {
+    expect(check("fun a() { return 1 }\nfun a() { return 2 }\nprint(a())\n")).toEqual(["2:5 error PW5009 'a' is already declared in this scope"]);
+  });
+
+  it("$NAME in a shell word falls back to the environment; ${name} does not", () => {
+    expect(check("$ echo $HOME ${nope}\n")).toEqual(["1:16 error PW5001 undefined variable 'nope'"]);
+  });
+
+  it("parse errors come first-class, several per file, with the static checks", () => {
+    const out = check("var = 1\nprint(x)\nvar y = (1 +\n");
+    expect(out.some((l) => l.includes("PW2001"))).toBe(true);
+    expect(out).toContain("2:7 error PW5001 undefined variable 'x'");
+  });
+});

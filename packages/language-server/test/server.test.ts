@@ -1,0 +1,190 @@
+// `patchwork lsp` as editors run it: a real child process spoken to over stdio with LSP
+// framing. Diagnostics are those of `patchwork check` (one implementation), pushed on open and
+// after incremental edits; every editor query answers; bad input never kills the server.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CachingResolver, checkSource } from "@patchwork/analysis";
+// @ts-expect-error: a plain .mjs helper shared with the benchmark
+import { LspClient } from "../../../scripts/lib/lsp-client.mjs";
+
+const bin = join(import.meta.dirname, "../../cli/bin/patchwork.js");
+const dir = mkdtempSync(join(tmpdir(), "pw-lsp-"));
+const libPath = join(dir, "lib.pw");
+const mainPath = join(dir, "main.pw");
+const LIB = "export fun square(n: number) {\n    return n * n\n}\n";
+const MAIN = [
+  'import {square} from "./lib.pw"', // 0
+  "var total = square(3)", // 1
+  "fun show(label: string) {", // 2
+  '    print("${label}: ${total}")', // 3
+  "}", // 4
+  "show(nope)", // 5
+  "var reply = think {", // 6
+  "    Count to ${total}.", // 7
+  "    do {", // 8
+  '        print("hi")', // 9
+  "    }", // 10
+  "}", // 11
+  "print(reply, len(total, 2))", // 12
+  "",
+].join("\n");
+writeFileSync(libPath, LIB);
+writeFileSync(mainPath, MAIN);
+const uri = pathToFileURL(mainPath).href;
+
+type Diag = { range: { start: { line: number; character: number } }; code: string; message: string; severity: number };
+
+let client: InstanceType<typeof LspClient>;
+let version = 1;
+
+async function diagnosticsAfter(send: () => void, forUri = uri): Promise<Diag[]> {
+  const since = client.notifications.length;
+  send();
+  const n = await client.waitFor((m: { method: string; params: { uri: string } }) => m.method === "textDocument/publishDiagnostics" && m.params.uri === forUri, 20_000, since);
+  return n.params.diagnostics;
+}
+
+const pos = (line: number, character: number) => ({ line, character });
+const td = { textDocument: { uri } };
+
+beforeAll(async () => {
+  client = new LspClient(process.execPath, [bin, "lsp", "--stdio"]);
+  const init = await client.initialize(pathToFileURL(dir).href);
+  expect(init.capabilities.textDocumentSync.change).toBe(2); // incremental
+});
+
+afterAll(async () => {
+  if (client) {
+    const exit = await client.shutdown();
+    expect(exit.code).toBe(0);
+    // Nothing but protocol on stdout, ever.
+    expect(client.stdoutNoise).toBe("");
+  }
+});
+
+describe("patchwork lsp", () => {
+  it("pushes the diagnostics `patchwork check` gives, on open", async () => {
+    const diags = await diagnosticsAfter(() =>
+      client.notify("textDocument/didOpen", { textDocument: { uri, languageId: "patchwork", version, text: MAIN } }),
+    );
+    const expected = checkSource(MAIN, { fileName: mainPath, resolver: new CachingResolver() });
+    expect(diags.map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code} ${d.message}`)).toEqual(
+      expected.map((d) => `${d.span.start.line}:${d.span.start.column} ${d.code} ${d.message}`),
+    );
+    expect(diags.map((d) => d.code)).toEqual(["PW5001", "PW5002"]);
+  });
+
+  it("updates diagnostics after incremental edits", async () => {
+    // Fix `nope` → `"x"` on line 5, then break line 1.
+    let diags = await diagnosticsAfter(() =>
+      client.notify("textDocument/didChange", {
+        textDocument: { uri, version: ++version },
+        contentChanges: [{ range: { start: pos(5, 5), end: pos(5, 9) }, text: '"x"' }],
+      }),
+    );
+    expect(diags.map((d) => d.code)).toEqual(["PW5002"]);
+    diags = await diagnosticsAfter(() =>
+      client.notify("textDocument/didChange", {
+        textDocument: { uri, version: ++version },
+        contentChanges: [{ range: { start: pos(1, 12), end: pos(1, 12) }, text: "+ " }],
+      }),
+    );
+    expect(diags[0]!.code).toMatch(/^PW2/);
+    diags = await diagnosticsAfter(() =>
+      client.notify("textDocument/didChange", {
+        textDocument: { uri, version: ++version },
+        contentChanges: [{ range: { start: pos(1, 12), end: pos(1, 14) }, text: "" }],
+      }),
+    );
+    expect(diags.map((d) => d.code)).toEqual(["PW5002"]);
+  });
+
+  it("hover: a variable, a function's signature, a builtin's doc, a do block's number", async () => {
+    const h = async (line: number, ch: number) => (await client.request("textDocument/hover", { ...td, position: pos(line, ch) }))?.contents.value;
+    expect(await h(3, 14)).toContain("(parameter) label: string");
+    expect(await h(5, 1)).toContain("fun show(label: string)");
+    expect(await h(12, 14)).toContain("the length of a string");
+    expect(await h(1, 14)).toContain("fun square(n: number)");
+    expect(await h(8, 5)).toContain("do block 0");
+  });
+
+  it("definition: local and across an import", async () => {
+    const local = await client.request("textDocument/definition", { ...td, position: pos(3, 26) });
+    expect(local).toEqual([{ uri, range: { start: pos(1, 4), end: pos(1, 9) } }]);
+    const other = await client.request("textDocument/definition", { ...td, position: pos(1, 14) });
+    expect(other).toEqual([{ uri: pathToFileURL(libPath).href, range: { start: pos(0, 11), end: pos(0, 17) } }]);
+  });
+
+  it("references and rename", async () => {
+    const refs = await client.request("textDocument/references", { ...td, position: pos(1, 6), context: { includeDeclaration: true } });
+    expect(refs.map((r: { range: { start: { line: number } } }) => r.range.start.line)).toEqual([1, 3, 7, 12]);
+    const edit = await client.request("textDocument/rename", { ...td, position: pos(1, 6), newName: "sum" });
+    expect(edit.changes[uri]).toHaveLength(4);
+    await expect(client.request("textDocument/rename", { ...td, position: pos(12, 14), newName: "x" })).resolves.toBeNull();
+  });
+
+  it("completion: keywords, builtins, names in scope, inside ${…} in a prompt", async () => {
+    const labels = async (line: number, ch: number) =>
+      (await client.request("textDocument/completion", { ...td, position: pos(line, ch) })).map((i: { label: string }) => i.label);
+    const inFn = await labels(3, 4);
+    expect(inFn).toEqual(expect.arrayContaining(["label", "total", "show", "square", "print", "len", "while", "think"]));
+    const inPrompt = await labels(7, 15);
+    expect(inPrompt).toEqual(expect.arrayContaining(["total", "print"]));
+    expect(inPrompt).not.toContain("while");
+  });
+
+  it("symbols, folding ranges, semantic tokens", async () => {
+    const symbols = await client.request("textDocument/documentSymbol", td);
+    expect(symbols.map((s: { name: string }) => s.name)).toEqual(["square", "total", "show", "reply"]);
+    const folds = await client.request("textDocument/foldingRange", td);
+    expect(folds).toEqual(expect.arrayContaining([{ startLine: 2, endLine: 4 }, { startLine: 6, endLine: 11 }]));
+    const tokens = await client.request("textDocument/semanticTokens/full", td);
+    expect(tokens.data.length % 5).toBe(0);
+    expect(tokens.data.length).toBeGreaterThan(20);
+  });
+
+  it("formatting returns the formatter's text; a bare command gets a quick fix", async () => {
+    const uri2 = pathToFileURL(join(dir, "messy.pw")).href;
+    await diagnosticsAfter(() => client.notify("textDocument/didOpen", { textDocument: { uri: uri2, languageId: "patchwork", version: 1, text: "var x=1+2\nprint( x )\n" } }), uri2);
+    const edits = await client.request("textDocument/formatting", { textDocument: { uri: uri2 }, options: { tabSize: 4, insertSpaces: true } });
+    expect(edits).toHaveLength(1);
+    expect(edits[0].newText).toBe("var x = 1 + 2\nprint(x)\n");
+    const actions = await client.request("textDocument/codeAction", {
+      textDocument: { uri: uri2 },
+      range: { start: pos(0, 0), end: pos(0, 0) },
+      context: { diagnostics: [{ range: { start: pos(1, 0), end: pos(1, 4) }, message: "a bare command: write `$ echo hi`", code: "PW2009" }] },
+    });
+    expect(actions[0].edit.changes[uri2]).toEqual([{ range: { start: pos(1, 0), end: pos(1, 0) }, newText: "$ " }]);
+  });
+
+  it("survives bad input: closed documents, out-of-range positions, random bytes, 10,000 ${, an import cycle", async () => {
+    const closed = { textDocument: { uri: "file:///nowhere/closed.pw" } };
+    expect(await client.request("textDocument/hover", { ...closed, position: pos(0, 0) })).toBeNull();
+    expect(await client.request("textDocument/definition", { ...closed, position: pos(0, 0) })).toEqual([]);
+    expect(await client.request("textDocument/hover", { ...td, position: pos(9999, 9999) })).toBeNull();
+    expect(await client.request("textDocument/completion", { ...td, position: pos(-1, 5) })).toEqual(expect.any(Array));
+    const junk = Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7919) % 256)).toString("latin1");
+    const junkUri = pathToFileURL(join(dir, "junk.pw")).href;
+    const d1 = await diagnosticsAfter(() => client.notify("textDocument/didOpen", { textDocument: { uri: junkUri, languageId: "patchwork", version: 1, text: junk } }), junkUri);
+    expect(d1.length).toBeGreaterThan(0);
+    const dollars = "var t = think {\n" + "${".repeat(10_000) + "\n}\n";
+    const dUri = pathToFileURL(join(dir, "dollars.pw")).href;
+    const d2 = await diagnosticsAfter(() => client.notify("textDocument/didOpen", { textDocument: { uri: dUri, languageId: "patchwork", version: 1, text: dollars } }), dUri);
+    expect(d2.length).toBeGreaterThan(0);
+    writeFileSync(join(dir, "a.pw"), "import ./{b}\nexport fun fa() { return b.fb() }\n");
+    writeFileSync(join(dir, "b.pw"), "import ./{a}\nexport fun fb() { return 1 }\n");
+    const aUri = pathToFileURL(join(dir, "a.pw")).href;
+    const d3 = await diagnosticsAfter(() => client.notify("textDocument/didOpen", { textDocument: { uri: aUri, languageId: "patchwork", version: 1, text: "import ./{b}\nexport fun fa() { return b.fb() }\n" } }), aUri);
+    expect(d3).toEqual([]);
+    // A 5 MB file: not analysed live, said so at once; other requests still answer quickly.
+    const bigUri = pathToFileURL(join(dir, "big.pw")).href;
+    const big = "print(1)\n".repeat(560_000);
+    const d4 = await diagnosticsAfter(() => client.notify("textDocument/didOpen", { textDocument: { uri: bigUri, languageId: "patchwork", version: 1, text: big } }), bigUri);
+    expect(d4[0].message).toMatch(/too large for live analysis \(5\.0 MB/);
+    // Still answering.
+    expect(await client.request("textDocument/hover", { ...td, position: pos(5, 1) })).not.toBeNull();
+  });
+});
