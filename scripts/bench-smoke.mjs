@@ -70,6 +70,14 @@ const runs = [
       `^ +proxy rss: ${number} MB after the first, ${number} MB after ${number} more, ${number} MB after ${number} more; growth ${number} MB`,
     ],
   },
+  {
+    script: "bench-lsp.mjs",
+    expect: [
+      `^full check .* median ${number} ms CPU$`,
+      `^keystroke in process .* median ${number} ms, p95 ${number} ms CPU$`,
+      `^keystroke to publishDiagnostics over stdio: median ${number} ms, p95 ${number} ms wall$`,
+    ],
+  },
 ];
 
 let failed = 0;

@@ -1,0 +1,39 @@
+// Tested in a real editor: headless Neovim (Debian's `neovim` package) runs test/editor/neovim.lua,
+// which starts `patchwork lsp` through Neovim's built-in LSP client. Run by `npm run test:editor`
+// (CI installs neovim first); skipped, saying so, where `nvim` is not installed.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const root = join(import.meta.dirname, "../..");
+const hasNvim = spawnSync("nvim", ["--version"], { encoding: "utf8" }).status === 0;
+if (!hasNvim) console.log("neovim editor test skipped: `nvim` is not installed (apt-get install -y neovim)");
+
+describe.skipIf(!hasNvim)("Neovim with patchwork lsp", () => {
+  it("diagnostics, an incremental edit, hover, definition, completion and formatting", () => {
+    const dir = mkdtempSync(join(tmpdir(), "pw-nvim-"));
+    const file = join(dir, "main.pw");
+    // The script types into line 5: `print(totl)` → `print(total)`.
+    writeFileSync(file, 'fun greet(name: string) {\n  return "hi " + name\n}\nvar total=greet("x")\nprint(totl)\n');
+    const out = join(dir, "out.json");
+    const r = spawnSync("nvim", ["--headless", "--clean", "-n", "-c", `luafile ${join(root, "test/editor/neovim.lua")}`], {
+      env: { ...process.env, PW_NVIM_OUT: out, PW_NVIM_FILE: file, PW_NODE: process.execPath, PW_BIN: join(root, "packages/cli/bin/patchwork.js") },
+      encoding: "utf8",
+      timeout: 120_000,
+    });
+    expect(r.error).toBeUndefined();
+    const got = JSON.parse(readFileSync(out, "utf8"));
+    expect(got.error).toBeUndefined();
+    expect(got.steps).toEqual(["started", "diagnostics", "edited", "queried"]);
+    expect(got.diagnostics).toEqual(
+      expect.arrayContaining([expect.objectContaining({ lnum: 4, col: 6, code: "PW5001", message: "undefined variable 'totl'" })]),
+    );
+    expect(got.diagnostics_after_edit.map((d: { code: string }) => d.code)).not.toContain("PW5001");
+    expect(got.hover.contents.value).toContain("var total");
+    expect(got.definition).toEqual([expect.objectContaining({ range: { start: { line: 3, character: 4 }, end: { line: 3, character: 9 } } })]);
+    expect(got.completion).toEqual(expect.arrayContaining(["total", "greet", "print", "len"]));
+    expect(got.formatted).toBe('fun greet(name: string) {\n    return "hi " + name\n}\nvar total = greet("x")\nprint(total)');
+  });
+});
