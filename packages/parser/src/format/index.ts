@@ -2,6 +2,7 @@
 import type { Diagnostic } from "../diagnostics.js";
 import { hasErrors } from "../diagnostics.js";
 import { parse } from "../parse.js";
+import { Codes } from "../parser/errors.js";
 import { SourceFile } from "../source.js";
 import { render } from "./doc.js";
 import { Printer } from "./print.js";
@@ -23,7 +24,7 @@ export function format(source: string, options: FormatOptions = {}): FormatResul
   const printer = new Printer(source, r.comments);
   const body = render(printer.program(r.program), options.width ?? 100);
   if (!printer.allCommentsPrinted()) {
-    const d: Diagnostic = { code: "PW2008", severity: "error", message: "the formatter could not place a comment (please report this)", span: new SourceFile(source).span(0, 0) };
+    const d: Diagnostic = { code: Codes.formatterComment, severity: "error", message: "the formatter could not place a comment (please report this)", span: new SourceFile(source).span(0, 0) };
     return { ok: false, diagnostics: [d] };
   }
   return { ok: true, text: body.length > 0 ? body + "\n" : "" };
