@@ -128,6 +128,16 @@ export class AnalysisDocument {
     this.source = null;
   }
 
+  /** Whether the module imports files (its diagnostics then depend on them). */
+  get importsFiles(): boolean {
+    return this.chunkList.some((c) => c.facts.imports.some((i) => i.form !== "module"));
+  }
+
+  /** Forgets findings that depend on imported files (one of them changed). */
+  importsChanged(): void {
+    this.diags = null;
+  }
+
   /** Replaces the whole text. */
   setText(text: string): void {
     this._text = text;

@@ -90,3 +90,22 @@ describe("static checks", () => {
     expect(out).toContain("2:7 error PW5001 undefined variable 'x'");
   });
 });
+
+describe("imported modules", () => {
+  it("are analysed once per version of their text", () => {
+    const texts = new Map([[join(dir, "m.pw"), "export fun f() { return 1 }\n"]]);
+    const resolver = new CachingResolver((path) => {
+      const t = texts.get(path);
+      if (t === undefined) throw Object.assign(new Error("missing"), { code: "ENOENT" });
+      return t;
+    });
+    const main = 'import {f} from "./m.pw"\nprint(f())\n';
+    const opts = { fileName: join(dir, "main.pw"), resolver };
+    expect(checkSource(main, opts)).toEqual([]);
+    expect(checkSource(main, opts)).toEqual([]);
+    expect(resolver.analysed).toBe(1);
+    texts.set(join(dir, "m.pw"), "export fun g() { return 1 }\n");
+    expect(checkSource(main, opts).map((d) => d.code)).toEqual(["PW5007"]);
+    expect(resolver.analysed).toBe(2);
+  });
+});

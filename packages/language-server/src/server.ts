@@ -176,6 +176,12 @@ class PatchworkServer {
         if (!o) return;
         for (const change of p.contentChanges) this.apply(o, change, p.textDocument.version);
         this.schedule(o.uri);
+        // Open documents that import files may import this one: check them again.
+        for (const other of this.open.values()) {
+          if (other === o || !other.doc.importsFiles) continue;
+          other.doc.importsChanged();
+          this.schedule(other.uri);
+        }
       }),
     );
     c.onDidCloseTextDocument(

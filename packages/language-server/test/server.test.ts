@@ -102,6 +102,24 @@ describe("patchwork lsp", () => {
     expect(diags.map((d) => d.code)).toEqual(["PW5002"]);
   });
 
+  it("an edit of an imported open file updates the importer's diagnostics", async () => {
+    const libUri = pathToFileURL(libPath).href;
+    await diagnosticsAfter(() => client.notify("textDocument/didOpen", { textDocument: { uri: libUri, languageId: "patchwork", version: 1, text: LIB } }), libUri);
+    // Rename the export in the (unsaved) lib: main's import now names something lib lacks.
+    const diags = await diagnosticsAfter(() =>
+      client.notify("textDocument/didChange", {
+        textDocument: { uri: libUri, version: 2 },
+        contentChanges: [{ range: { start: pos(0, 11), end: pos(0, 17) }, text: "cube" }],
+      }),
+    );
+    expect(diags.map((d) => d.code)).toEqual(["PW5007", "PW5002"]);
+    const back = await diagnosticsAfter(() =>
+      client.notify("textDocument/didChange", { textDocument: { uri: libUri, version: 3 }, contentChanges: [{ text: LIB }] }),
+    );
+    expect(back.map((d) => d.code)).toEqual(["PW5002"]);
+    client.notify("textDocument/didClose", { textDocument: { uri: libUri } });
+  });
+
   it("hover: a variable, a function's signature, a builtin's doc, a do block's number", async () => {
     const h = async (line: number, ch: number) => (await client.request("textDocument/hover", { ...td, position: pos(line, ch) }))?.contents.value;
     expect(await h(3, 14)).toContain("(parameter) label: string");
