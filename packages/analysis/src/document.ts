@@ -66,8 +66,38 @@ function lineStart(text: string, offset: number): number {
   return i;
 }
 
-/** Parses `text` (placed at `base`) into chunks. `whole`: the text is the entire document. */
+/**
+ * One parse per piece, cut before every line that starts at column 0 with a name, `@` or `$`
+ * (where top-level statements and items start). A cut that falls inside something longer (a
+ * prompt, a block, a string, an expression going on to the next line) leaves the piece before
+ * it open-ended, or with errors: then null, and the caller cuts at item boundaries of a whole
+ * parse instead.
+ */
+function quickChunks(text: string, base: number, fileName: string): Chunk[] | null {
+  if (/^\s*\{/.test(text)) return null;
+  const cuts = [0];
+  const re = /\n(?=[A-Za-z_@$])/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const at = m.index + 1;
+    if (!text.startsWith("else", at) && !text.startsWith("catch", at)) cuts.push(at);
+  }
+  const chunks: Chunk[] = [];
+  for (let i = 0; i < cuts.length; i++) {
+    const c = makeChunk(text.slice(cuts[i], cuts[i + 1] ?? text.length), base + cuts[i]!, fileName);
+    // After a syntax error the lexer's modes (prompt, string, shell…) may differ from a whole
+    // parse's at the cut: only error-free pieces are trusted.
+    if (c.openEnded || c.blockMode || c.chunk.parseDiagnostics.some((d) => d.severity === "error")) return null;
+    chunks.push(c.chunk);
+  }
+  return chunks;
+}
+
+/** Parses `text` (placed at `base`) into chunks. */
 function chunksOf(text: string, base: number, fileName: string, incremental: boolean): { chunks: Chunk[]; openEnded: boolean } {
+  if (incremental) {
+    const quick = quickChunks(text, base, fileName);
+    if (quick) return { chunks: quick, openEnded: false };
+  }
   const first = makeChunk(text, base, fileName);
   if (!incremental || first.openEnded || first.blockMode || first.chunk.body.length < 2) return { chunks: [first.chunk], openEnded: first.openEnded };
   const body = first.chunk.body;
