@@ -452,6 +452,20 @@ class Walker {
         return this.think(e.prompt, e.children);
       case "Shell":
         return this.shell(e.command);
+      default:
+        return this.generic(e as unknown as Record<string, unknown>);
+    }
+  }
+
+  /** A node kind this walker does not know yet: its sub-expressions and shell commands. */
+  private generic(node: Record<string, unknown>): void {
+    for (const [k, v] of Object.entries(node)) {
+      if (k === "span" || v === null || typeof v !== "object") continue;
+      for (const c of Array.isArray(v) ? v : [v]) {
+        if (c === null || typeof c !== "object" || !("kind" in c)) continue;
+        if ((c as { kind: string }).kind === "ShellList") this.shell(c as ShellList);
+        else this.expr(c as Expr);
+      }
     }
   }
 

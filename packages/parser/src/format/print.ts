@@ -366,6 +366,9 @@ export class Printer {
         return concat(this.expr(e.object, 9), "[", this.expr(e.index, 0), "]");
       case "Call":
         return concat(this.expr(e.callee, 9), this.args(e.args.map((a) => this.expr(a, 1))));
+      default:
+        // A kind this printer does not know yet: as written.
+        return this.verb(e as Expr);
     }
   }
 
