@@ -20,7 +20,7 @@ export const Codes = {
   unexpectedToken: "PW2006",
   tooDeep: "PW2007",
   bareCommand: "PW2008",
-  formatterComment: "PW2008",
+  formatterComment: "PW2009",
   shellContext: "PW2020",
   jsonSyntax: "PW2101",
   threadbareShape: "PW2102",
