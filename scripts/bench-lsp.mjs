@@ -72,8 +72,11 @@ const p95 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)];
 const full = [];
 for (let i = 0; i < 5; i++) full.push(cpu(() => checkSource(text, { fileName: "/tmp/bench.pw", resolver: new CachingResolver() })));
 
-const doc = new AnalysisDocument(text, { fileName: "/tmp/bench.pw", resolver: new CachingResolver() });
-const open = cpu(() => doc.diagnostics());
+let doc;
+const open = cpu(() => {
+  doc = new AnalysisDocument(text, { fileName: "/tmp/bench.pw", resolver: new CachingResolver() });
+  doc.diagnostics();
+});
 const inproc = [];
 for (const k of keys) inproc.push(cpu(() => (doc.edit(k.start, k.end, k.text), doc.diagnostics())));
 
@@ -100,6 +103,6 @@ await client.shutdown();
 const f = (x) => x.toFixed(1);
 console.log(`file: ${lines} lines, ${(text.length / 1024).toFixed(0)} KB; ${KEYSTROKES} keystrokes`);
 console.log(`full check (parse + analysis, no reuse): median ${f(median(full))} ms CPU`);
-console.log(`open (first diagnostics after the initial parse): ${f(open)} ms CPU`);
+console.log(`open (chunked parse + first diagnostics): ${f(open)} ms CPU`);
 console.log(`keystroke in process (edit + diagnostics): median ${f(median(inproc))} ms, p95 ${f(p95(inproc))} ms CPU`);
 console.log(`keystroke to publishDiagnostics over stdio: median ${f(median(e2e))} ms, p95 ${f(p95(e2e))} ms wall`);
