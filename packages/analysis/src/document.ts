@@ -219,9 +219,12 @@ export class AnalysisDocument {
     if (this.diags) return this.diags;
     const out: OffsetDiagnostic[] = [];
     for (const c of this.chunkList) {
-      for (const d of c.parseDiagnostics) out.push({ ...d, message: this.relocate(d.message, c), start: d.start + c.start, end: d.end + c.start });
+      for (const d of c.parseDiagnostics) out.push({ ...d, message: this.relocate(d.message, d.code, c), start: d.start + c.start, end: d.end + c.start });
     }
+    // A bare command (`echo hi`, PW2008) is one error, not also an undefined variable.
+    const bare = new Set(out.filter((d) => d.code === "PW2008").map((d) => d.start));
     for (const f of this.module.check({ fileName: this.fileName, resolver: this.resolver })) {
+      if (f.code === "PW5001" && bare.has(f.start)) continue;
       out.push({ code: f.code, severity: CHECKS[f.code].severity, message: findingMessage(f), start: f.start, end: f.end });
     }
     out.sort((x, y) => x.start - y.start);
@@ -233,13 +236,17 @@ export class AnalysisDocument {
    * A few parse messages name a position ("in the `do` block at 3:5"): the chunk's line and
    * column, made the document's.
    */
-  private relocate(message: string, c: Chunk): string {
-    if (c.start === 0 || !/ at \d+:\d+/.test(message)) return message;
-    return message.replace(/ at (\d+):(\d+)/g, (_, line: string, col: string) => {
+  private relocate(message: string, code: string, c: Chunk): string {
+    // Only the positions the parser writes itself: "in the `do` block at L:C…" (any error
+    // inside a do block) and PW2007's "(at L:C)"; quoted source text stays as written.
+    if (c.start === 0) return message;
+    const re = code === "PW2007" ? / at (\d+):(\d+)/ : /^in the `do` block at (\d+):(\d+)/;
+    if (!re.test(message)) return message;
+    return message.replace(re, (whole: string, line: string, col: string) => {
       let offset = 0;
       for (let l = 1; l < Number(line); l++) offset = c.text.indexOf("\n", offset) + 1;
       const p = this.sourceFile.positionAt(c.start + offset + Number(col) - 1);
-      return ` at ${p.line}:${p.column}`;
+      return whole.replace(`${line}:${col}`, `${p.line}:${p.column}`);
     });
   }
 
