@@ -65,7 +65,7 @@ describe("the fast path behaves as the full command line", () => {
   });
 
   it("check FILE… reports every file's errors and exits 1 if any has one", () => {
-    const d = tempFiles({ "good.pw": "var x = 1\n", "bad.pw": "var = 1\n" });
+    const d = tempFiles({ "good.pw": "var x = 1\nprint(x)\n", "bad.pw": "var = 1\n" });
     const r = patchwork(["check", join(d, "good.pw"), join(d, "bad.pw")]);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/bad\.pw:1:\d+: error\[PW\d{4}\]/);

@@ -338,7 +338,7 @@ export class Printer {
         return group(concat("[", indent(concat(softline, join(concat(",", line), e.elements.map((x) => this.expr(x, 1))))), softline, "]"));
       case "Object":
         if (e.properties.length === 0) return "{}";
-        return group(concat("{", indent(concat(line, join(concat(",", line), e.properties.map((p) => this.property(p))))), line, "}"));
+        return group(concat("{", indent(concat(softline, join(concat(",", line), e.properties.map((p) => this.property(p))))), softline, "}"));
       case "Unary": {
         const operand = this.expr(e.operand, 8);
         // `- -x` must not become `--x`.
