@@ -4,7 +4,7 @@ import { loadThreadbare, parse } from "@patchwork/parser";
 import { RuntimeError } from "./errors.js";
 import { Interpreter, runtimeDiagnostic, type InterpreterOptions } from "./interpreter.js";
 import type { JsonValue } from "./ports.js";
-import { isStackOverflow } from "./runtime.js";
+import { isStackOverflow, type Runtime } from "./runtime.js";
 import { fromJson, toJson } from "./values.js";
 import type { EntryArgs } from "./entries.js";
 
@@ -69,30 +69,37 @@ export function run(source: string, options: RunOptions = {}): RunResult {
     });
     return { value: toJson(value), output: out.join(""), diagnostics: diags, ok: true };
   } catch (caught) {
-    // The program's value is converted to JSON here, outside any node: a value that cannot
-    // be (nested too deeply) is reported at the program.
-    const e = isStackOverflow(caught)
-      ? rt.stackOverflow(program.span, fileName)
-      : caught instanceof RangeError
-        ? rt.fromRangeError(caught, program.span, fileName)
-        : caught;
-    if (!(e instanceof RuntimeError)) {
-      const message = `internal error: ${e instanceof Error ? e.message : String(e)}`;
-      diags.push({ code: "PW3099", severity: "error", message, span: program.span, fileName });
-    } else diags.push(runtimeDiagnostic(e));
-    const result: RunResult = { value: null, output: out.join(""), diagnostics: diags, ok: false };
-    if (e instanceof RuntimeError && e.thrown !== undefined) {
-      try {
-        result.thrown = toJson(e.thrown);
-      } catch {
-        /* nested too deeply to copy: the message says what it was */
-      }
-    }
-    return result;
+    return failedRun(rt, caught, program, fileName, diags, out);
   } finally {
     rt.captures.length = 0;
     interp.finish();
   }
+}
+
+/**
+ * The result of a program that threw: its error as a diagnostic (an engine stack overflow or
+ * RangeError, which the program's value conversion can raise outside any node too, positioned
+ * at the program), the output so far, and the thrown value when it can be copied.
+ */
+function failedRun(rt: Runtime, caught: unknown, program: Program, fileName: string, diags: Diagnostic[], out: string[]): RunResult {
+  const e = isStackOverflow(caught)
+    ? rt.stackOverflow(program.span, fileName)
+    : caught instanceof RangeError
+      ? rt.fromRangeError(caught, program.span, fileName)
+      : caught;
+  if (!(e instanceof RuntimeError)) {
+    const message = `internal error: ${e instanceof Error ? e.message : String(e)}`;
+    diags.push({ code: "PW3099", severity: "error", message, span: program.span, fileName });
+  } else diags.push(runtimeDiagnostic(e));
+  const result: RunResult = { value: null, output: out.join(""), diagnostics: diags, ok: false };
+  if (e instanceof RuntimeError && e.thrown !== undefined) {
+    try {
+      result.thrown = toJson(e.thrown);
+    } catch {
+      /* nested too deeply to copy: the message says what it was */
+    }
+  }
+  return result;
 }
 
 /** A REPL session: each program continues the ones run before it in the session. */
@@ -116,16 +123,7 @@ export function createSession(options: InterpreterOptions = {}): Session {
         const value = interp.continueWith(program, fileName);
         return { value: toJson(value), output: out.join(""), diagnostics: diags, ok: true };
       } catch (caught) {
-        const e = isStackOverflow(caught)
-          ? rt.stackOverflow(program.span, fileName)
-          : caught instanceof RangeError
-            ? rt.fromRangeError(caught, program.span, fileName)
-            : caught;
-        if (!(e instanceof RuntimeError)) {
-          const message = `internal error: ${e instanceof Error ? e.message : String(e)}`;
-          diags.push({ code: "PW3099", severity: "error", message, span: program.span, fileName });
-        } else diags.push(runtimeDiagnostic(e));
-        return { value: null, output: out.join(""), diagnostics: diags, ok: false };
+        return failedRun(rt, caught, program, fileName, diags, out);
       } finally {
         rt.captures.length = 0;
       }

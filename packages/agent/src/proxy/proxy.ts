@@ -319,14 +319,20 @@ class AcpProxy {
     }
   }
 
-  private check(session: ProxySession, file: string): acp.PromptResponse {
+  /** A file named in a slash command, relative to the session's folder; or the reply saying it cannot be read. */
+  private readPanelFile(session: ProxySession, file: string): { path: string; text: string } | acp.PromptResponse {
     const path = isAbsolute(file) ? file : resolve(session.cwd, file);
-    let text: string;
     try {
-      text = readFileSync(path, "utf8");
+      return { path, text: readFileSync(path, "utf8") };
     } catch (error) {
       return this.reply(session, `Cannot read ${file}: ${(error as Error).message}`);
     }
+  }
+
+  private check(session: ProxySession, file: string): acp.PromptResponse {
+    const read = this.readPanelFile(session, file);
+    if (!("text" in read)) return read;
+    const { text } = read;
     const parsed = parsePanelProgram(text, file);
     const errors = parsed.diagnostics.filter((d) => d.severity === "error" || d.severity === "warning");
     if (errors.length === 0) return this.reply(session, `${file}: no syntax errors.`);
@@ -343,13 +349,9 @@ class AcpProxy {
   }
 
   private async runFile(session: ProxySession, file: string, args: string[], signal: AbortSignal): Promise<acp.PromptResponse> {
-    const path = isAbsolute(file) ? file : resolve(session.cwd, file);
-    let text: string;
-    try {
-      text = readFileSync(path, "utf8");
-    } catch (error) {
-      return this.reply(session, `Cannot read ${file}: ${(error as Error).message}`);
-    }
+    const read = this.readPanelFile(session, file);
+    if (!("text" in read)) return read;
+    const { path, text } = read;
     const parsed = parsePanelProgram(text, path);
     const main = new SourceFile(text, path);
     if (!parsed.program || parsed.diagnostics.some((d) => d.severity === "error"))
