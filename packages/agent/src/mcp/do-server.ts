@@ -17,26 +17,13 @@ export const DO_TOOL_DESCRIPTION = [
 
 export type DoCall = (index: number) => Promise<CallToolResult>;
 
-/** One session's endpoint: its `do` calls, and whether an agent completed the MCP handshake on it. */
-export interface DoEndpoint {
-  readonly call: DoCall;
-  /**
-   * Set when a client finished MCP's initialize handshake (`notifications/initialized`): the
-   * agent can list and call the tool. A relay or connection that never got that far (an agent
-   * that gave up on a slow server) does not count.
-   */
-  contacted: boolean;
-}
-
 export const doInputSchema = z.object({
   number: z.number().int().min(0).describe("The number of the do block to run (0, 1, 2…)."),
 });
 
 /** A fresh server instance (the MCP SDK wants one per HTTP request or stdio connection). */
-export function createDoServer(endpoint: DoEndpoint): McpServer {
-  const { call } = endpoint;
+export function createDoServer(call: DoCall): McpServer {
   const server = new McpServer({ name: MCP_SERVER_NAME, version: "0.1.0" });
-  server.server.oninitialized = () => void (endpoint.contacted = true);
   server.registerTool(
     "do",
     { title: "Run a numbered do block", description: DO_TOOL_DESCRIPTION, inputSchema: doInputSchema },

@@ -11,10 +11,10 @@ import {
   WebStandardStreamableHTTPServerTransport,
   type McpHttpHandler,
 } from "@modelcontextprotocol/server";
-import { createDoServer, type DoEndpoint } from "./do-server.js";
+import { createDoServer, type DoCall } from "./do-server.js";
 
 export interface TokenLookup {
-  (token: string): DoEndpoint | undefined;
+  (token: string): { call: DoCall } | undefined;
 }
 
 /**
@@ -42,9 +42,9 @@ export class HttpMcpServer {
   static async start(lookup: TokenLookup, onError: (error: Error) => void): Promise<HttpMcpServer> {
     const handler = createMcpHandler(
       (ctx) => {
-        const entry = (ctx.authInfo?.extra as { entry?: DoEndpoint } | undefined)?.entry;
+        const entry = (ctx.authInfo?.extra as { entry?: { call: DoCall } } | undefined)?.entry;
         // Unreachable without a token (checked before dispatch); answer errors, never throw.
-        return createDoServer(entry ?? { call: async () => ({ content: [], isError: true }), contacted: false });
+        return createDoServer(entry ? entry.call : async () => ({ content: [], isError: true }));
       },
       { onerror: onError },
     );
@@ -116,7 +116,7 @@ export class HttpMcpServer {
     request: Request,
     body: Buffer | undefined,
     token: string,
-    entry: DoEndpoint,
+    entry: { call: DoCall },
     handler: McpHttpHandler,
   ): Promise<Response> {
     const sessionId = request.headers.get("mcp-session-id");
@@ -133,7 +133,7 @@ export class HttpMcpServer {
         onsessioninitialized: (id) => void owned.set(id, transport),
         onsessionclosed: (id) => void owned.delete(id),
       });
-      await createDoServer(entry).connect(transport);
+      await createDoServer(entry.call).connect(transport);
       return transport.handleRequest(request);
     }
     return handler.fetch(request, { authInfo: { token, clientId: "acp-agent", scopes: [], extra: { entry } } });

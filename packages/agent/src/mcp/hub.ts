@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import type { McpServer as AcpMcpServer } from "@agentclientprotocol/sdk/unstable";
 import { McpOverAcpProvider, type HasConnectionContext } from "@agentclientprotocol/sdk/unstable";
 import { fromMcpServer } from "@agentclientprotocol/sdk/experimental/mcp-server";
-import { createDoServer, MCP_SERVER_NAME, type DoCall, type DoEndpoint } from "./do-server.js";
+import { createDoServer, MCP_SERVER_NAME, type DoCall } from "./do-server.js";
 import { HttpMcpServer } from "./http.js";
 import { UnixMcpServer } from "./unix.js";
 import { relayScriptPath, RELAY_TOKEN_ENV } from "./relay.js";
@@ -17,7 +17,7 @@ export interface McpDeclaration {
   server: AcpMcpServer;
   /** Stops accepting calls for this session (its token no longer opens anything). */
   release(): Promise<void>;
-  /** Whether an agent completed the MCP handshake on this session's endpoint (and so could list and call `do`). */
+  /** Whether the agent has reached this session's endpoint at all (listed its tools, called one). */
   readonly contacted: boolean;
 }
 
@@ -43,7 +43,7 @@ class TokenSource {
 
 export class McpHub {
   private readonly tokens = new TokenSource();
-  private readonly entries = new Map<string, DoEndpoint>();
+  private readonly entries = new Map<string, { call: DoCall; contacted: boolean }>();
   private http: Promise<HttpMcpServer> | null = null;
   private unix: Promise<UnixMcpServer> | null = null;
   readonly acpProvider = new McpOverAcpProvider();
@@ -61,13 +61,17 @@ export class McpHub {
     if (this.closed) throw new Error("the MCP hub is closed");
     if (transport === "acp") return this.declareAcp(call);
     const token = this.tokens.next();
-    const entry: DoEndpoint = { call, contacted: false };
+    const entry = { call, contacted: false };
     this.entries.set(token, entry);
     const release = async () => {
       this.entries.delete(token);
       if (this.http) await (await this.http).release(token);
     };
-    const lookup = (t: string) => this.entries.get(t);
+    const lookup = (t: string) => {
+      const found = this.entries.get(t);
+      if (found) found.contacted = true;
+      return found;
+    };
     if (transport === "http") {
       this.http ??= HttpMcpServer.start(lookup, this.onError);
       const http = await this.http;
@@ -102,7 +106,7 @@ export class McpHub {
 
   private declareAcp(call: DoCall): McpDeclaration {
     if (!this.acpContext) throw new Error("no ACP connection for the acp MCP transport");
-    const adapter = fromMcpServer(() => createDoServer({ call, contacted: true }), { onerror: this.onError });
+    const adapter = fromMcpServer(() => createDoServer(call), { onerror: this.onError });
     const registration = this.acpProvider.registerServer(this.acpContext, {
       name: MCP_SERVER_NAME,
       handler: adapter.handler,

@@ -59,7 +59,7 @@ export class UnixMcpServer {
       }
       const rest = head.subarray(newline + 1);
       if (rest.length > 0) socket.unshift(rest);
-      const handle = serveStdio(() => createDoServer(entry), {
+      const handle = serveStdio(() => createDoServer(entry.call), {
         transport: new StdioServerTransport(socket, socket),
         onerror: onError,
       });
