@@ -110,6 +110,8 @@ export class AcpAgent implements AsyncAgent {
   /** What this particular agent needs beyond plain ACP (chosen by its `agentInfo.name`). */
   readonly profile: AgentProfile;
   private readonly prepareSessions: boolean;
+  /** Working directory of the agent and of every session. */
+  private readonly cwd: string;
 
   private constructor(
     private readonly options: AcpAgentOptions,
@@ -127,6 +129,7 @@ export class AcpAgent implements AsyncAgent {
     this.redirect = redirect;
     this.profile = profileFor(initializeResponse);
     this.prepareSessions = options.prepareSessions ?? true;
+    this.cwd = options.cwd ?? globalThis.process.cwd();
   }
 
   /** Spawns the agent and runs `initialize`; rejects with an AgentError (PW4001–PW4003, PW4012). */
@@ -335,12 +338,11 @@ export class AcpAgent implements AsyncAgent {
 
   private handlerRuntime(): HandlerRuntime {
     const self = this;
-    const cwd = this.options.cwd ?? globalThis.process.cwd();
     return {
       redirect: this.redirect,
       transport: this.transport,
       transportProblem: this.transportProblem,
-      cwd,
+      cwd: this.cwd,
       connectsMcpAtStart: this.profile.connectsMcpAtSessionStart === true,
       get usesMessageIds() {
         return self.usesMessageIds;
@@ -419,7 +421,7 @@ export class AcpAgent implements AsyncAgent {
     try {
       const response = await this.connection.agent.request(acp.methods.agent.session.new, {
         ...this.profile.newSessionExtras?.(),
-        cwd: this.options.cwd ?? globalThis.process.cwd(),
+        cwd: this.cwd,
         mcpServers: declaration ? [declaration.server] : [],
       });
       ref.id = response.sessionId;
