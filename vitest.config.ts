@@ -1,12 +1,12 @@
 import { defineConfig } from "vitest/config";
+import { allTests, endToEndSuites, ownCommandSuites } from "./test/suites.js";
 
+/** `npm test`: every test but the end-to-end suites (npm run test:e2e) and the suites with commands
+ * of their own (test:agents, test:package, test:browser, test:acpx, test:editor): test/suites.ts. */
 export default defineConfig({
   test: {
-    include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"],
-    // The real-agent suite, the package test, the browser suite, the acpx end-to-end tests and
-    // the real-editor suite have their own configs and commands (npm run test:agents,
-    // test:package, test:browser, test:acpx, test:editor).
-    exclude: ["test/agents/**", "test/package/**", "test/browser/**", "test/acpx/**", "test/editor/**", "**/node_modules/**"],
+    include: allTests,
+    exclude: [...endToEndSuites, ...ownCommandSuites, "**/node_modules/**"],
     setupFiles: ["test/setup/property.ts"],
     globalSetup: ["test/setup/bundle.ts"],
     testTimeout: 30_000,

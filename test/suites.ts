@@ -1,0 +1,38 @@
+/**
+ * Which test files `npm test` runs and which `npm run test:e2e` runs (both in CI, `.ci/run`).
+ *
+ * `npm test` is the suite a developer runs after every change, so it must stay about a minute on
+ * two cores. The end-to-end suites below start a real process for nearly every test (the CLI, the
+ * scripted ACP agent, a `/bin/sh` per generated case), which costs 0.3–0.5 s of CPU each; together
+ * they took three of the four minutes of the old single suite. They run in their own command.
+ */
+export const endToEndSuites = [
+  // The CLI as users run it: `bin/patchwork.js` spawned per test, mostly with a scripted agent.
+  "packages/cli/test/agent-cli.test.ts",
+  "packages/cli/test/acp-cli.test.ts",
+  "packages/cli/test/examples.test.ts",
+  "packages/cli/test/replay.test.ts",
+  "packages/cli/test/run.test.ts",
+  "packages/cli/test/signals.test.ts",
+  "packages/cli/test/spinner.test.ts",
+  "packages/cli/test/trace.test.ts",
+  "packages/cli/test/vm-limits.test.ts",
+  "packages/cli/test/workers.test.ts",
+  // The agent runtime against scripted ACP agent processes.
+  "packages/agent/test/answers.test.ts",
+  "packages/agent/test/cancel.test.ts",
+  "packages/agent/test/faults.test.ts",
+  "packages/agent/test/flows.test.ts",
+  "packages/agent/test/interpreter.test.ts",
+  "packages/agent/test/proxy.test.ts",
+  "packages/agent/test/recycling.test.ts",
+  "packages/agent/test/spare-session.test.ts",
+  "packages/agent/test/workers.test.ts",
+  // Hostile values through a real /bin/sh, one process per generated case.
+  "packages/interpreter/test/shell-quoting.property.test.ts",
+];
+
+/** The suites with configs and commands of their own (see each vitest.*.config.ts). */
+export const ownCommandSuites = ["test/agents/**", "test/package/**", "test/browser/**", "test/acpx/**", "test/editor/**"];
+
+export const allTests = ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"];
