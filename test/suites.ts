@@ -25,6 +25,7 @@ export const endToEndSuites = [
   "packages/agent/test/flows.test.ts",
   "packages/agent/test/interpreter.test.ts",
   "packages/agent/test/proxy.test.ts",
+  "packages/agent/test/proxy-commands.test.ts",
   "packages/agent/test/recycling.test.ts",
   "packages/agent/test/spare-session.test.ts",
   "packages/agent/test/workers.test.ts",

@@ -6,7 +6,7 @@ import { parse, type Diagnostic, type Program } from "@patchwork/parser";
 import { NoAgent } from "./agents/no-agent.js";
 import { RuntimeError } from "./errors.js";
 import { createNodeHost } from "./host-node.js";
-import { Modules, runMain, type MainOptions, type ParseFn } from "./modules.js";
+import { Modules, runEntry, runMain, type MainOptions, type ParseFn } from "./modules.js";
 import type { ModuleCtx } from "./compiler/scope.js";
 import type { Agent, Host, JsonValue, WorkerTask, Workers } from "./ports.js";
 import { InThreadWorkers } from "./workers/in-thread.js";
@@ -113,16 +113,18 @@ export class Interpreter {
    * A session's next program (a REPL, such as the agent panel's prompts): its items and
    * top-level statements continue the previous `continueWith` program, whose variables,
    * functions, types and imports stay visible (a new declaration shadows an old one). Nothing
-   * runs `main`: the value is the last top-level expression's. Throws RuntimeError for user
-   * errors; what the program declared before the error stays declared.
+   * runs `main` unless `main` is given: then, after the statements, the entry it names (or the
+   * program's default entry) runs with its arguments, as `run` does for a file. Throws
+   * RuntimeError for user errors; what the program declared before the error stays declared.
    */
-  continueWith(program: Program, fileName: string): Value {
+  continueWith(program: Program, fileName: string, main?: MainOptions): Value {
     const rt = this.runtime;
     rt.lastValue = null;
     try {
       const { m, body } = this.modules.create(program, fileName, undefined, this.previous ?? undefined);
       this.previous = m;
-      return body(m.G) === RETURN ? rt.ret : rt.lastValue;
+      if (body(m.G) === RETURN) return rt.ret;
+      return main ? runEntry(rt, m, program, fileName, main) : rt.lastValue;
     } catch (e) {
       if (isStackOverflow(e)) throw rt.stackOverflow(program.span, fileName);
       if (e instanceof RangeError) throw rt.fromRangeError(e, program.span, fileName);

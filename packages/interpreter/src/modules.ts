@@ -309,12 +309,21 @@ export function runMain(modules: Modules, rt: Runtime, program: Program, fileNam
   // The main program is a module too: a file that imports it back gets it, not a second run.
   const register = fileName.startsWith("<") ? undefined : modules.register(resolve(fileName));
   const { m, body, hasStatements } = modules.create(program, fileName, register);
-  const entry = opts.entry;
   if (hasStatements && opts.statements !== false) {
     const sig = body(m.G);
     if (sig === RETURN) return rt.ret;
-    if (!entry) return rt.lastValue;
+    if (!opts.entry) return rt.lastValue;
   }
+  return runEntry(rt, m, program, fileName, opts);
+}
+
+/**
+ * Runs the entry of a loaded program (`opts.entry`, else its default entry) with its arguments:
+ * what `patchwork run file.pw [entry] [args…]` runs after the top-level statements, and what a
+ * REPL session runs for `/run` of a file in the agent panel.
+ */
+export function runEntry(rt: Runtime, m: ModuleCtx, program: Program, fileName: string, opts: MainOptions): Value {
+  const entry = opts.entry;
   const entries = listEntries(program);
   let info = entry !== undefined ? findEntry(entries, entry) : defaultEntry(entries);
   if (!info && entry !== undefined && opts.entryMayBeArgument && !m.scope.lookup(entry)) {

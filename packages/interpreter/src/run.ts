@@ -7,6 +7,7 @@ import type { JsonValue } from "./ports.js";
 import { isStackOverflow, type Runtime } from "./runtime.js";
 import { fromJson, toJson } from "./values.js";
 import type { EntryArgs } from "./entries.js";
+import type { MainOptions } from "./modules.js";
 
 export interface RunOptions extends InterpreterOptions {
   /** Used in diagnostics and to resolve imports; a `.json` name selects the Threadbare loader. */
@@ -104,8 +105,11 @@ function failedRun(rt: Runtime, caught: unknown, program: Program, fileName: str
 
 /** A REPL session: each program continues the ones run before it in the session. */
 export interface Session {
-  /** Runs the next program (see `Interpreter.continueWith`). Never throws for user errors. */
-  run(source: string, options?: { fileName?: string }): RunResult;
+  /**
+   * Runs the next program (see `Interpreter.continueWith`); with `main`, then the entry it names
+   * or the program's default entry. Never throws for user errors.
+   */
+  run(source: string, options?: { fileName?: string; main?: MainOptions }): RunResult;
 }
 
 export function createSession(options: InterpreterOptions = {}): Session {
@@ -120,7 +124,7 @@ export function createSession(options: InterpreterOptions = {}): Session {
       const out: string[] = [];
       rt.captures.push(out);
       try {
-        const value = interp.continueWith(program, fileName);
+        const value = interp.continueWith(program, fileName, runOptions.main);
         return { value: toJson(value), output: out.join(""), diagnostics: diags, ok: true };
       } catch (caught) {
         return failedRun(rt, caught, program, fileName, diags, out);

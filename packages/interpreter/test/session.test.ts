@@ -13,6 +13,17 @@ describe("createSession", () => {
     expect(s.run("x + 10").value).toBe(11);
   });
 
+  it("runs a program's entry with converted arguments after its statements (main), and keeps what it declares", () => {
+    const s = session();
+    const src = 'var greeting = "hi"\n@command greet\nfun greet(name: string, times: number) { return greeting + " " + name + times }';
+    expect(s.run(src, { fileName: "g.pw", main: { entry: "greet", argStrings: { positional: ["Ada", "2"] } } }).value).toBe("hi Ada2");
+    // No entry named: the program's one command, with the first word as its argument.
+    expect(s.run(src, { fileName: "g.pw", main: { entry: "Bo", argStrings: { positional: ["1"] }, entryMayBeArgument: true } }).value).toBe("hi Bo1");
+    const bad = s.run(src, { fileName: "g.pw", main: { entry: "greet", argStrings: { positional: ["Ada", "x"] } } });
+    expect(bad).toMatchObject({ ok: false, diagnostics: [{ code: "PW3065", fileName: "g.pw", span: { start: { line: 2 } } }] });
+    expect(s.run('greet("Cy", 3)').value).toBe("hi Cy3");
+  });
+
   it("lets a later program redeclare a name (functions keep the binding they were written with)", () => {
     const s = session();
     s.run("var x = 1\nfun f() { return x }");

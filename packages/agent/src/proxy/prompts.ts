@@ -10,7 +10,8 @@ export type PromptKind =
   | { kind: "pass" }
   /** Code typed in the panel: `source` keeps the prompt's lines and columns. */
   | { kind: "program"; source: string }
-  | { kind: "run"; file: string; args: string[] }
+  /** `/run file [words…]`, or a file's `@command` (`entry` set: the words are its arguments). */
+  | { kind: "run"; file: string; args: string[]; entry?: string }
   | { kind: "check"; file: string }
   | { kind: "reset" }
   /** A Patchwork prompt that cannot run as given (the reply says why). */
@@ -24,19 +25,25 @@ export const COMMANDS = [
 
 const FENCE = /^```(?:patchwork|pw)[ \t]*\r?\n([\s\S]*?)\r?\n?```[ \t]*$/;
 
-export function classifyPrompt(blocks: ContentBlock[]): PromptKind {
+/** A slash command of a file in the session's folder (proxy/file-commands.ts). */
+export type CommandLookup = (name: string) => { file: string; entry: string } | undefined;
+
+export function classifyPrompt(blocks: ContentBlock[], fileCommand: CommandLookup = () => undefined): PromptKind {
   const text = blocks.map((b) => (b.type === "text" ? b.text : "")).join("");
   const onlyText = blocks.every((b) => b.type === "text");
   const trimmed = text.trim();
-  const kind = classifyText(text, trimmed);
+  const kind = classifyText(text, trimmed, fileCommand);
   if (kind.kind === "pass" || onlyText) return kind;
   return { kind: "refuse", text: "Patchwork prompts are text: remove the images and attached resources to run this as a program (or ask without the code to talk to the agent)." };
 }
 
-function classifyText(text: string, trimmed: string): PromptKind {
+function classifyText(text: string, trimmed: string, fileCommand: CommandLookup): PromptKind {
   if (trimmed.startsWith("{")) return { kind: "program", source: text };
   const fenced = FENCE.exec(trimmed);
   if (fenced) return { kind: "program", source: fenced[1]! };
+  const command = /^\/([A-Za-z_][\w-]*)(?=\s|$)\s*([\s\S]*)$/.exec(trimmed);
+  const offered = command ? fileCommand(command[1]!) : undefined;
+  if (offered) return { kind: "run", file: offered.file, entry: offered.entry, args: splitWords(command![2]!) };
   const slash = /^\/(run|check|reset)(?=\s|$)\s*([\s\S]*)$/.exec(trimmed);
   if (!slash) return { kind: "pass" };
   const words = splitWords(slash[2]!);
@@ -50,6 +57,21 @@ function classifyText(text: string, trimmed: string): PromptKind {
         ? { kind: "run", file: words[0]!, args: words.slice(1) }
         : { kind: "refuse", text: "Usage: `/run <file.pw> [args…]`" };
   }
+}
+
+/** An entry's arguments from the words of a slash command: `--arg name=value` names one, as on `patchwork run`'s command line. */
+export function splitNamedArgs(words: string[]): { positional: string[]; named: Record<string, string> } {
+  const positional: string[] = [];
+  const named: Record<string, string> = {};
+  for (let i = 0; i < words.length; i++) {
+    const pair = words[i] === "--arg" ? words[i + 1] : undefined;
+    const eq = pair?.indexOf("=") ?? -1;
+    if (pair !== undefined && eq > 0) {
+      named[pair.slice(0, eq)] = pair.slice(eq + 1);
+      i++;
+    } else positional.push(words[i]!);
+  }
+  return { positional, named };
 }
 
 /** Words as a shell splits them, with "…" and '…' quoting (no expansion). */

@@ -12,13 +12,16 @@ import { Readable, Writable } from "node:stream";
 import { isAbsolute, resolve } from "node:path";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { formatDiagnostic, SourceFile, type Diagnostic } from "@patchwork/parser";
+import { findEntry, listEntries } from "@patchwork/interpreter";
 import { AcpAgent, type AcpAgentOptions } from "../acp/agent.js";
 import type { AgentCommand } from "../acp/process.js";
 import { toAgentError, AgentCodes } from "../errors.js";
 import type { UsageFigures } from "../acp/turn-record.js";
 import { EvaluatorSession, type ProgramResult } from "../thread/session.js";
+import type { SessionEntry } from "../thread/protocol.js";
 import type { AsyncAgent, Logger, McpTransport } from "../types.js";
-import { classifyPrompt, COMMANDS, entryOf, parsePanelProgram } from "./prompts.js";
+import { classifyPrompt, COMMANDS, entryOf, parsePanelProgram, splitNamedArgs } from "./prompts.js";
+import { FileCommands } from "./file-commands.js";
 import { ProgramView } from "./view.js";
 
 export interface AcpProxyOptions {
@@ -56,6 +59,10 @@ interface ProxySession {
   programs: number;
   /** Inner think sessions of the running program (permission and client requests go to this editor session). */
   inner: Set<string>;
+  /** The `@command`s of the Patchwork files in the session's folder, offered as slash commands. */
+  fileCommands: FileCommands;
+  /** The successor's own slash commands (from its chat session), offered after ours. */
+  successorCommands: acp.AvailableCommand[];
 }
 
 /** An ACP stream over a process's stdin and stdout (what an editor starts `patchwork acp` with). */
@@ -207,13 +214,16 @@ class AcpProxy {
       turn: null,
       programs: 0,
       inner: new Set(),
+      fileCommands: new FileCommands(params.cwd, new Set(COMMANDS.map((c) => c.name))),
+      successorCommands: [],
     };
     // The successor's session now, so its modes and options reach the editor as without the proxy.
     const response = await this.openChat(session);
     this.sessions.set(id, session);
-    setImmediate(() =>
-      this.update(id, { sessionUpdate: "available_commands_update", availableCommands: COMMANDS }),
-    );
+    setImmediate(() => {
+      session.fileCommands.scan();
+      this.advertise(session);
+    });
     const { sessionId: _, ...rest } = response;
     return { ...rest, sessionId: id };
   }
@@ -244,9 +254,23 @@ class AcpProxy {
 
   private chatUpdate(session: ProxySession, update: acp.SessionUpdate): void {
     // The successor's own commands are shown with ours.
-    if (update.sessionUpdate === "available_commands_update")
-      update = { ...update, availableCommands: [...COMMANDS, ...update.availableCommands.filter((c) => !COMMANDS.some((o) => o.name === c.name))] };
+    if (update.sessionUpdate === "available_commands_update") {
+      session.successorCommands = update.availableCommands;
+      return this.advertise(session);
+    }
     this.update(session.id, update);
+  }
+
+  /** Looks at the session folder's files again; advertises their commands when they changed. */
+  private rescan(session: ProxySession): void {
+    if (session.fileCommands.scan()) this.advertise(session);
+  }
+
+  /** `available_commands_update`: ours, the session folder's files' `@command`s, then the successor's. */
+  private advertise(session: ProxySession): void {
+    const ours = [...COMMANDS, ...session.fileCommands.current.map((c) => c.command)];
+    const theirs = session.successorCommands.filter((c) => !ours.some((o) => o.name === c.name));
+    this.update(session.id, { sessionUpdate: "available_commands_update", availableCommands: [...ours, ...theirs] });
   }
 
   private session(sessionId: string): ProxySession {
@@ -259,7 +283,7 @@ class AcpProxy {
     const session = this.session(params.sessionId);
     if (session.turn)
       throw new acp.RequestError(-32600, "a prompt is already running in this session: wait for it or cancel it first");
-    const kind = classifyPrompt(params.prompt);
+    const kind = classifyPrompt(params.prompt, (name) => session.fileCommands.find(name));
     let cancelled = false;
     const controller = new AbortController();
     session.turn = {
@@ -282,10 +306,12 @@ class AcpProxy {
         case "program":
           return await this.runPanelProgram(session, kind.source, controller.signal);
         case "run":
-          return await this.runFile(session, kind.file, kind.args, controller.signal);
+          return await this.runFile(session, kind.file, kind.args, controller.signal, kind.entry);
       }
     } finally {
       session.turn = null;
+      // The program (or the agent) may have written a file of the folder: its commands may have changed.
+      this.rescan(session);
     }
   }
 
@@ -348,7 +374,15 @@ class AcpProxy {
     return this.runPrograms(session, [{ source: parsed.source, fileName }], signal, typed);
   }
 
-  private async runFile(session: ProxySession, file: string, args: string[], signal: AbortSignal): Promise<acp.PromptResponse> {
+  /**
+   * `/run file [words…]` and a file's `/command [args…]`. The words are always the array `args`.
+   * When the first word names an entry of the file (a `@skill`/`@command`, a fun, worker or
+   * `Trait.method`), the file's statements run, then that entry with the other words as its
+   * arguments, converted to its parameter types (`--arg name=value` names one), as on `patchwork
+   * run`'s command line. Otherwise the statements run; a file without any runs its `__main__` /
+   * `main` (with no arguments), else its default entry (its one skill or command) with the words.
+   */
+  private async runFile(session: ProxySession, file: string, words: string[], signal: AbortSignal, entry?: string): Promise<acp.PromptResponse> {
     const read = this.readPanelFile(session, file);
     if (!("text" in read)) return read;
     const { path, text } = read;
@@ -356,14 +390,21 @@ class AcpProxy {
     const main = new SourceFile(text, path);
     if (!parsed.program || parsed.diagnostics.some((d) => d.severity === "error"))
       return this.reply(session, renderDiagnostics(parsed.diagnostics, main));
-    const entry = entryOf(parsed.program);
-    if (entry === null) return this.reply(session, `${file} has no top-level statements and no '__main__' or 'main' to run.`);
     ++session.programs;
+    const named = entry ?? (words[0] !== undefined && findEntry(listEntries(parsed.program), words[0]) ? words[0] : undefined);
+    const shape = entryOf(parsed.program);
+    const run: SessionEntry | undefined =
+      named !== undefined
+        ? { entry: named, argStrings: splitNamedArgs(entry === undefined ? words.slice(1) : words) }
+        : shape === "statements"
+          ? undefined
+          : shape !== null
+            ? { entry: shape }
+            : { argStrings: splitNamedArgs(words) };
     const programs = [
       // `args`: the words after the file name, as an array of strings.
-      { source: `var args = ${JSON.stringify(args)}`, fileName: "<run arguments>" },
-      { source: text, fileName: path },
-      ...(entry === "statements" ? [] : [{ source: `${entry}()`, fileName: `<run ${entry}>` }]),
+      { source: `var args = ${JSON.stringify(words)}`, fileName: "<run arguments>" },
+      { source: text, fileName: path, main: run },
     ];
     return this.runPrograms(session, programs, signal, main);
   }
@@ -371,7 +412,7 @@ class AcpProxy {
   /** Runs programs one after the other (stopping at the first failure) and answers the turn. */
   private async runPrograms(
     session: ProxySession,
-    programs: { source: string; fileName: string }[],
+    programs: { source: string; fileName: string; main?: SessionEntry }[],
     signal: AbortSignal,
     main: SourceFile,
   ): Promise<acp.PromptResponse> {
@@ -382,6 +423,7 @@ class AcpProxy {
     for (const program of programs) {
       result = await session.evaluator.run(program.source, program.fileName, {
         signal,
+        main: program.main,
         onOutput: (text) => view.output(text),
         onEvent: (event) => view.event(event),
         onShellStart: (id, command) => view.shellStart(id, command),

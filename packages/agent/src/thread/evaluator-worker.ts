@@ -22,7 +22,7 @@ import type {
   ThinkRequest,
 } from "@patchwork/interpreter";
 import { ChannelSet } from "./channel.js";
-import type { RunOutcome, SessionRunMessage, ThinkReplyMessage, ThinkResponse, WorkerInit, WorkerMessage } from "./protocol.js";
+import type { RunOutcome, SessionEntry, SessionRunMessage, ThinkReplyMessage, ThinkResponse, WorkerInit, WorkerMessage } from "./protocol.js";
 
 /** The interpreter API this thread needs (checked at run time: the interpreter may lag behind). */
 interface EvaluatorModule {
@@ -54,7 +54,7 @@ interface EvaluatorModule {
   createNodeHost?(options: { cwd: string; shellStdin?: "ignore" | "inherit"; env?: Record<string, string | undefined> }): Host;
   /** A REPL session (`WorkerInit.session`): each program continues the ones before it. */
   createSession?(options: { agent: Agent; host: Host; cwd: string; limits?: Record<string, number>; askUser?: boolean }): {
-    run(source: string, options: { fileName: string }): { value?: unknown; output?: string; diagnostics?: RunOutcome["diagnostics"] };
+    run(source: string, options: { fileName: string; main?: SessionEntry }): { value?: unknown; output?: string; diagnostics?: RunOutcome["diagnostics"] };
   };
 }
 
@@ -329,7 +329,7 @@ async function main(): Promise<void> {
     // this thread idles in its event loop, the session's state kept.
     parentPort!.on("message", (message: SessionRunMessage) => {
       output.length = 0;
-      const result = session.run(message.source, { fileName: message.fileName });
+      const result = session.run(message.source, { fileName: message.fileName, main: message.main });
       lines?.flush();
       agent.releaseIdle();
       post({ type: "done", runId: message.runId, outcome: outcomeOf(result, output) });

@@ -63,6 +63,15 @@ export interface SessionRunMessage {
   runId: number;
   source: string;
   fileName: string;
+  /** After the program, run this entry (or its default one) with these arguments (`/run file.pw entry args…`). */
+  main?: SessionEntry;
+}
+
+/** An entry to run after a session's program, named and given arguments as on a command line. */
+export interface SessionEntry {
+  entry?: string;
+  argStrings?: { positional?: string[]; named?: Record<string, string> };
+  entryMayBeArgument?: boolean;
 }
 
 /**

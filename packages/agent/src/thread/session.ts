@@ -15,7 +15,7 @@ import { AgentCodes } from "../errors.js";
 import type { AsyncAgent, RunEvent } from "../types.js";
 import { ThinkBridge } from "./bridge.js";
 import { ShellRunner } from "./shell.js";
-import type { SessionRunMessage, WorkerInit, WorkerMessage } from "./protocol.js";
+import type { SessionEntry, SessionRunMessage, WorkerInit, WorkerMessage } from "./protocol.js";
 
 export interface EvaluatorSessionOptions {
   /** Answers every think of every program (read at each think, so it may be replaced). */
@@ -32,6 +32,8 @@ export interface EvaluatorSessionOptions {
 
 export interface ProgramHandlers {
   signal?: AbortSignal;
+  /** After the program's statements, run this entry (or the program's default one) with these arguments. */
+  main?: SessionEntry;
   /** The evaluator's and the agent's progress events, as for `runWithAgent`. */
   onEvent?(event: RunEvent): void;
   /** Program output as it is produced. */
@@ -151,7 +153,7 @@ export class EvaluatorSession {
       thread.ready.then(
         () => {
           if (handlers.signal?.aborted) return onAbort();
-          thread.worker.postMessage({ runId, source, fileName } satisfies SessionRunMessage);
+          thread.worker.postMessage({ runId, source, fileName, main: handlers.main } satisfies SessionRunMessage);
         },
         (error: Error) => running.finish(this.failure(fileName, AgentCodes.evaluatorCrashed, error.message, false)),
       );
