@@ -37,3 +37,14 @@ export const endToEndSuites = [
 export const ownCommandSuites = ["test/agents/**", "test/package/**", "test/browser/**", "test/acpx/**", "test/editor/**"];
 
 export const allTests = ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"];
+
+/** How both suites run: the property-test settings, a fresh CLI bundle, two files at a time
+ * (two cores on every machine and in CI: process-heavy files must not starve each other). */
+export const runnerOptions = {
+  setupFiles: ["test/setup/property.ts"],
+  globalSetup: ["test/setup/bundle.ts"],
+  testTimeout: 30_000,
+  hookTimeout: 30_000,
+  pool: "forks" as const,
+  maxWorkers: 2,
+};
