@@ -32,6 +32,19 @@ const value = fc
   .map((parts) => parts.join("").replace(/\0/g, ""));
 
 const stripNl = (v: string) => v.replace(/\n+$/, "");
+
+/** Runs `program` with `input` in `file`: it must succeed, print exactly `expected`, and create no marker. */
+function expectData(program: string, file: string, input: string, expected: string): void {
+  writeFileSync(join(dir, file), input);
+  rmSync(MARK, { force: true });
+  const r = runSource(program, { cwd: dir });
+  expect(r.error).toBeNull();
+  expect(r.output).toBe(expected);
+  expect(existsSync(MARK)).toBe(false);
+}
+
+/** A fraction of the configured number of runs (each run starts a real sh). */
+const runs = (divisor: number) => ({ numRuns: Math.max(10, Math.floor((fc.readConfigureGlobal().numRuns ?? 100) / divisor)) });
 const same = (v: string) => v;
 
 /** [template (one `$ ` line; X stands for the interpolation), what it prints for value v]. */
@@ -67,15 +80,8 @@ describe("a value is never code, in every quoting context", () => {
     // One command line (one sh per run keeps `npm test` fast); each template is its own command.
     const program = `var x = read("value.txt")\n$ ${corpus.map(([t]) => t).join("; ")}`;
     fc.assert(
-      fc.property(value, (v) => {
-        writeFileSync(join(dir, "value.txt"), v);
-        rmSync(MARK, { force: true });
-        const r = runSource(program, { cwd: dir });
-        expect(r.error).toBeNull();
-        expect(r.output).toBe(corpus.map(([, f]) => f(v) + "\n").join(""));
-        expect(existsSync(MARK)).toBe(false);
-      }),
-      { numRuns: Math.max(10, Math.floor((fc.readConfigureGlobal().numRuns ?? 100) / 2)) },
+      fc.property(value, (v) => expectData(program, "value.txt", v, corpus.map(([, f]) => f(v) + "\n").join(""))),
+      runs(2),
     );
   }, TIMEOUT);
 
@@ -94,15 +100,10 @@ describe("a value is never code, in every quoting context", () => {
     ].join("\n");
     fc.assert(
       fc.property(value, (v) => {
-        writeFileSync(join(dir, "value.txt"), v);
-        rmSync(MARK, { force: true });
-        const r = runSource(program, { cwd: dir });
-        expect(r.error).toBeNull();
         const out = stripNl(corpus.map(([, f]) => f(v) + "\n").join("")) + "\n";
-        expect(r.output).toBe(out + out + out + out);
-        expect(existsSync(MARK)).toBe(false);
+        expectData(program, "value.txt", v, out + out + out + out);
       }),
-      { numRuns: Math.max(10, Math.floor((fc.readConfigureGlobal().numRuns ?? 100) / 4)) },
+      runs(4),
     );
   }, TIMEOUT);
 
@@ -114,16 +115,11 @@ describe("a value is never code, in every quoting context", () => {
     ].join("\n");
     fc.assert(
       fc.property(fc.array(value, { minLength: 1, maxLength: 4 }), (xs) => {
-        writeFileSync(join(dir, "values.json"), JSON.stringify(xs));
-        rmSync(MARK, { force: true });
-        const r = runSource(program, { cwd: dir });
-        expect(r.error).toBeNull();
         const each = xs.map((x) => `<${x}>\n`).join("");
         const brackets = stripNl(xs.map((x) => `[${x}]`).join(""));
-        expect(r.output).toBe(each + each + `<${xs.join(" ")}>\n` + `<${brackets}>\n<${brackets}>\n`);
-        expect(existsSync(MARK)).toBe(false);
+        expectData(program, "values.json", JSON.stringify(xs), each + each + `<${xs.join(" ")}>\n` + `<${brackets}>\n<${brackets}>\n`);
       }),
-      { numRuns: Math.max(10, Math.floor((fc.readConfigureGlobal().numRuns ?? 100) / 4)) },
+      runs(4),
     );
   }, TIMEOUT);
 });
@@ -163,15 +159,10 @@ const templates = fc.letrec<{ word: Gen; dq: Gen; bq: Gen }>((tie) => ({
 describe("generated nestings of quoting contexts", () => {
   it("printf '%s\\n' WORD prints exactly what the nesting expands to; no marker file", () => {
     fc.assert(
-      fc.property(templates.word, value, (t, v) => {
-        writeFileSync(join(dir, "value.txt"), v);
-        rmSync(MARK, { force: true });
-        const r = runSource(`var x = read("value.txt")\n$ printf '%s\\n' ${t.text}`, { cwd: dir });
-        expect(r.error).toBeNull();
-        expect(r.output).toBe(t.f(v) + "\n");
-        expect(existsSync(MARK)).toBe(false);
-      }),
-      { numRuns: Math.max(10, Math.floor((fc.readConfigureGlobal().numRuns ?? 100) / 2)) },
+      fc.property(templates.word, value, (t, v) =>
+        expectData(`var x = read("value.txt")\n$ printf '%s\\n' ${t.text}`, "value.txt", v, t.f(v) + "\n"),
+      ),
+      runs(2),
     );
   }, TIMEOUT);
 });
