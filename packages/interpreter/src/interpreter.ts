@@ -120,6 +120,8 @@ export class Interpreter {
   continueWith(program: Program, fileName: string, main?: MainOptions): Value {
     const rt = this.runtime;
     rt.lastValue = null;
+    // Its worker tasks run from this program (a REPL's programs are not files to read again).
+    this.programs.set(fileName, program);
     try {
       const { m, body } = this.modules.create(program, fileName, undefined, this.previous ?? undefined);
       this.previous = m;

@@ -24,6 +24,12 @@ describe("createSession", () => {
     expect(s.run('greet("Cy", 3)').value).toBe("hi Cy3");
   });
 
+  it("runs worker tasks of a program, and of an earlier program, at await (the panel's programs are not files)", () => {
+    const s = session();
+    expect(s.run("worker w(x) { return x * 2 }\nself.delegate([w(1), w(2)]).await", { fileName: "<prompt 1>" })).toMatchObject({ ok: true, value: [2, 4] });
+    expect(s.run("self.delegate([w(5)]).await", { fileName: "<prompt 2>" })).toMatchObject({ ok: true, value: [10] });
+  });
+
   it("lets a later program redeclare a name (functions keep the binding they were written with)", () => {
     const s = session();
     s.run("var x = 1\nfun f() { return x }");
