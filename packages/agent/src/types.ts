@@ -32,6 +32,11 @@ export interface ThinkContext {
    * "task_a#2"): thinks of one thread nest, thinks of different threads run side by side.
    */
   worker?: string;
+  /**
+   * Working directory for the think's session at the agent (absolute). Default: the agent's
+   * (`AcpAgentOptions.cwd`). The proxy sets it to the panel session's directory.
+   */
+  cwd?: string;
 }
 
 export interface AsyncAgent {
@@ -66,6 +71,8 @@ export type AgentEvent =
       toolCallId: string;
       title: string;
       status: string;
+      /** A call of Patchwork's own `do` tool (by the agent profile); its block shows as `do-start`/`do-end` too. */
+      ours?: true;
       kind?: string;
       /** The tool call's content as the agent sent it (text, diffs, terminals), when it sent any. */
       content?: ToolCallContent[];

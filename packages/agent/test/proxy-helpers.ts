@@ -15,6 +15,10 @@ export interface PanelOptions {
 export class Panel {
   readonly updates = new Map<string, acp.SessionUpdate[]>();
   readonly permissions: acp.RequestPermissionRequest[] = [];
+  /** Every update and permission request, in the order the editor got them. */
+  readonly log: ({ sessionId: string; update: acp.SessionUpdate } | { sessionId: string; permission: acp.RequestPermissionRequest })[] = [];
+  /** The proxy's warnings (protocol anomalies…). */
+  readonly warnings: string[] = [];
   readonly stderr: string[] = [];
   connection!: acp.ClientConnection;
   server!: ReturnType<typeof serveAcpProxy>;
@@ -29,6 +33,7 @@ export class Panel {
         agent: scriptedAgent(script),
         cwd: scratch,
         onAgentStderr: (text) => panel.stderr.push(text),
+        logger: { warn: (message) => panel.warnings.push(message) },
         ...options.proxy,
       },
     );
@@ -38,9 +43,11 @@ export class Panel {
         const list = panel.updates.get(params.sessionId) ?? [];
         list.push(params.update);
         panel.updates.set(params.sessionId, list);
+        panel.log.push({ sessionId: params.sessionId, update: params.update });
       })
       .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
         panel.permissions.push(params);
+        panel.log.push({ sessionId: params.sessionId, permission: params });
         if (options.permission) return options.permission(params);
         const allow = params.options.find((o) => o.kind.startsWith("allow"));
         return { outcome: { outcome: "selected", optionId: allow!.optionId } };

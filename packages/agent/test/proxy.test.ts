@@ -1,9 +1,10 @@
 // `serveAcpProxy` (`patchwork acp`) with an in-process editor (the SDK's ACP client) and the
 // scripted test agent as the successor: pass-through, programs, state, cancellation.
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { scratch } from "./helpers.js";
+import { groupAlive, scratch } from "./helpers.js";
 import { messageText, Panel, toolCalls } from "./proxy-helpers.js";
 
 let panel: Panel | null = null;
@@ -241,10 +242,27 @@ describe("patchwork acp: cancellation and bad input", () => {
   });
 
   it("fails a turn whose successor dies with a clear message; the next prompt starts it again", async () => {
-    panel = await Panel.open({ prompts: [{ match: "die", once: true, steps: [{ text: "dying" }, { crash: true }] }, { steps: [{ reply: "back" }] }] });
+    panel = await Panel.open({ prompts: [{ match: "die", once: true, steps: [{ text: "dying" }, { crash: true }] }], fallback: { steps: [{ reply: "back" }] } });
     const id = await panel.newSession();
     await expect(panel.prompt(id, "die now")).rejects.toThrow(/stopped during this turn/);
-    expect((await panel.prompt(id, "are you there")).text).toBe("back");
+    const next = await panel.prompt(id, "are you there");
+    expect(next.text).toMatch(/^\*\(The agent behind Patchwork was restarted \(it had stopped\), so this conversation starts afresh.*\n\nback$/s);
+    expect((await panel.prompt(id, "still?")).text).toBe("back");
+  });
+
+  it("fails a program whose think's successor dies with the positioned error; the next think starts it again, the state kept", async () => {
+    panel = await Panel.open({
+      prompts: [
+        { match: "die", once: true, steps: [{ text: "dying" }, { crash: true }] },
+        { match: "pid", steps: [{ reply: "{{pid}}" }] },
+      ],
+    });
+    const id = await panel.newSession();
+    const first = await panel.prompt(id, '{\n  var kept = 5\n  var first = think { pid }\n  print("before")\n  var x = think { die now }\n}');
+    expect(first.response.stopReason).toBe("end_turn");
+    expect(first.text).toMatch(/^before\n```\n<prompt 1>:5:\d+: error\[PW4004\]: the agent process (was killed|exited)/);
+    const second = await panel.prompt(id, "{ print(kept)\n print(think { pid } != first) }");
+    expect(second.text).toBe("5\ntrue\n");
   });
 });
 
@@ -255,3 +273,129 @@ async function waitFor(condition: () => boolean, ms = 10_000): Promise<void> {
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+describe("patchwork acp: restarting the successor after N thinks", () => {
+  it("restarts between thinks, never during a pass-through turn; the panel's conversation then starts afresh and says so once", async () => {
+    const script = {
+      prompts: [
+        { match: "slow question", steps: [{ sleep: 3000 }, { reply: "slow {{pid}}" }] },
+        { match: "turn", steps: [{ reply: "{{pid}}" }] },
+        { match: "hello", steps: [{ reply: "chat {{pid}}" }] },
+      ],
+    };
+    panel = await Panel.open(script, { proxy: { restartAfterSessions: 1 } });
+    const a = await panel.newSession();
+    const b = await panel.newSession();
+    await panel.prompt(a, "{ var warm = 1 }");
+    const first = (await panel.prompt(b, "hello")).text;
+    const pid = first.replace("chat ", "");
+    // B's plain turn is under way while A's second think is past the limit: no restart yet.
+    const slow = panel.prompt(b, "slow question");
+    let slowDone = false;
+    void slow.then(() => (slowDone = true));
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await panel.prompt(a, "{ var p1 = think { turn 1 }\n var p2 = think { turn 2 }\n print(p1 + \" \" + p2) }")).text).toBe(`${pid} ${pid}\n`);
+    expect(slowDone).toBe(false);
+    expect((await slow).text).toBe(`slow ${pid}`);
+    // Nothing under way now: the next think gets a new process, the old one is gone.
+    const p3 = (await panel.prompt(a, "{ print(think { turn 3 }) }")).text.trim();
+    expect(p3).not.toBe(pid);
+    expect(groupAlive(Number(pid))).toBe(false);
+    const again = await panel.prompt(b, "hello again");
+    expect(again.text).toMatch(/^\*\(The agent behind Patchwork was restarted \(it is restarted after a number of thinks.*\)\*\n\nchat (\d+)$/s);
+    expect(again.text.endsWith(`chat ${p3}`)).toBe(true);
+    expect((await panel.prompt(b, "hello once more")).text).toBe(`chat ${p3}`);
+    // A's Patchwork state is untouched by the restart.
+    expect((await panel.prompt(a, "{ print(p1 == p2) }")).text).toBe("true\n");
+  });
+});
+
+describe("patchwork acp: the successor's own tool calls inside a think", () => {
+  it("are tool calls nested under the think's, with unique ids, in order with their permission requests", async () => {
+    const read = (title: string) => [
+      { update: { sessionUpdate: "tool_call", toolCallId: "read-1", title, kind: "read", status: "pending", rawInput: { path: "notes.md" } } },
+      { permission: title, toolCallId: "read-1" },
+      {
+        update: {
+          sessionUpdate: "tool_call_update",
+          toolCallId: "read-1",
+          status: "completed",
+          content: [{ type: "content", content: { type: "text", text: `contents for ${title}` } }],
+        },
+      },
+    ];
+    const script = {
+      prompts: [
+        { match: "Inspect the notes", steps: [...read("Read notes.md"), { do: 0 }, { reply: "first {{permission}}" }] },
+        { match: "Inspect again", steps: [...read("Read notes.md again"), { reply: "second {{permission}}" }] },
+      ],
+    };
+    panel = await Panel.open(script);
+    const id = await panel.newSession();
+    const from = panel.log.length;
+    const { text } = await panel.prompt(id, '{\n  var r = think {\n    Inspect the notes.\n    do { print("in do") }\n  }\n  print(r)\n  print(think { Inspect again. })\n}');
+    expect(text).toBe("in do\nfirst allow\nsecond allow\n");
+    const log = panel.log.slice(from).filter((e) => e.sessionId === id);
+    const at = (test: (e: (typeof log)[number]) => boolean) => {
+      const i = log.findIndex(test);
+      expect(i).toBeGreaterThanOrEqual(0);
+      return i;
+    };
+    const update = (e: (typeof log)[number]) => ("update" in e ? (e.update as acp.SessionUpdate & { toolCallId?: string; status?: string }) : null);
+    const thinks = log.flatMap((e) => {
+      const u = update(e);
+      return u?.sessionUpdate === "tool_call" && u.kind === "think" ? [u.toolCallId!] : [];
+    });
+    expect(thinks).toHaveLength(2);
+    const [t1, t2] = thinks as [string, string];
+    for (const [think, title] of [[t1, "Read notes.md"], [t2, "Read notes.md again"]] as const) {
+      const nestedId = `${think}/read-1`;
+      const start = at((e) => update(e)?.sessionUpdate === "tool_call" && update(e)!.toolCallId === nestedId);
+      expect(update(log[start]!)).toMatchObject({ title, kind: "read", status: "pending", rawInput: { path: "notes.md" }, _meta: { patchwork: { parentToolCallId: think } } });
+      const asked = at((e) => "permission" in e && e.permission.toolCall.title === title);
+      expect((log[asked] as { permission: acp.RequestPermissionRequest }).permission.toolCall.toolCallId).toBe(nestedId);
+      const done = at((e) => update(e)?.toolCallId === nestedId && update(e)!.status === "completed");
+      expect(JSON.stringify(update(log[done]!))).toContain(`contents for ${title}`);
+      const thinkEnd = at((e) => update(e)?.toolCallId === think && update(e)!.status === "completed");
+      expect([start < asked, asked < done, done < thinkEnd]).toEqual([true, true, true]);
+    }
+    // The do block is shown once, as `do block 0`, after the nested read; not as the agent's call of the do tool.
+    const doBlock = at((e) => update(e)?.sessionUpdate === "tool_call" && (update(e) as { title?: string }).title === "do block 0");
+    expect(doBlock).toBeGreaterThan(at((e) => update(e)?.toolCallId === `${t1}/read-1` && update(e)!.status === "completed"));
+    expect(log.some((e) => update(e)?.toolCallId?.startsWith(`${t1}/do-`))).toBe(false);
+  });
+});
+
+describe("patchwork acp: each panel session works in its own directory", () => {
+  it("runs programs (commands, files, imports, /run) and its thinks' and chat's successor sessions in the session's cwd", async () => {
+    const dirs = ["left", "right"].map((name) => {
+      const dir = join(scratch, `cwd-${name}`);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, "data.txt"), `data of ${name}`);
+      writeFileSync(join(dir, "lib.pw"), `export fun name() { return "lib of ${name}" }\n`);
+      writeFileSync(join(dir, "prog.pw"), `print("prog of ${name}")\n`);
+      return dir;
+    });
+    const script = { prompts: [{ match: "Where", steps: [{ reply: "think in {{cwd}}" }] }], fallback: { steps: [{ reply: "chat in {{cwd}}" }] } };
+    panel = await Panel.open(script);
+    const sessions = await Promise.all(dirs.map((dir) => panel!.newSession(dir)));
+    const program = '{\n  import lib from "./lib.pw"\n  print(read("data.txt"))\n  $ pwd\n  print(lib.name())\n  print(think { Where are you? })\n}';
+    // Both programs at once: their thinks run side by side on the one successor.
+    const runs = await Promise.all(sessions.map((id) => panel!.prompt(id, program)));
+    for (const [i, name] of ["left", "right"].entries()) {
+      const dir = dirs[i]!;
+      expect(runs[i]!.text).toBe(`data of ${name}\n${dir}\nlib of ${name}\nthink in ${dir}\n`);
+      expect((await panel.prompt(sessions[i]!, "/run prog.pw")).text).toBe(`prog of ${name}\n`);
+      expect((await panel.prompt(sessions[i]!, "where is the chat?")).text).toBe(`chat in ${dir}`);
+    }
+    // One after the other, alternating: a session made ahead of time for one directory is not used for the other.
+    for (const i of [0, 1, 0, 1]) expect((await panel.prompt(sessions[i]!, "{ print(think { Where now? }) }")).text).toBe(`think in ${dirs[i]}\n`);
+    expect(panel.warnings.filter((w) => w.includes("anomaly"))).toEqual([]);
+  });
+
+  it("refuses a session whose cwd is not an absolute directory", async () => {
+    panel = await Panel.open({ prompts: [] });
+    await expect(panel.newSession("relative/dir")).rejects.toThrow(/absolute/);
+    await expect(panel.newSession(join(scratch, "no-such-dir"))).rejects.toThrow(/not a directory/);
+  });
+});

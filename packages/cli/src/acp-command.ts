@@ -7,6 +7,7 @@ export interface AcpArgs {
   agent?: string;
   mcpTransport?: "http" | "stdio" | "acp";
   idleTimeout?: number;
+  restartAgentAfter?: number;
 }
 
 /**
@@ -17,12 +18,15 @@ export async function acpCommand(args: AcpArgs, term: Terminal, env: NodeJS.Proc
   const value = (args.agent ?? env.PATCHWORK_AGENT)?.trim();
   if (!value) throw new UsageError("patchwork acp needs the agent to pass prompts to: --agent claude|codex|gemini|\"<command>\" (or PATCHWORK_AGENT)");
   if (args.idleTimeout !== undefined && !(args.idleTimeout > 0)) throw new UsageError("--idle-timeout takes a positive number of seconds");
+  if (args.restartAgentAfter !== undefined && !(Number.isInteger(args.restartAgentAfter) && args.restartAgentAfter >= 0))
+    throw new UsageError("--restart-agent-after takes a whole number of thinks (0: never restart)");
   const command = resolveAgentCommand(value, env);
   const server = serveAcpProxy(stdioStream(), {
     agent: command,
     cwd: process.cwd(),
     mcpTransport: args.mcpTransport ?? "auto",
     thinkIdleTimeoutMs: args.idleTimeout !== undefined ? args.idleTimeout * 1000 : undefined,
+    ...(args.restartAgentAfter !== undefined ? { restartAfterSessions: args.restartAgentAfter } : {}),
     onAgentStderr: (text) => term.stderr(text),
     logger: { warn: (message) => term.stderr(`patchwork acp: ${message}\n`) },
   });

@@ -155,6 +155,10 @@ function commandLine(yargs: (argv: string[]) => Argv, argv: string[], term: Term
             type: "number",
             default: 600,
             describe: "fail a think when the agent sends nothing for this many seconds (time in do blocks excluded)",
+          })
+          .option("restart-agent-after", {
+            type: "number",
+            describe: "restart the agent process between thinks after this many thinks, 0 never (default: per agent)",
           }),
       async (args) => {
         const { acpCommand } = await import("./acp-command.js");

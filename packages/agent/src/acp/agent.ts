@@ -105,8 +105,8 @@ export class AcpAgent implements AsyncAgent {
   private runtime: HandlerRuntime | null = null;
   /** Thinks that have taken a session of this process; from the second on, a spare is kept ready. */
   private thinksOpened = 0;
-  /** A session made ahead of time for the next think (see `openSession`). */
-  private spare: Promise<OpenedSession> | null = null;
+  /** A session made ahead of time for the next think (see `openSession`), in directory `cwd`. */
+  private spare: { cwd: string; session: Promise<OpenedSession> } | null = null;
   /** What this particular agent needs beyond plain ACP (chosen by its `agentInfo.name`). */
   readonly profile: AgentProfile;
   private readonly prepareSessions: boolean;
@@ -355,7 +355,7 @@ export class AcpAgent implements AsyncAgent {
       announcedInput: (sessionId, toolCallId) => self.ledger.lookup(sessionId, toolCallId)?.rawInput,
       idleTimeoutMs: this.options.thinkIdleTimeoutMs,
       totalTimeoutMs: this.options.thinkTimeoutMs,
-      openSession: () => self.openSession(),
+      openSession: (cwd) => self.openSession(cwd ?? self.cwd),
       prompt(sessionId, prompt) {
         const request = self.connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt });
         self.pendingPrompts.add(request);
@@ -387,29 +387,43 @@ export class AcpAgent implements AsyncAgent {
   }
 
   /**
-   * A session for a think. From a run's second think on, one more session is made ahead of
-   * time, while this think runs, for the next think to take: `session/new` (for Claude Code a
-   * process start, for Gemini CLI ≈0.3 s) then costs the next think nothing. A run with one
-   * think never makes a spare; a loop leaves one unused at its end (ended with the process),
-   * and none is made for a next think that will get a new process (`restartAfterSessions`).
+   * A session for a think, in directory `cwd`. From a run's second think on, one more session
+   * is made ahead of time, while this think runs, for the next think to take: `session/new`
+   * (for Claude Code a process start, for Gemini CLI ≈0.3 s) then costs the next think
+   * nothing. A run with one think never makes a spare; a loop leaves one unused at its end
+   * (ended with the process), and none is made for a next think that will get a new process
+   * (`restartAfterSessions`). A spare made for another directory (the proxy's panel sessions
+   * each have theirs) is closed and not used.
    */
-  private async openSession(): Promise<OpenedSession> {
+  private async openSession(cwd: string): Promise<OpenedSession> {
     this.thinksOpened++;
     const spare = this.spare;
     this.spare = null;
+    if (spare && spare.cwd !== cwd) {
+      spare.session.then((unused) => this.discard(unused), () => undefined);
+    }
+    const ready = spare && spare.cwd === cwd ? spare.session : null;
     // A spare that failed (the agent died meanwhile…) is tried again, which reports the cause.
-    const session = spare ? await spare.catch(() => this.createSession()) : await this.createSession();
+    const session = ready ? await ready.catch(() => this.createSession(cwd)) : await this.createSession(cwd);
     const limit = this.restartAfterSessions;
     const replacedNext = limit > 0 && this.thinksOpened >= limit;
     if (this.prepareSessions && this.thinksOpened >= 2 && !replacedNext && !this.closed && this.process.alive) {
-      this.spare = this.createSession();
-      this.spare.catch(() => undefined);
+      const next = this.createSession(cwd);
+      next.catch(() => undefined);
+      this.spare = { cwd, session: next };
     }
     return session;
   }
 
+  /** A spare session no think will take: forgotten, closed at the agent, its `do` declaration released. */
+  private discard(session: OpenedSession): void {
+    this.redirect.forget(session.sessionId);
+    this.closeSession(session.sessionId);
+    void session.declaration?.release();
+  }
+
   /** `session/new` with a fresh `do` declaration, then the profile's set-up (mode…). */
-  private async createSession(): Promise<OpenedSession> {
+  private async createSession(cwd: string): Promise<OpenedSession> {
     const ref = { id: "" };
     // The `do` tool of this session goes to the redirect actor under its id: to whichever
     // handler has pushed itself with that session (or, if none, to the orphan rule).
@@ -421,7 +435,7 @@ export class AcpAgent implements AsyncAgent {
     try {
       const response = await this.connection.agent.request(acp.methods.agent.session.new, {
         ...this.profile.newSessionExtras?.(),
-        cwd: this.cwd,
+        cwd,
         mcpServers: declaration ? [declaration.server] : [],
       });
       ref.id = response.sessionId;

@@ -9,6 +9,10 @@
  * closed (its group killed, its MCP endpoints stopped) before the new one starts, so the two
  * never hold memory at the same time.
  *
+ * Other uses of the process (the pass-through conversations of `patchwork acp`) go through
+ * `use`, which waits for a restart under way and holds the process meanwhile: a restart then
+ * also waits until none of them is under way. They are not counted: only thinks are.
+ *
  * The limit comes from the options (`--restart-agent-after N`; 0 never restarts) or else from
  * the agent's profile (`AgentProfile.restartAfterSessions`); agents that free their sessions
  * (Claude Code) have none and are never restarted.
@@ -26,6 +30,9 @@ export class RecyclingAgent implements AsyncAgent {
   /** Late-`do` diagnostics of the processes already replaced. */
   private readonly retired: Diagnostic[] = [];
   private restarts = 0;
+  /** Thinks and `use` calls under way on the current process (no restart meanwhile). */
+  private inUse = 0;
+  private renewalFailed = false;
   private closed = false;
   /** Aborted by `cancel`/`close`: a restart under way is abandoned (its process killed). */
   private readonly stopping = new AbortController();
@@ -66,21 +73,47 @@ export class RecyclingAgent implements AsyncAgent {
     return this.retired.length === 0 ? this.current.diagnostics : [...this.retired, ...this.current.diagnostics];
   }
 
+  /**
+   * True when the process died by itself (not replaced by a restart under way), or a restart
+   * failed: nothing more can be done with this agent (the proxy then starts a new one).
+   */
+  get dead(): boolean {
+    if (this.renewal) return this.renewalFailed;
+    return this.current.process.fault !== null || !this.current.process.alive;
+  }
+
   async think(request: ThinkRequest, runChild: AsyncRunChild, signal: AbortSignal, context: ThinkContext): Promise<AsyncThinkReply> {
     const limit = this.restartAfterSessions;
-    if (!this.renewal && !this.closed && limit > 0 && this.current.sessionsUsed >= limit && this.current.idle)
+    if (!this.renewal && !this.closed && limit > 0 && this.current.sessionsUsed >= limit && this.inUse === 0 && this.current.idle)
       this.renewal = this.renew(limit);
-    // A failed restart stays failed: every later think reports why the agent could not start.
-    if (this.renewal) await this.renewal;
-    return this.current.think(request, runChild, signal, context);
+    return this.use((agent) => agent.think(request, runChild, signal, context));
+  }
+
+  /**
+   * Runs `fn` with the current process, after a restart under way; no restart starts until it
+   * settles. A failed restart stays failed: every later call reports why the agent could not start.
+   */
+  async use<T>(fn: (agent: AcpAgent) => Promise<T>): Promise<T> {
+    while (this.renewal) await this.renewal;
+    this.inUse++;
+    try {
+      return await fn(this.current);
+    } finally {
+      this.inUse--;
+    }
   }
 
   private async renew(limit: number): Promise<void> {
     const old = this.current;
     this.options.onEvent?.({ type: "agent-restarting", pid: old.process.pid ?? null, sessions: old.sessionsUsed, limit });
     this.retired.push(...old.diagnostics);
-    await old.close();
-    this.current = await AcpAgent.start({ ...this.options, startSignal: this.stopping.signal });
+    try {
+      await old.close();
+      this.current = await AcpAgent.start({ ...this.options, startSignal: this.stopping.signal });
+    } catch (error) {
+      this.renewalFailed = true;
+      throw error;
+    }
     this.restarts++;
     this.renewal = null;
   }

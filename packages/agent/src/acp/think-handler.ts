@@ -37,9 +37,9 @@ export interface HandlerRuntime {
    * A session for a new think, with its own `do` declaration (null without a transport): one
    * made ahead of time (`AcpAgent` keeps one ready in loops) or a new one. Its `do` calls
    * reach the redirect actor under its session id, so whichever handler pushes itself with
-   * that id gets them.
+   * that id gets them. `cwd`: the session's directory (default the agent's).
    */
-  openSession(): Promise<OpenedSession>;
+  openSession(cwd?: string): Promise<OpenedSession>;
   prompt(sessionId: string, prompt: ContentBlock[]): Promise<PromptResponse>;
   cancelSession(sessionId: string): void;
   /** Frees the agent's session (`session/close` where advertised); fire and forget. */
@@ -120,7 +120,7 @@ export class ThinkHandler implements Thinker {
     if (runtime.transport === null && this.request.childCount > 0)
       throw agentError(AgentCodes.transport, `${runtime.transportProblem}: the do blocks of this think cannot run`);
     try {
-      ({ sessionId: this.sessionId, declaration: this.declaration } = await runtime.openSession());
+      ({ sessionId: this.sessionId, declaration: this.declaration } = await runtime.openSession(this.context.cwd));
     } catch (error) {
       throw await runtime.failure(error);
     }
@@ -262,6 +262,7 @@ export class ThinkHandler implements Thinker {
       toolCallId: update.toolCallId,
       title,
       status,
+      ...(this.runtime.isOurToolCall(this.sessionId, update.toolCallId) ? { ours: true } : {}),
       ...(update.kind ? { kind: update.kind } : {}),
       ...(update.content && update.content.length > 0 ? { content: update.content } : {}),
       ...(update.rawInput !== undefined ? { rawInput: update.rawInput } : {}),

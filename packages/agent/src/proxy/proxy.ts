@@ -5,15 +5,22 @@
  * same runtime as `patchwork run` (`AcpAgent`: redirect actor, think handlers, `do` server);
  * any other prompt goes to the successor's session for this editor session unchanged, and
  * everything it streams, asks (permissions) and requests (fs, terminal) goes to the editor.
+ *
+ * The successor is a `RecyclingAgent`, as for `patchwork run`: it is restarted between thinks
+ * after N thinks (`restartAfterSessions`, default the agent's profile), never while a think or
+ * a pass-through turn is under way; a panel session's pass-through conversation then starts
+ * afresh in the new process, and the panel is told so at its next plain prompt. A successor
+ * that died is started again by the next prompt, with the same notice.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { Readable, Writable } from "node:stream";
 import { isAbsolute, resolve } from "node:path";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { formatDiagnostic, SourceFile, type Diagnostic } from "@patchwork/parser";
 import { findEntry, listEntries } from "@patchwork/interpreter";
-import { AcpAgent, type AcpAgentOptions } from "../acp/agent.js";
+import type { AcpAgent, AcpAgentOptions } from "../acp/agent.js";
+import { RecyclingAgent } from "../acp/recycling.js";
 import type { AgentCommand } from "../acp/process.js";
 import { toAgentError, AgentCodes } from "../errors.js";
 import type { UsageFigures } from "../acp/turn-record.js";
@@ -32,6 +39,11 @@ export interface AcpProxyOptions {
   env?: Record<string, string | undefined>;
   mcpTransport?: McpTransport | "auto";
   thinkIdleTimeoutMs?: number;
+  /**
+   * Restart the successor between thinks after this many thinks (0 never), as `patchwork run
+   * --restart-agent-after`. Default: the agent's profile (Gemini CLI, Codex: 50).
+   */
+  restartAfterSessions?: number;
   /** How long a cancelled program may take to stop before its thread (and state) goes. Default 1000 ms. */
   cancelGraceMs?: number;
   logger?: Logger;
@@ -49,16 +61,16 @@ interface ProxySession {
   request: acp.NewSessionRequest;
   cwd: string;
   mcpServers: acp.McpServer[];
-  /** The successor's session for pass-through prompts (created again after a restart). */
-  chat: string | null;
-  /** The successor process the chat session belongs to. */
-  chatOf: AcpAgent | null;
+  /** The successor's session for pass-through prompts and the process it lives in (opened again after a restart). */
+  chat: { id: string; agent: AcpAgent } | null;
+  /** `session/set_mode` and `session/set_config_option` the editor sent, applied again to a new chat session. */
+  settings: Map<string, { method: string; params: object }>;
   evaluator: EvaluatorSession;
   /** The prompt under way: its cancel. */
   turn: { cancel(): void } | null;
   programs: number;
-  /** Inner think sessions of the running program (permission and client requests go to this editor session). */
-  inner: Set<string>;
+  /** The running program's view (its thinks' permission and client requests go to this editor session). */
+  view: ProgramView | null;
   /** The `@command`s of the Patchwork files in the session's folder, offered as slash commands. */
   fileCommands: FileCommands;
   /** The successor's own slash commands (from its chat session), offered after ours. */
@@ -84,17 +96,15 @@ export function serveAcpProxy(stream: acp.Stream, options: AcpProxyOptions): { c
 
 class AcpProxy {
   private connection: acp.AgentConnection | null = null;
-  private successor: AcpAgent | null = null;
-  private starting: Promise<AcpAgent> | null = null;
+  private successor: RecyclingAgent | null = null;
+  private starting: Promise<RecyclingAgent> | null = null;
+  /** Processes of the successor replaced on purpose (after N thinks), by pid. */
+  private readonly recycled = new Set<number>();
   private init: acp.InitializeRequest | null = null;
   private readonly sessions = new Map<string, ProxySession>();
   /** Context tokens and cost of each session's thinks so far (its `usage_update`). */
   private readonly usageTotals = new Map<string, { used: number; cost: Record<string, number> }>();
   private closed = false;
-  /** Every think goes to the current successor (restarted after it died). */
-  private readonly thinker: AsyncAgent = {
-    think: async (request, runChild, signal, context) => (await this.agent()).think(request, runChild, signal, context),
-  };
 
   constructor(private readonly options: AcpProxyOptions) {}
 
@@ -107,7 +117,7 @@ class AcpProxy {
       .agent({ name: "patchwork" })
       .onRequest(acp.methods.agent.initialize, ({ params }) => this.initialize(params))
       .onRequest(acp.methods.agent.authenticate, async ({ params }) => {
-        await (await this.agent()).request(acp.methods.agent.authenticate, params);
+        await (await this.agent()).use((agent) => agent.request(acp.methods.agent.authenticate, params));
         return {};
       })
       .onRequest(acp.methods.agent.session.new, ({ params }) => this.newSession(params))
@@ -120,19 +130,17 @@ class AcpProxy {
         await this.closeSession(params.sessionId);
         return {};
       })
-      .onRequest(acp.methods.agent.session.setMode, async ({ params }) => {
-        const { session, agent } = await this.chatOf(params.sessionId);
-        return (await agent.request(acp.methods.agent.session.setMode, { ...params, sessionId: session })) as acp.SetSessionModeResponse;
-      })
-      .onRequest(acp.methods.agent.session.setConfigOption, async ({ params }) => {
-        const { session, agent } = await this.chatOf(params.sessionId);
-        return (await agent.request(acp.methods.agent.session.setConfigOption, { ...params, sessionId: session })) as acp.SetSessionConfigOptionResponse;
-      });
+      .onRequest(acp.methods.agent.session.setMode, ({ params }) =>
+        this.setting(params.sessionId, acp.methods.agent.session.setMode, "mode", params) as Promise<acp.SetSessionModeResponse>,
+      )
+      .onRequest(acp.methods.agent.session.setConfigOption, ({ params }) =>
+        this.setting(params.sessionId, acp.methods.agent.session.setConfigOption, `config:${params.configId}`, params) as Promise<acp.SetSessionConfigOptionResponse>,
+      );
   }
 
   private async initialize(params: acp.InitializeRequest): Promise<acp.InitializeResponse> {
     this.init = params;
-    const agent = await this.agent();
+    const { agent } = await this.agent();
     const caps = agent.initializeResponse.agentCapabilities ?? {};
     return {
       protocolVersion: acp.PROTOCOL_VERSION,
@@ -149,9 +157,9 @@ class AcpProxy {
   }
 
   /** The successor, started (again, after it died) on demand. */
-  private agent(): Promise<AcpAgent> {
+  private agent(): Promise<RecyclingAgent> {
     const current = this.successor;
-    if (current && !current.process.fault && current.process.alive) return Promise.resolve(current);
+    if (current && !current.dead) return Promise.resolve(current);
     if (current) {
       this.successor = null;
       void current.close();
@@ -160,7 +168,7 @@ class AcpProxy {
     return this.starting;
   }
 
-  private async startAgent(): Promise<AcpAgent> {
+  private async startAgent(): Promise<RecyclingAgent> {
     const { options } = this;
     const editor = this.init?.clientCapabilities;
     const agentOptions: AcpAgentOptions = {
@@ -170,6 +178,7 @@ class AcpProxy {
       mcpTransport: options.mcpTransport ?? "auto",
       permissions: { do: "allow", other: "deny" },
       thinkIdleTimeoutMs: options.thinkIdleTimeoutMs,
+      ...(options.restartAfterSessions !== undefined ? { restartAfterSessions: options.restartAfterSessions } : {}),
       logger: options.logger,
       clientCapabilities: {
         fs: { readTextFile: editor?.fs?.readTextFile === true, writeTextFile: editor?.fs?.writeTextFile === true },
@@ -179,10 +188,14 @@ class AcpProxy {
       forwardPermission: (params) => this.forwardPermission(params),
       onEvent: (event) => {
         if (event.type === "agent-stderr") (options.onAgentStderr ?? ((t) => options.logger?.debug?.(t)))(event.text);
+        else if (event.type === "agent-restarting") {
+          if (event.pid !== null) this.recycled.add(event.pid);
+          options.logger?.debug?.(`the agent (pid ${event.pid}) had ${event.sessions} think sessions (limit ${event.limit}): restarting it`);
+        }
       },
     };
     try {
-      const agent = await AcpAgent.start(agentOptions);
+      const agent = await RecyclingAgent.start(agentOptions);
       if (this.closed) {
         await agent.close();
         throw new Error("the proxy is closed");
@@ -195,7 +208,23 @@ class AcpProxy {
     }
   }
 
+  /**
+   * What answers the thinks of a panel session's programs: the current successor (started
+   * again after it died), each think's session in the panel session's directory. Each panel
+   * session's thinks nest on a redirect stack of their own (as worker threads' do): two
+   * sessions' programs thinking at once run side by side.
+   */
+  private thinkerFor(sessionId: string, cwd: string): AsyncAgent {
+    return {
+      think: async (request, runChild, signal, context) =>
+        (await this.agent()).think(request, runChild, signal, { ...context, cwd, worker: `${sessionId}:${context.worker ?? "main"}` }),
+    };
+  }
+
   private async newSession(params: acp.NewSessionRequest): Promise<acp.NewSessionResponse> {
+    if (typeof params.cwd !== "string" || !isAbsolute(params.cwd))
+      throw acp.RequestError.invalidParams(undefined, `cwd must be an absolute path (got ${JSON.stringify(params.cwd)})`);
+    if (!isDirectory(params.cwd)) throw acp.RequestError.invalidParams(undefined, `cwd ${params.cwd} is not a directory`);
     const id = `pw-${randomUUID()}`;
     const session: ProxySession = {
       id,
@@ -203,9 +232,9 @@ class AcpProxy {
       cwd: params.cwd,
       mcpServers: params.mcpServers,
       chat: null,
-      chatOf: null,
+      settings: new Map(),
       evaluator: new EvaluatorSession({
-        agent: this.thinker,
+        agent: this.thinkerFor(id, params.cwd),
         cwd: params.cwd,
         env: this.options.env,
         evaluatorModule: this.options.evaluatorModule,
@@ -213,12 +242,12 @@ class AcpProxy {
       }),
       turn: null,
       programs: 0,
-      inner: new Set(),
+      view: null,
       fileCommands: new FileCommands(params.cwd, new Set(COMMANDS.map((c) => c.name))),
       successorCommands: [],
     };
     // The successor's session now, so its modes and options reach the editor as without the proxy.
-    const response = await this.openChat(session);
+    const response = await (await this.agent()).use((agent) => this.openChat(session, agent));
     this.sessions.set(id, session);
     setImmediate(() => {
       session.fileCommands.scan();
@@ -228,8 +257,7 @@ class AcpProxy {
     return { ...rest, sessionId: id };
   }
 
-  private async openChat(session: ProxySession): Promise<acp.NewSessionResponse> {
-    const agent = await this.agent();
+  private async openChat(session: ProxySession, agent: AcpAgent): Promise<acp.NewSessionResponse> {
     // The agent profile's session options (Claude Code: no bypass mode, which it refuses as
     // root), then what the editor asked for.
     const response = (await agent.request(acp.methods.agent.session.new, {
@@ -238,18 +266,36 @@ class AcpProxy {
       cwd: session.cwd,
       mcpServers: session.mcpServers,
     })) as acp.NewSessionResponse;
-    session.chat = response.sessionId;
-    session.chatOf = agent;
+    session.chat = { id: response.sessionId, agent };
     agent.attach(response.sessionId, (update) => this.chatUpdate(session, update));
     return response;
   }
 
-  /** The successor's chat session of an editor session (opened again after a restart). */
-  private async chatOf(sessionId: string): Promise<{ session: string; agent: AcpAgent }> {
+  /**
+   * Runs `fn` with the editor session's chat session at the successor, holding the successor
+   * (no restart meanwhile). A chat session of a process that is gone (restarted after N thinks,
+   * or dead) is opened again in the current one, with the editor's mode and options applied
+   * again; `restarted` then says why the conversation starts afresh.
+   */
+  private async withChat<T>(session: ProxySession, fn: (chat: string, agent: AcpAgent, restarted: string | null) => Promise<T>): Promise<T> {
+    return (await this.agent()).use(async (agent) => {
+      const old = session.chat;
+      if (old?.agent === agent) return fn(old.id, agent, null);
+      await this.openChat(session, agent);
+      for (const { method, params } of session.settings.values())
+        await agent.request(method, { ...params, sessionId: session.chat!.id }).catch(() => undefined);
+      const pid = old?.agent.process.pid;
+      const why = !old ? null : pid !== undefined && this.recycled.has(pid) ? "it is restarted after a number of thinks, to give back the memory it keeps for them" : "it had stopped";
+      return fn(session.chat!.id, agent, why);
+    });
+  }
+
+  /** `session/set_mode`, `session/set_config_option`: sent to the chat session, and remembered for a new one. */
+  private async setting(sessionId: string, method: string, key: string, params: { sessionId: string }): Promise<unknown> {
     const session = this.session(sessionId);
-    const agent = await this.agent();
-    if (session.chatOf !== agent || !session.chat) await this.openChat(session);
-    return { session: session.chat!, agent };
+    const response = await this.withChat(session, (chat, agent) => agent.request(method, { ...params, sessionId: chat }));
+    session.settings.set(key, { method, params: { ...params } });
+    return response;
   }
 
   private chatUpdate(session: ProxySession, update: acp.SessionUpdate): void {
@@ -316,27 +362,43 @@ class AcpProxy {
   }
 
   private async passThrough(session: ProxySession, params: acp.PromptRequest, cancelled: () => boolean): Promise<acp.PromptResponse> {
-    let chat: { session: string; agent: AcpAgent };
+    // The successor is held for the whole turn: it is not restarted in the middle of one.
+    let opened = false;
     try {
-      chat = await this.chatOf(session.id);
+      return await this.withChat(session, async (chat, agent, restarted) => {
+        opened = true;
+        if (restarted)
+          this.message(
+            session,
+            `*(The agent behind Patchwork was restarted (${restarted}), so this conversation starts afresh: it does not remember the earlier messages of this session. Patchwork variables and functions are kept.)*\n\n`,
+          );
+        return this.passTurn(session, params, cancelled, chat, agent);
+      });
     } catch (error) {
+      if (opened || error instanceof acp.RequestError) throw error;
       throw internalError(errorText(error));
     }
+  }
+
+  private async passTurn(
+    session: ProxySession,
+    params: acp.PromptRequest,
+    cancelled: () => boolean,
+    chat: string,
+    agent: AcpAgent,
+  ): Promise<acp.PromptResponse> {
     session.turn = {
-      cancel: () => void chat.agent.notify(acp.methods.agent.session.cancel, { sessionId: chat.session }).catch(() => undefined),
+      cancel: () => void agent.notify(acp.methods.agent.session.cancel, { sessionId: chat }).catch(() => undefined),
     };
     if (cancelled()) session.turn.cancel();
     let unsubscribe = () => undefined as unknown;
-    const died = new Promise<never>((_, reject) => (unsubscribe = chat.agent.process.onFault((fault) => reject(new Error(fault.message)))));
+    const died = new Promise<never>((_, reject) => (unsubscribe = agent.process.onFault((fault) => reject(new Error(fault.message)))));
     died.catch(() => undefined);
     try {
-      return (await Promise.race([
-        chat.agent.request(acp.methods.agent.session.prompt, { ...params, sessionId: chat.session }),
-        died,
-      ])) as acp.PromptResponse;
+      return (await Promise.race([agent.request(acp.methods.agent.session.prompt, { ...params, sessionId: chat }), died])) as acp.PromptResponse;
     } catch (error) {
-      if (error instanceof acp.RequestError && chat.agent.process.alive && !chat.agent.process.fault) throw error;
-      const fault = chat.agent.process.fault ?? (await chat.agent.process.settle());
+      if (error instanceof acp.RequestError && agent.process.alive && !agent.process.fault) throw error;
+      const fault = agent.process.fault ?? (await agent.process.settle());
       throw internalError(
         `the agent behind patchwork stopped during this turn (${fault?.message ?? errorText(error)}); the next prompt starts it again`,
       );
@@ -417,19 +479,22 @@ class AcpProxy {
     main: SourceFile,
   ): Promise<acp.PromptResponse> {
     const view = new ProgramView(`pw${session.programs}`, (update) => this.update(session.id, update));
-    const inner = view.innerSessions;
-    session.inner = inner;
+    session.view = view;
     let result: ProgramResult | null = null;
-    for (const program of programs) {
-      result = await session.evaluator.run(program.source, program.fileName, {
-        signal,
-        main: program.main,
-        onOutput: (text) => view.output(text),
-        onEvent: (event) => view.event(event),
-        onShellStart: (id, command) => view.shellStart(id, command),
-        onShellEnd: (id, r) => view.shellEnd(id, r),
-      });
-      if (!result.ok) break;
+    try {
+      for (const program of programs) {
+        result = await session.evaluator.run(program.source, program.fileName, {
+          signal,
+          main: program.main,
+          onOutput: (text) => view.output(text),
+          onEvent: (event) => view.event(event),
+          onShellStart: (id, command) => view.shellStart(id, command),
+          onShellEnd: (id, r) => view.shellEnd(id, r),
+        });
+        if (!result.ok) break;
+      }
+    } finally {
+      session.view = null;
     }
     view.finish(result?.ok ?? false);
     const usage = view.usage;
@@ -479,10 +544,15 @@ class AcpProxy {
     this.connection?.client.notify(acp.methods.client.session.update, { sessionId, update }).catch(() => undefined);
   }
 
-  /** The editor session a successor session belongs to (its chat, or a think of its running program). */
+  /**
+   * The editor session a successor session belongs to: its chat (in the live process; ids of
+   * a process that is gone may come again), or a think of its running program.
+   */
   private ownerOf(successorSession: string): ProxySession | undefined {
     for (const session of this.sessions.values()) {
-      if (session.chat === successorSession || session.inner.has(successorSession)) return session;
+      const { chat } = session;
+      if (chat?.id === successorSession && chat.agent.process.alive) return session;
+      if (session.view?.hasSession(successorSession)) return session;
     }
     return undefined;
   }
@@ -490,7 +560,9 @@ class AcpProxy {
   private forwardPermission(params: acp.RequestPermissionRequest): Promise<acp.RequestPermissionResponse> | undefined {
     const owner = this.ownerOf(params.sessionId);
     if (!owner || !this.connection) return undefined;
-    return this.connection.client.request(acp.methods.client.session.requestPermission, { ...params, sessionId: owner.id });
+    // Inside a think, the tool call is the one nested under the think's (announced first if need be).
+    const request = owner.view?.hasSession(params.sessionId) ? owner.view.permission(params, owner.id) : { ...params, sessionId: owner.id };
+    return this.connection.client.request(acp.methods.client.session.requestPermission, request);
   }
 
   private async forwardClientRequest(method: string, params: unknown): Promise<unknown> {
@@ -506,10 +578,11 @@ class AcpProxy {
     this.usageTotals.delete(sessionId);
     session.turn?.cancel();
     await session.evaluator.close();
-    if (session.chat && session.chatOf) {
-      session.chatOf.detach(session.chat);
-      const caps = session.chatOf.initializeResponse.agentCapabilities?.sessionCapabilities as { close?: unknown } | undefined;
-      if (caps?.close) await session.chatOf.request(acp.methods.agent.session.close, { sessionId: session.chat }).catch(() => undefined);
+    const { chat } = session;
+    if (chat && chat.agent.process.alive) {
+      chat.agent.detach(chat.id);
+      const caps = chat.agent.initializeResponse.agentCapabilities?.sessionCapabilities as { close?: unknown } | undefined;
+      if (caps?.close) await chat.agent.request(acp.methods.agent.session.close, { sessionId: chat.id }).catch(() => undefined);
     }
   }
 
@@ -545,6 +618,14 @@ function renderDiagnostics(diagnostics: readonly Diagnostic[], main: SourceFile)
 /** A JSON-RPC internal error whose message is the text the user reads. */
 function internalError(message: string): acp.RequestError {
   return new acp.RequestError(-32603, message);
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function errorText(error: unknown): string {

@@ -2,9 +2,18 @@
  * What the editor sees while a program runs: its output as `agent_message_chunk`s, each
  * think as a `tool_call` of kind `think` whose content is the inner agent's streamed answer,
  * each `do` call and each shell command as a `tool_call` of its own, the inner agent's
- * thoughts as `agent_thought_chunk`s, and the thinks' usage summed.
+ * thoughts as `agent_thought_chunk`s, its own tool calls (it reads a file, runs a command)
+ * as `tool_call`s nested under the think's, and the thinks' usage summed.
  */
-import type { SessionUpdate, ToolCallContent, ToolCallStatus } from "@agentclientprotocol/sdk/unstable";
+import type {
+  RequestPermissionRequest,
+  SessionUpdate,
+  ToolCall,
+  ToolCallContent,
+  ToolCallStatus,
+  ToolCallUpdate,
+  ToolKind,
+} from "@agentclientprotocol/sdk/unstable";
 import type { ShellResult } from "@patchwork/interpreter";
 import { addUsage, emptyUsage, type UsageFigures } from "../acp/turn-record.js";
 import type { RunEvent } from "../types.js";
@@ -17,8 +26,10 @@ export class ProgramView {
   private readonly dos: { toolCallId: string; thinkId: number; index: number; output: string[] }[] = [];
   private doCount = 0;
   readonly usage: UsageFigures = emptyUsage();
-  /** Inner sessions of this program's thinks (to route their permission and client requests). */
-  readonly innerSessions = new Set<string>();
+  /** Inner sessions of this program's thinks (to route their permission and client requests), to their think. */
+  private readonly innerSessions = new Map<string, number>();
+  /** The inner agent's tool calls, by think and its id: their id in the editor session, and whether still open. */
+  private readonly nested = new Map<string, { toolCallId: string; thinkId: number; open: boolean }>();
   private timer: NodeJS.Timeout | null = null;
 
   /** `tag` makes this program's tool call ids unique in the editor session. */
@@ -62,6 +73,7 @@ export class ProgramView {
         const think = this.thinks.get(event.id);
         if (!think) return;
         this.flush();
+        this.closeNested(event.id, event.ok ? "completed" : "failed");
         this.thinks.delete(event.id);
         this.status(think.toolCallId, event.ok ? "completed" : "failed");
         return;
@@ -93,13 +105,88 @@ export class ProgramView {
         return;
       }
       case "session":
-        this.innerSessions.add(event.sessionId);
+        this.innerSessions.set(event.sessionId, event.thinkId);
+        return;
+      case "tool-call":
+        // A call of our `do` tool is already shown by `do-start`/`do-end`.
+        if (event.ours) return;
+        this.nestedCall(event.thinkId, {
+          toolCallId: event.toolCallId,
+          title: event.title,
+          status: event.status as ToolCallStatus,
+          ...(event.kind ? { kind: event.kind as ToolKind } : {}),
+          ...(event.content ? { content: event.content } : {}),
+          ...(event.rawInput !== undefined ? { rawInput: event.rawInput } : {}),
+          ...(event.rawOutput !== undefined ? { rawOutput: event.rawOutput } : {}),
+        });
         return;
       case "usage":
         addUsage(this.usage, event.usage);
         return;
       default:
         return;
+    }
+  }
+
+  /** Whether `sessionId` is the inner session of one of this program's thinks. */
+  hasSession(sessionId: string): boolean {
+    return this.innerSessions.has(sessionId);
+  }
+
+  /**
+   * A permission request of a think's inner session, for the editor: its tool call named by
+   * its id in the editor session, and announced first if its `tool_call` has not reached the
+   * editor yet (the request may overtake the notification).
+   */
+  permission(params: RequestPermissionRequest, editorSession: string): RequestPermissionRequest {
+    const thinkId = this.innerSessions.get(params.sessionId);
+    const { toolCall } = params;
+    const known = thinkId === undefined ? undefined : this.nested.get(nestedKey(thinkId, toolCall.toolCallId));
+    const id =
+      known?.toolCallId ??
+      (thinkId === undefined
+        ? undefined
+        : this.nestedCall(thinkId, { ...toolCall, title: toolCall.title ?? "", status: toolCall.status ?? "pending" }));
+    return { ...params, sessionId: editorSession, toolCall: { ...toolCall, ...(id ? { toolCallId: id } : {}) } };
+  }
+
+  /**
+   * The inner agent's tool call (or an update of it) as a tool call of the editor session,
+   * nested under its think's (`_meta.patchwork.parentToolCallId`); returns its id there.
+   */
+  private nestedCall(thinkId: number, update: ToolCallUpdate & { title: string; status: ToolCallStatus }): string | undefined {
+    const think = this.thinks.get(thinkId);
+    if (!think) return undefined;
+    // The think's answer so far first: the editor shows both in the order they happened.
+    this.flush();
+    const key = nestedKey(thinkId, update.toolCallId);
+    let call = this.nested.get(key);
+    // What the agent gave (ACP allows null for "unchanged" in updates).
+    const fields = Object.fromEntries(
+      Object.entries(update).filter(([key, value]) => key !== "toolCallId" && value !== null && value !== undefined),
+    ) as Omit<ToolCall, "toolCallId">;
+    if (!call) {
+      call = { toolCallId: `${think.toolCallId}/${update.toolCallId}`, thinkId, open: true };
+      this.nested.set(key, call);
+      this.send({
+        ...fields,
+        sessionUpdate: "tool_call",
+        toolCallId: call.toolCallId,
+        _meta: { ...fields._meta, patchwork: { parentToolCallId: think.toolCallId } },
+      });
+    } else {
+      this.send({ ...fields, sessionUpdate: "tool_call_update", toolCallId: call.toolCallId });
+    }
+    call.open = update.status !== "completed" && update.status !== "failed";
+    return call.toolCallId;
+  }
+
+  /** The inner tool calls of a think that ended and never said they had: they end with it. */
+  private closeNested(thinkId: number, status: ToolCallStatus): void {
+    for (const [key, call] of this.nested) {
+      if (call.thinkId !== thinkId) continue;
+      if (call.open) this.status(call.toolCallId, status);
+      this.nested.delete(key);
     }
   }
 
@@ -127,7 +214,10 @@ export class ProgramView {
   /** Closes what is still open (a cancelled or failed program). */
   finish(ok: boolean): void {
     this.flush();
-    for (const think of this.thinks.values()) this.status(think.toolCallId, ok ? "completed" : "failed");
+    for (const [id, think] of this.thinks) {
+      this.closeNested(id, ok ? "completed" : "failed");
+      this.status(think.toolCallId, ok ? "completed" : "failed");
+    }
     this.thinks.clear();
     for (const open of this.dos.splice(0)) this.status(open.toolCallId, "failed");
   }
@@ -155,6 +245,10 @@ export class ProgramView {
 function textContent(text: string): ToolCallContent[] {
   const shown = text.length > MAX_CONTENT ? `…${text.slice(text.length - MAX_CONTENT)}` : text;
   return [{ type: "content", content: { type: "text", text: shown } }];
+}
+
+function nestedKey(thinkId: number, toolCallId: string): string {
+  return `${thinkId}/${toolCallId}`;
 }
 
 function clip(text: string, max: number): string {

@@ -12,6 +12,8 @@ import { loadScript, ScriptCursor, type Script, type Step } from "./script.js";
 
 interface Session {
   id: string;
+  /** The directory `session/new` gave (`{{cwd}}` in a reply). */
+  cwd: string;
   mcpServers: acp.McpServer[];
   cancel: AbortController | null;
 }
@@ -67,7 +69,7 @@ export function runTestAgentMain(argv: string[]): void {
       if (script.failSessionNew !== undefined) throw acp.RequestError.internalError({ details: script.failSessionNew });
       const id = `test-session-${++sessionCount}`;
       log(`session created: ${id}`);
-      sessions.set(id, { id, mcpServers: params.mcpServers, cancel: null });
+      sessions.set(id, { id, cwd: params.cwd, mcpServers: params.mcpServers, cancel: null });
       return { sessionId: id };
     })
     .onRequest(acp.methods.agent.session.close, ({ params }) => {
@@ -116,6 +118,9 @@ class Turn {
 
   async play(steps: Step[], prompt: string): Promise<acp.StopReason> {
     this.vars.prompt = prompt;
+    this.vars.cwd = this.session.cwd;
+    this.vars.session = this.session.id;
+    this.vars.pid = String(process.pid);
     for (const step of steps) {
       if (this.signal.aborted) return "cancelled";
       const stop = await this.step(step);
