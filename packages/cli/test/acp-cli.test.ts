@@ -57,4 +57,11 @@ describe("patchwork acp", () => {
     expect(result.stderr).toContain("patchwork acp needs the agent");
     expect(result.stdout).toBe("");
   });
+
+  it("takes --restart-agent-after as patchwork run does, and refuses a bad count", () => {
+    const result = patchwork(["acp", "--agent", "true", "--restart-agent-after", "-1"]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("--restart-agent-after takes a whole number of thinks");
+    expect(result.stdout).toBe("");
+  });
 });
