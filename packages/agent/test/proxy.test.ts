@@ -128,6 +128,8 @@ describe("patchwork acp: programs", () => {
     expect(doEnd).toMatchObject({ status: "completed" });
     expect(JSON.stringify(doEnd)).toContain("in do");
     expect(calls.find((u) => u.sessionUpdate === "tool_call" && u.kind === "execute" && u.title === "echo from-shell")).toBeDefined();
+    const think = calls.find((u) => u.sessionUpdate === "tool_call" && u.kind === "think") as { toolCallId: string };
+    expect(doCall).toMatchObject({ _meta: { patchwork: { parentToolCallId: think.toolCallId } } });
   });
 
   it("answers a parse error with the positioned diagnostic, without asking the agent", async () => {
@@ -215,6 +217,18 @@ describe("patchwork acp: cancellation and bad input", () => {
     await panel.cancel(id);
     expect((await turn).response.stopReason).toBe("cancelled");
     expect(Date.now() - t0).toBeLessThan(2000);
+  });
+
+  it("cancels a plain prompt at the successor, which answers cancelled; the session goes on", async () => {
+    const panel = shared;
+    const id = await panel.newSession();
+    const turn = panel.prompt(id, "wait forever, please");
+    await new Promise((r) => setTimeout(r, 200));
+    const t0 = Date.now();
+    await panel.cancel(id);
+    expect((await turn).response.stopReason).toBe("cancelled");
+    expect(Date.now() - t0).toBeLessThan(2000);
+    expect((await panel.prompt(id, "anything")).text).toBe("AGENT WAS ASKED");
   });
 
   it("refuses a second prompt while one runs, and code prompts with images", async () => {

@@ -387,10 +387,11 @@ class AcpProxy {
     chat: string,
     agent: AcpAgent,
   ): Promise<acp.PromptResponse> {
+    // Cancelled while the chat session was being opened: the prompt is not sent at all.
+    if (cancelled()) return { stopReason: "cancelled" };
     session.turn = {
       cancel: () => void agent.notify(acp.methods.agent.session.cancel, { sessionId: chat }).catch(() => undefined),
     };
-    if (cancelled()) session.turn.cancel();
     let unsubscribe = () => undefined as unknown;
     const died = new Promise<never>((_, reject) => (unsubscribe = agent.process.onFault((fault) => reject(new Error(fault.message)))));
     died.catch(() => undefined);

@@ -81,13 +81,16 @@ export class ProgramView {
       case "do-start": {
         const toolCallId = `${this.tag}-do-${++this.doCount}`;
         this.dos.push({ toolCallId, thinkId: event.thinkId, index: event.index, output: [] });
+        const think = this.thinks.get(event.thinkId)?.toolCallId ?? null;
+        this.flush();
         this.send({
           sessionUpdate: "tool_call",
           toolCallId,
           title: `do block ${event.index}`,
           kind: "execute",
           status: "in_progress",
-          rawInput: { block: event.index, think: this.thinks.get(event.thinkId)?.toolCallId ?? null },
+          rawInput: { block: event.index, think },
+          ...(think ? { _meta: { patchwork: { parentToolCallId: think } } } : {}),
         });
         return;
       }
