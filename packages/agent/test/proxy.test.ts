@@ -71,12 +71,16 @@ describe("patchwork acp: the editor's capabilities", () => {
     expect(panel.permissions.map((p) => [p.sessionId, p.toolCall.title])).toEqual([[id, "Write notes.md"]]);
   });
 
-  it("sums the thinks' usage into the turn's", async () => {
+  it("sums the thinks' usage into the turn's, and their context tokens and cost into the session's usage_update", async () => {
     const usage = { inputTokens: 10, outputTokens: 5, totalTokens: 15 };
-    panel = await Panel.open({ fallback: { steps: [{ promptUsage: usage }, { reply: "ok" }] } });
+    const update = { sessionUpdate: "usage_update", used: 100, size: 1000, cost: { amount: 0.5, currency: "USD" } };
+    panel = await Panel.open({ fallback: { steps: [{ update }, { promptUsage: usage }, { reply: "ok" }] } });
     const id = await panel.newSession();
-    const { response } = await panel.prompt(id, "{ var a = think { one }\n var b = think { two } }");
+    const { response, updates } = await panel.prompt(id, "{ var a = think { one }\n var b = think { two } }");
     expect(response.usage).toMatchObject({ inputTokens: 20, outputTokens: 10, totalTokens: 30 });
+    expect(updates.filter((u) => u.sessionUpdate === "usage_update").at(-1)).toMatchObject({ used: 200, cost: { amount: 1, currency: "USD" } });
+    const next = await panel.prompt(id, "{ var c = think { three } }");
+    expect(next.updates.filter((u) => u.sessionUpdate === "usage_update").at(-1)).toMatchObject({ used: 300, cost: { amount: 1.5, currency: "USD" } });
   });
 });
 
