@@ -82,7 +82,8 @@ export type AgentEvent =
   | { type: "permission"; thinkId: number | null; title: string; decision: "allow" | "deny" | "cancelled" }
   | { type: "session"; thinkId: number; sessionId: string; transport: McpTransport | null }
   /** Tokens and cost of one think's turn (figures new since its previous `usage` event: sum them). */
-  | { type: "usage"; thinkId: number; usage: UsageFigures }
+  /** `contextSize`: the context window's size in tokens, as the agent's last `usage_update` said (when it did). */
+  | { type: "usage"; thinkId: number; usage: UsageFigures; contextSize?: number }
   /** Something went wrong but the run goes on (a `do` call that failed and that the model then redid). */
   | { type: "warning"; thinkId: number | null; code: string; message: string; fileName?: string; line?: number; column?: number }
   | { type: "anomaly"; code: string; message: string }

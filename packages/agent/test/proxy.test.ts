@@ -78,7 +78,7 @@ describe("patchwork acp: the editor's capabilities", () => {
     const id = await panel.newSession();
     const { response, updates } = await panel.prompt(id, "{ var a = think { one }\n var b = think { two } }");
     expect(response.usage).toMatchObject({ inputTokens: 20, outputTokens: 10, totalTokens: 30 });
-    expect(updates.filter((u) => u.sessionUpdate === "usage_update").at(-1)).toMatchObject({ used: 200, cost: { amount: 1, currency: "USD" } });
+    expect(updates.filter((u) => u.sessionUpdate === "usage_update").at(-1)).toMatchObject({ used: 200, size: 1000, cost: { amount: 1, currency: "USD" } });
     const next = await panel.prompt(id, "{ var c = think { three } }");
     expect(next.updates.filter((u) => u.sessionUpdate === "usage_update").at(-1)).toMatchObject({ used: 300, cost: { amount: 1.5, currency: "USD" } });
   });

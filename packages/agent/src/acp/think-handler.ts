@@ -191,7 +191,8 @@ export class ThinkHandler implements Thinker {
 
   private finishTurn(response: PromptResponse): AsyncThinkReply {
     this.usage.response(response);
-    this.context.emit({ type: "usage", thinkId: this.thinkId, usage: this.usage.take() });
+    const size = this.usage.contextSize;
+    this.context.emit({ type: "usage", thinkId: this.thinkId, usage: this.usage.take(), ...(size > 0 ? { contextSize: size } : {}) });
     const stop = response.stopReason;
     if (stop !== "end_turn") {
       const known = STOP_ERRORS[stop];

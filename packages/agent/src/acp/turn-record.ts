@@ -165,9 +165,12 @@ export class UsageMeter {
   private readonly taken: Record<string, number> = {};
   private takenContext = 0;
   private tokens = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+  /** The context window's size (`usage_update.size`), 0 until the agent says. */
+  contextSize = 0;
 
   update(u: UsageUpdate): void {
     if (typeof u.used === "number" && Number.isFinite(u.used)) this.contextTokens = u.used;
+    if (typeof u.size === "number" && Number.isFinite(u.size) && u.size > 0) this.contextSize = u.size;
     if (u.cost && typeof u.cost.amount === "number" && Number.isFinite(u.cost.amount) && typeof u.cost.currency === "string")
       this.cost[u.cost.currency] = u.cost.amount; // cumulative for the session
   }

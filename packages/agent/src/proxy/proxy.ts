@@ -103,7 +103,7 @@ class AcpProxy {
   private init: acp.InitializeRequest | null = null;
   private readonly sessions = new Map<string, ProxySession>();
   /** Context tokens and cost of each session's thinks so far (its `usage_update`). */
-  private readonly usageTotals = new Map<string, { used: number; cost: Record<string, number> }>();
+  private readonly usageTotals = new Map<string, { used: number; size: number; cost: Record<string, number> }>();
   private closed = false;
 
   constructor(private readonly options: AcpProxyOptions) {}
@@ -499,7 +499,7 @@ class AcpProxy {
     }
     view.finish(result?.ok ?? false);
     const usage = view.usage;
-    if (usage.totalTokens > 0 || Object.keys(usage.cost).length > 0) this.sendUsage(session, usage);
+    if (usage.totalTokens > 0 || usage.contextTokens !== 0 || Object.keys(usage.cost).length > 0) this.sendUsage(session, usage, view.contextSize);
     const response = (stopReason: acp.StopReason): acp.PromptResponse => ({
       stopReason,
       ...(usage.totalTokens > 0
@@ -517,17 +517,21 @@ class AcpProxy {
     return response("end_turn");
   }
 
-  /** `usage_update`: the context tokens and cost of this session's thinks, summed. */
-  private sendUsage(session: ProxySession, usage: UsageFigures): void {
-    const total = this.usageTotals.get(session.id) ?? { used: 0, cost: {} };
+  /**
+   * `usage_update`: the context tokens and cost of this session's thinks, summed; `size` the
+   * largest context window their agent reported (0 when it never said).
+   */
+  private sendUsage(session: ProxySession, usage: UsageFigures, contextSize: number): void {
+    const total = this.usageTotals.get(session.id) ?? { used: 0, size: 0, cost: {} };
     total.used += usage.contextTokens;
+    total.size = Math.max(total.size, contextSize);
     for (const [currency, amount] of Object.entries(usage.cost)) total.cost[currency] = (total.cost[currency] ?? 0) + amount;
     this.usageTotals.set(session.id, total);
     const [currency, amount] = Object.entries(total.cost)[0] ?? [];
     this.update(session.id, {
       sessionUpdate: "usage_update",
       used: total.used,
-      size: 0,
+      size: total.size,
       ...(currency ? { cost: { amount: amount!, currency } } : {}),
     });
   }

@@ -26,6 +26,8 @@ export class ProgramView {
   private readonly dos: { toolCallId: string; thinkId: number; index: number; output: string[] }[] = [];
   private doCount = 0;
   readonly usage: UsageFigures = emptyUsage();
+  /** The largest context window size the thinks' agent reported (0: none did). */
+  contextSize = 0;
   /** Inner sessions of this program's thinks (to route their permission and client requests), to their think. */
   private readonly innerSessions = new Map<string, number>();
   /** The inner agent's tool calls, by think and its id: their id in the editor session, and whether still open. */
@@ -125,6 +127,7 @@ export class ProgramView {
         return;
       case "usage":
         addUsage(this.usage, event.usage);
+        if (event.contextSize) this.contextSize = Math.max(this.contextSize, event.contextSize);
         return;
       default:
         return;
