@@ -3,7 +3,7 @@
  * think blocks of a program run on the evaluator thread (`runWithAgent`): the ACP runtime
  * (`AcpAgent`) is one implementation; library users can plug in their own.
  */
-import type { ToolCallContent } from "@agentclientprotocol/sdk/unstable";
+import type { ToolCallContent, ToolCallLocation } from "@agentclientprotocol/sdk/unstable";
 import type { ChildResult, PwEvent, ThinkRequest } from "@patchwork/interpreter";
 import type { UsageFigures } from "./acp/turn-record.js";
 
@@ -76,6 +76,8 @@ export type AgentEvent =
       kind?: string;
       /** The tool call's content as the agent sent it (text, diffs, terminals), when it sent any. */
       content?: ToolCallContent[];
+      /** The files the tool call works on, as the agent sent them. */
+      locations?: ToolCallLocation[];
       rawInput?: unknown;
       rawOutput?: unknown;
     }

@@ -331,7 +331,17 @@ describe("patchwork acp: restarting the successor after N thinks", () => {
 describe("patchwork acp: the successor's own tool calls inside a think", () => {
   it("are tool calls nested under the think's, with unique ids, in order with their permission requests", async () => {
     const read = (title: string) => [
-      { update: { sessionUpdate: "tool_call", toolCallId: "read-1", title, kind: "read", status: "pending", rawInput: { path: "notes.md" } } },
+      {
+        update: {
+          sessionUpdate: "tool_call",
+          toolCallId: "read-1",
+          title,
+          kind: "read",
+          status: "pending",
+          rawInput: { path: "notes.md" },
+          locations: [{ path: "/project/notes.md", line: 3 }],
+        },
+      },
       { permission: title, toolCallId: "read-1" },
       {
         update: {
@@ -369,7 +379,14 @@ describe("patchwork acp: the successor's own tool calls inside a think", () => {
     for (const [think, title] of [[t1, "Read notes.md"], [t2, "Read notes.md again"]] as const) {
       const nestedId = `${think}/read-1`;
       const start = at((e) => update(e)?.sessionUpdate === "tool_call" && update(e)!.toolCallId === nestedId);
-      expect(update(log[start]!)).toMatchObject({ title, kind: "read", status: "pending", rawInput: { path: "notes.md" }, _meta: { patchwork: { parentToolCallId: think } } });
+      expect(update(log[start]!)).toMatchObject({
+        title,
+        kind: "read",
+        status: "pending",
+        rawInput: { path: "notes.md" },
+        locations: [{ path: "/project/notes.md", line: 3 }],
+        _meta: { patchwork: { parentToolCallId: think } },
+      });
       const asked = at((e) => "permission" in e && e.permission.toolCall.title === title);
       expect((log[asked] as { permission: acp.RequestPermissionRequest }).permission.toolCall.toolCallId).toBe(nestedId);
       const done = at((e) => update(e)?.toolCallId === nestedId && update(e)!.status === "completed");

@@ -266,6 +266,7 @@ export class ThinkHandler implements Thinker {
       ...(this.runtime.isOurToolCall(this.sessionId, update.toolCallId) ? { ours: true } : {}),
       ...(update.kind ? { kind: update.kind } : {}),
       ...(update.content && update.content.length > 0 ? { content: update.content } : {}),
+      ...(update.locations && update.locations.length > 0 ? { locations: update.locations } : {}),
       ...(update.rawInput !== undefined ? { rawInput: update.rawInput } : {}),
       ...(update.rawOutput !== undefined ? { rawOutput: update.rawOutput } : {}),
     });

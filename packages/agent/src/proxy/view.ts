@@ -121,6 +121,7 @@ export class ProgramView {
           status: event.status as ToolCallStatus,
           ...(event.kind ? { kind: event.kind as ToolKind } : {}),
           ...(event.content ? { content: event.content } : {}),
+          ...(event.locations ? { locations: event.locations } : {}),
           ...(event.rawInput !== undefined ? { rawInput: event.rawInput } : {}),
           ...(event.rawOutput !== undefined ? { rawOutput: event.rawOutput } : {}),
         });
