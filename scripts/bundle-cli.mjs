@@ -21,6 +21,7 @@
 import { existsSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createHash } from "node:crypto";
 import { build } from "esbuild";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
@@ -43,6 +44,29 @@ export const entryPoints = {
 /** Every npm dependency of the CLI package stays an import of that package. */
 const external = Object.keys(JSON.parse(readFileSync(join(cli, "package.json"), "utf8")).dependencies ?? {});
 
+/**
+ * The build's identity: a hash of every compiled file bundled (and the CLI's package.json).
+ * The CLI's parse cache (packages/cli/src/cache.ts) keys its entries with it, so that an AST
+ * or a check written by one build is never read by another.
+ */
+function buildId() {
+  const h = createHash("sha256");
+  const files = [];
+  const walk = (dir) => {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (name.endsWith(".js")) files.push(path);
+    }
+  };
+  for (const pkg of ["parser", "interpreter", "analysis", "agent", "language-server", "cli"]) {
+    const dir = join(repo, "packages", pkg, "dist");
+    if (existsSync(dir)) walk(dir);
+  }
+  for (const file of [...files, join(cli, "package.json")]) h.update(file.slice(repo.length)).update("\0").update(readFileSync(file)).update("\0");
+  return h.digest("hex").slice(0, 32);
+}
+
 function newestInput() {
   let newest = 0;
   const walk = (dir) => {
@@ -64,6 +88,7 @@ if (!force && existsSync(stamp) && statSync(stamp).mtimeMs >= newestInput()) pro
 
 rmSync(outdir, { recursive: true, force: true });
 const { parser, interpreter, agent, ...cliPoints } = entryPoints;
+const define = { __PATCHWORK_BUILD_ID__: JSON.stringify(buildId()) };
 for (const [group, points] of [["cli", cliPoints], ["lib", { parser, interpreter, agent }]]) await build({
   entryPoints: points,
   outdir,
@@ -74,6 +99,7 @@ for (const [group, points] of [["cli", cliPoints], ["lib", { parser, interpreter
   platform: "node",
   target: "node20",
   external,
+  define,
   minifySyntax: true,
   legalComments: "none",
   logLevel: "error",

@@ -1,28 +1,63 @@
-import { CachingResolver, checkSource } from "@patchwork/analysis";
-import { hasErrors, SourceFile, type Diagnostic } from "@patchwork/parser";
-import { isThreadbare, loadFile, readSource, renderDiagnostics } from "./files.js";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { hasErrors, SourceFile, type Diagnostic } from "@patchwork/parser/core";
+import { ParseCache, sha256 } from "./cache.js";
+import type { CheckDependency, Checker } from "./check-analysis.js";
+import { isThreadbare, readSource, renderDiagnostics } from "./files.js";
 import type { Terminal } from "./terminal.js";
 
 /**
  * `patchwork check FILE...`: parse errors and the static checks of @patchwork/analysis (the
  * language server's diagnostics: same codes, same messages). Threadbare files are only loaded.
  * Exit 1 if any file has an error (warnings and hints do not count).
+ *
+ * A file's diagnostics are cached (cache.ts) with the hashes of the files its imports read:
+ * when neither it nor any of those changed, they come from the cache and neither the parser
+ * nor the analysis is loaded.
  */
-export function checkCommand(files: readonly string[], term: Terminal): number {
+export async function checkCommand(files: readonly string[], term: Terminal, options: { noCache?: boolean } = {}): Promise<number> {
   let status = 0;
-  const resolver = new CachingResolver();
+  const cache = ParseCache.open({ noCache: options.noCache });
+  let analysis: typeof import("./check-analysis.js") | undefined;
+  let checker: Checker | undefined;
   for (const file of files) {
     let diagnostics: Diagnostic[];
     let source: SourceFile;
     if (isThreadbare(file)) {
-      ({ source, diagnostics } = loadFile(file));
+      analysis ??= await import("./check-analysis.js");
+      ({ source, diagnostics } = analysis.loadFile(file));
     } else {
       const text = readSource(file);
       source = new SourceFile(text, file);
-      diagnostics = checkSource(text, { fileName: file, resolver });
+      const key = cache?.key("check", [resolve(file), file, text]);
+      const cached = cache && key ? cachedCheck(cache.get("check", key)) : undefined;
+      if (cached) diagnostics = cached;
+      else {
+        analysis ??= await import("./check-analysis.js");
+        checker ??= new analysis.Checker();
+        const result = checker.check(text, file);
+        diagnostics = result.diagnostics;
+        if (cache && key) cache.put("check", key, result);
+      }
     }
     if (diagnostics.length > 0) term.stderr(renderDiagnostics(diagnostics, source));
     if (hasErrors(diagnostics)) status = 1;
   }
   return status;
+}
+
+/** A cached check's diagnostics, if every file it read is unchanged. */
+function cachedCheck(value: unknown): Diagnostic[] | undefined {
+  const entry = value as { diagnostics?: unknown; deps?: unknown } | undefined;
+  if (!entry || !Array.isArray(entry.diagnostics) || !Array.isArray(entry.deps)) return undefined;
+  for (const dep of entry.deps as CheckDependency[]) {
+    let now: string | null;
+    try {
+      now = sha256(readFileSync(dep.path, "utf8"));
+    } catch {
+      now = null;
+    }
+    if (now !== dep.sha256) return undefined;
+  }
+  return entry.diagnostics as Diagnostic[];
 }

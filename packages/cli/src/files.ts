@@ -1,20 +1,8 @@
 import { readFileSync } from "node:fs";
-import {
-  SourceFile,
-  formatDiagnostic,
-  loadThreadbare,
-  parse,
-  type Diagnostic,
-  type Program,
-} from "@patchwork/parser";
+// Reading program files and showing diagnostics. No parser here (it is in load-file.ts): the
+// run and check paths import this without loading Chevrotain (decision 0010).
+import { SourceFile, formatDiagnostic, type Diagnostic } from "@patchwork/parser/core";
 import { UsageError } from "./usage-error.js";
-
-/** A program file read from disk and parsed (Patchwork `.pw` or Threadbare `.json`). */
-export interface LoadedFile {
-  source: SourceFile;
-  program: Program;
-  diagnostics: Diagnostic[];
-}
 
 export { UsageError } from "./usage-error.js";
 
@@ -31,15 +19,6 @@ export function readSource(path: string): string {
 
 export function isThreadbare(path: string): boolean {
   return path.toLowerCase().endsWith(".json");
-}
-
-export function loadFile(path: string): LoadedFile {
-  const text = readSource(path);
-  const source = new SourceFile(text, path);
-  const { program, diagnostics } = isThreadbare(path)
-    ? loadThreadbare(text, { fileName: path })
-    : parse(text, { fileName: path });
-  return { source, program, diagnostics };
 }
 
 /**

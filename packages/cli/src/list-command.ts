@@ -1,6 +1,7 @@
 import { hasErrors } from "@patchwork/parser";
 import { listEntries } from "@patchwork/interpreter";
-import { loadFile, renderDiagnostics } from "./files.js";
+import { renderDiagnostics } from "./files.js";
+import { loadFile } from "./load-file.js";
 import type { Terminal } from "./terminal.js";
 
 /** `patchwork list FILE`: the entries of a program, with signatures and doc comments. */

@@ -90,7 +90,8 @@ function commandLine(yargs: (argv: string[]) => Argv, argv: string[], term: Term
           .option("replay-missing", {
             choices: ["error", "agent"] as const,
             describe: "a think the cassette lacks: fail (default), or ask the agent and update the cassette",
-          }),
+          })
+          .option("no-cache", { type: "boolean", describe: "parse every file afresh; read and write no cache entry (docs/cli.md)" }),
       async (args) => {
         const { runCommand } = await import("./run-command.js");
         const entryOption = argv.some((a) => a === "--entry" || a.startsWith("--entry="));
@@ -177,10 +178,13 @@ function commandLine(yargs: (argv: string[]) => Argv, argv: string[], term: Term
     .command(
       "check <files..>",
       "report syntax errors and static-check findings without running",
-      (y) => y.positional("files", { type: "string", array: true, demandOption: true }),
+      (y) =>
+        y
+          .positional("files", { type: "string", array: true, demandOption: true })
+          .option("no-cache", { type: "boolean", describe: "check every file afresh; read and write no cache entry" }),
       async (args) => {
         const { checkCommand } = await import("./check-command.js");
-        result.status = checkCommand(args.files, term);
+        result.status = await checkCommand(args.files, term, { noCache: args.noCache });
       },
     )
     .command(

@@ -1,5 +1,6 @@
 import { astToJson, hasErrors } from "@patchwork/parser";
-import { loadFile, renderDiagnostics } from "./files.js";
+import { renderDiagnostics } from "./files.js";
+import { loadFile } from "./load-file.js";
 import type { Terminal } from "./terminal.js";
 
 /** `patchwork parse FILE`: the AST as JSON on stdout, or the errors on stderr (exit 1). */

@@ -1,17 +1,19 @@
 import { resolve } from "node:path";
-import { SourceFile } from "@patchwork/parser";
+import { SourceFile } from "@patchwork/parser/core";
 import {
   CassetteAgent,
   NoAgent,
   createNodeHost,
-  run,
+  runParsed,
   type Agent,
   type Host,
   type RunChild,
   type RunOptions,
   type ThinkRequest,
-} from "@patchwork/interpreter";
+} from "@patchwork/interpreter/core";
+import { ParseCache } from "./cache.js";
 import { UsageError, readSource, renderDiagnostics } from "./files.js";
+import { loadProgram } from "./programs.js";
 import type { Recording } from "./recording.js";
 import type { Terminal } from "./terminal.js";
 
@@ -45,6 +47,8 @@ export interface RunArgs {
   replay?: string;
   /** What a think the cassette lacks does: fail (default), or ask the agent and update the cassette. */
   replayMissing?: "error" | "agent";
+  /** `--no-cache`: parse every file, read and write no cache entry (docs/cli.md). */
+  noCache?: boolean;
 }
 
 /** The agent command line: `--agent`, else `$PATCHWORK_AGENT`, else none (no-agent mode). */
@@ -102,6 +106,11 @@ export async function runCommand(args: RunArgs, term: Terminal): Promise<number>
   return runInProcess(args, text, cwd, term, argStrings, recording);
 }
 
+/** The parse cache for this command line (null: off). */
+export function openCache(args: { noCache?: boolean; verbose?: boolean }, term: Terminal): ParseCache | null {
+  return ParseCache.open({ noCache: args.noCache, verbose: args.verbose ? (line) => term.stderr(line) : undefined });
+}
+
 /** The entry's arguments from the command line; null when none are given (the entry's own defaults). */
 export function entryArguments(args: RunArgs): { positional: string[]; named: Record<string, string> } | undefined {
   const positional = args.args ?? [];
@@ -126,14 +135,14 @@ export function usesWorkers(text: string): boolean {
 }
 
 /** No agent: the evaluator runs right here, thinks evaluate to their prompts (or their cassette's answers). */
-function runInProcess(
+async function runInProcess(
   args: RunArgs,
   text: string,
   cwd: string,
   term: Terminal,
   argStrings: RunOptions["argStrings"],
   recording: Recording | null,
-): number {
+): Promise<number> {
   const trace = recording?.trace ?? null;
   const listen = recording?.onEvent ?? null;
   const sinks = [trace?.handle, listen].filter((f): f is NonNullable<typeof f> => Boolean(f));
@@ -151,7 +160,8 @@ function runInProcess(
       ? new NoAgent()
       : announceOnce(new NoAgent(), term);
   trace?.start({ program: args.file, cwd, agent: null, mode: replay ? "replay" : "no-agent" });
-  const result = run(text, {
+  const { program, diagnostics, parseModule } = await loadProgram(args.file, text, cwd, openCache(args, term));
+  const result = runParsed(program, diagnostics, {
     fileName: args.file,
     agent,
     host,
@@ -162,7 +172,7 @@ function runInProcess(
     keepSession: args.keepSession,
     askUser: args.askUser,
     limits: args.timeout !== undefined ? { timeoutMs: args.timeout * 1000 } : undefined,
-  });
+  }, parseModule);
   const status = result.diagnostics.some((d) => d.severity === "error") ? 1 : 0;
   trace?.end({ ok: status === 0, exitCode: status, diagnostics: result.diagnostics });
   recording?.finish({ cancelled: false });

@@ -20,9 +20,12 @@ export type {
   ThinkReply,
   ThinkRequest,
 } from "./ports.js";
-export { createSession, run } from "./run.js";
+export { createSession, run, runParsed } from "./run.js";
 export type { RunOptions, RunResult, Session } from "./run.js";
-export { Interpreter, runtimeDiagnostic } from "./interpreter.js";
+export { Interpreter, parseModule, runtimeDiagnostic } from "./interpreter.js";
+export { InterpreterCore, importedModule } from "./interpreter-core.js";
+export { importedFiles, importPath, moduleDir } from "./modules.js";
+export type { ParseFn } from "./modules.js";
 export type { InterpreterOptions } from "./interpreter.js";
 export type { Limits } from "./runtime.js";
 export { DEFAULT_MAX_DEPTH } from "./runtime.js";

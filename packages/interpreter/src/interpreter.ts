@@ -2,140 +2,18 @@
  * The Interpreter: one program run with its ports and limits. `run()` (run.ts) wraps it
  * with parsing and diagnostics; embedders that already hold an AST use it directly.
  */
-import { parse, type Diagnostic, type Program } from "@patchwork/parser";
-import { NoAgent } from "./agents/no-agent.js";
-import { RuntimeError } from "./errors.js";
-import { createNodeHost } from "./host-node.js";
-import { Modules, runEntry, runMain, type MainOptions, type ParseFn } from "./modules.js";
-import type { ModuleCtx } from "./compiler/scope.js";
-import type { Agent, Host, JsonValue, WorkerTask, Workers } from "./ports.js";
-import { InThreadWorkers } from "./workers/in-thread.js";
-import { isStackOverflow, RETURN, Runtime, type Limits } from "./runtime.js";
-import { fromJson, toJson, type Value } from "./values.js";
+import { parse } from "@patchwork/parser";
+import { importedModule, InterpreterCore, type InterpreterOptions } from "./interpreter-core.js";
+import type { ParseFn } from "./modules.js";
 
-export interface InterpreterOptions {
-  /** Answers think/ask blocks. Default: NoAgent (`{__think_prompt}` values). */
-  agent?: Agent;
-  /** Files, shell, output, events. Default: createNodeHost({cwd}). */
-  host?: Host;
-  /** Working directory of the program (paths, shell). Default: process.cwd(). */
-  cwd?: string;
-  limits?: Limits;
-  /** `ask` blocks read a line from `host.readLine` instead of asking the agent. */
-  askUser?: boolean;
-  /**
-   * Compile function bodies and top levels to JavaScript (the fast tier; default true).
-   * False runs everything through the closure compiler (same semantics, slower).
-   */
-  codegen?: boolean;
-  /**
-   * Runs worker tasks and carries mailbox messages. Default: in-thread (tasks run one after
-   * another at `await`; see workers/in-thread.ts). `@patchwork/agent` gives each its own thread.
-   */
-  workers?: Workers;
-  /** Keep `self.session.dir` after the run (default: removed when the run ends, if created). */
-  keepSession?: boolean;
-}
+export { runtimeDiagnostic, type InterpreterOptions } from "./interpreter-core.js";
 
 /** Parses an imported module; the first error (if any) becomes the import's failure text. */
-export const parseModule: ParseFn = (source, fileName) => {
-  const r = parse(source, { fileName });
-  const err = r.diagnostics.find((d) => d.severity === "error");
-  if (err) {
-    const { line, column } = err.span.start;
-    return { program: null, error: `${fileName}:${line}:${column}: error[${err.code}]: ${err.message}` };
+export const parseModule: ParseFn = (source, fileName) => importedModule(parse(source, { fileName }), fileName);
+
+/** The interpreter, parsing imported modules and worker files with the parser. */
+export class Interpreter extends InterpreterCore {
+  constructor(options: InterpreterOptions = {}) {
+    super(options, parseModule);
   }
-  return { program: r.program, error: null };
-};
-
-export class Interpreter {
-  readonly runtime: Runtime;
-  private readonly modules: Modules;
-  /** The last program run by `continue` (the next one continues it). */
-  private previous: ModuleCtx | null = null;
-
-  private readonly ownWorkers: InThreadWorkers | null;
-  /** Programs by file name (the main one, worker files loaded in this thread). */
-  private readonly programs = new Map<string, Program>();
-
-  constructor(private readonly options: InterpreterOptions = {}) {
-    const cwd = options.cwd ?? process.cwd();
-    this.runtime = new Runtime({
-      host: options.host ?? createNodeHost({ cwd }),
-      agent: options.agent ?? new NoAgent(),
-      cwd,
-      limits: options.limits,
-      askUser: options.askUser,
-      codegen: options.codegen,
-    });
-    this.modules = new Modules(this.runtime, parseModule);
-    this.runtime.fileOf = (node) => this.modules.fileOf(node);
-    this.ownWorkers = options.workers ? null : new InThreadWorkers((task) => this.runTaskInThread(task));
-    this.runtime.workers = options.workers ?? this.ownWorkers!;
-  }
-
-  /** Ends the run: removes the session directory the in-thread workers created (unless kept). */
-  finish(): void {
-    if (!this.options.keepSession) this.ownWorkers?.cleanup();
-  }
-
-  /** A worker task on this thread: a fresh interpreter (workers share no variables) over the same ports. */
-  private runTaskInThread(task: WorkerTask): JsonValue {
-    let program = this.programs.get(task.fileName);
-    if (!program) {
-      const parsed = parseModule(this.runtime.host.readFile(task.fileName), task.fileName);
-      if (!parsed.program) throw new Error(parsed.error ?? "parse error");
-      program = parsed.program;
-    }
-    const sub = new Interpreter({ ...this.options, workers: this.runtime.workers });
-    sub.runtime.captures = this.runtime.captures;
-    return toJson(sub.run(program, { fileName: task.fileName, entry: task.worker, args: task.args.map(fromJson), statements: false }));
-  }
-
-  /**
-   * Runs a program: its top-level statements, else `entry`, `__main__` or `main`.
-   * Returns the program's value; throws RuntimeError for user errors.
-   */
-  run(program: Program, options: { fileName?: string } & MainOptions = {}): Value {
-    const fileName = options.fileName ?? "<input>";
-    const rt = this.runtime;
-    if (!this.programs.has(fileName)) this.programs.set(fileName, program);
-    try {
-      return runMain(this.modules, rt, program, fileName, options);
-    } catch (e) {
-      if (isStackOverflow(e)) throw rt.stackOverflow(program.span, fileName);
-      if (e instanceof RangeError) throw rt.fromRangeError(e, program.span, fileName);
-      throw e;
-    }
-  }
-
-  /**
-   * A session's next program (a REPL, such as the agent panel's prompts): its items and
-   * top-level statements continue the previous `continueWith` program, whose variables,
-   * functions, types and imports stay visible (a new declaration shadows an old one). Nothing
-   * runs `main` unless `main` is given: then, after the statements, the entry it names (or the
-   * program's default entry) runs with its arguments, as `run` does for a file. Throws
-   * RuntimeError for user errors; what the program declared before the error stays declared.
-   */
-  continueWith(program: Program, fileName: string, main?: MainOptions): Value {
-    const rt = this.runtime;
-    rt.lastValue = null;
-    // Its worker tasks run from this program (a REPL's programs are not files to read again).
-    this.programs.set(fileName, program);
-    try {
-      const { m, body } = this.modules.create(program, fileName, undefined, this.previous ?? undefined);
-      this.previous = m;
-      if (body(m.G) === RETURN) return rt.ret;
-      return main ? runEntry(rt, m, program, fileName, main) : rt.lastValue;
-    } catch (e) {
-      if (isStackOverflow(e)) throw rt.stackOverflow(program.span, fileName);
-      if (e instanceof RangeError) throw rt.fromRangeError(e, program.span, fileName);
-      throw e;
-    }
-  }
-}
-
-/** A runtime error as a Diagnostic. */
-export function runtimeDiagnostic(e: RuntimeError): Diagnostic {
-  return { code: e.code, severity: "error", message: e.message, span: e.span, fileName: e.fileName };
 }

@@ -66,6 +66,31 @@ export function moduleKey(abs: string): string {
   }
 }
 
+/** The file an import of `path` from a module in `fromDir` loads. */
+export function importPath(path: string, fromDir: string): string {
+  const abs = isAbsolute(path) ? path : resolve(fromDir, path);
+  return extname(abs) === "" ? abs + ".pw" : abs;
+}
+
+/**
+ * The files a program's imports load (`importPath` of each), in order: what the CLI's parse
+ * cache looks up before a run (docs/cli.md). `dir` is the module's directory (ModuleCtx.dir).
+ */
+export function importedFiles(program: Program, dir: string): string[] {
+  const files: string[] = [];
+  for (const it of program.body) {
+    if (it.kind !== "Import") continue;
+    if (it.form === "siblings") for (const name of it.names) files.push(importPath(`./${name}.pw`, dir));
+    else if (it.form !== "module" && it.source !== null) files.push(importPath(it.source, dir));
+  }
+  return files;
+}
+
+/** The directory a module's imports are resolved from (see Modules.create). */
+export function moduleDir(fileName: string, cwd: string): string {
+  return fileName.startsWith("<") ? cwd : dirname(resolve(fileName));
+}
+
 /**
  * Imports nested deeper than this (a imports b imports c …) are PW3040 at the import that goes
  * too deep: each level holds a module being loaded on the JS stack, and the innermost one
@@ -100,7 +125,7 @@ export class Modules implements ModuleLoader {
       fileName,
       // File names are paths as the user gave them (relative to the process), not to the
       // program's working directory; a pseudo name like `<input>` imports from the cwd.
-      dir: fileName.startsWith("<") ? this.rt.cwd : dirname(resolve(fileName)),
+      dir: moduleDir(fileName, this.rt.cwd),
       rt: this.rt,
       G: base?.G ?? [],
       scope: new Scope(base?.scope ?? null, fn),
@@ -171,7 +196,7 @@ export class Modules implements ModuleLoader {
           raise("PW3041", it.span, m.fileName, { name });
         return;
       }
-      case "siblings":
+      case "siblings": // importedFiles must follow every path taken here
         for (const name of it.names) set(name, this.objectOf(this.loadFrom(`./${name}.pw`, m, it)));
         return;
       case "default":
@@ -224,8 +249,7 @@ export class Modules implements ModuleLoader {
   }
 
   load(path: string, fromDir: string): ModuleCtx {
-    let abs = isAbsolute(path) ? path : resolve(fromDir, path);
-    if (extname(abs) === "") abs += ".pw";
+    const abs = importPath(path, fromDir);
     const key = moduleKey(abs);
     const cached = this.cache.get(key);
     if (cached) return cached;

@@ -1,0 +1,145 @@
+// The CLI's cache of parse results (docs/cli.md, "The cache"; why: decision 0010).
+//
+// A warm `patchwork run FILE` (or `check FILE`) of a file seen before loads its AST (or its
+// diagnostics) from here and never loads the parser: building Chevrotain's lexer and parser is
+// most of a cold start. An entry is one file, `<dir>/<kind>-<key>.json`:
+//
+//     {"format":1,"key":"<key>","sha256":"<sha-256 of the payload>","bytes":N}\n<payload>
+//
+// The key is a SHA-256 of the cache format, the build (a hash of the bundled code, so a
+// rebuilt parser never reads an old AST), the kind and the caller's parts (file name and
+// bytes). An entry is used only when its header names the same key and the payload has the
+// recorded length and hash and parses as JSON; anything else (truncated, corrupt, foreign,
+// unreadable) counts as a miss, and the miss's result is written over it. Writes go to a
+// temporary file renamed into place, so a reader never sees half an entry. A directory that
+// cannot be created or written turns caching off for the rest of the process (one line with
+// --verbose). Nothing here throws.
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+/** Set by scripts/bundle-cli.mjs (esbuild `define`): a hash of the code bundled. */
+declare const __PATCHWORK_BUILD_ID__: string | undefined;
+
+export const CACHE_FORMAT = 1;
+/** Payloads larger than this are not cached (a generated 1 MB program's AST is ≈ 30 MB of JSON). */
+export const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+
+export type CacheKind = "ast" | "check";
+
+export function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/**
+ * The cache directory: `$PATCHWORK_CACHE_DIR`, else `$XDG_CACHE_HOME/patchwork`, else
+ * `~/.cache/patchwork`.
+ */
+export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.PATCHWORK_CACHE_DIR) return env.PATCHWORK_CACHE_DIR;
+  if (env.XDG_CACHE_HOME) return join(env.XDG_CACHE_HOME, "patchwork");
+  return join(homedir(), ".cache", "patchwork");
+}
+
+/** The build's identity, or undefined when not running from the bundle (no caching then). */
+export function buildId(): string | undefined {
+  return typeof __PATCHWORK_BUILD_ID__ === "string" ? __PATCHWORK_BUILD_ID__ : undefined;
+}
+
+export interface CacheOptions {
+  /** `--no-cache`. */
+  noCache?: boolean;
+  env?: NodeJS.ProcessEnv;
+  /** Where a --verbose line goes (the one line that says caching is off because of the directory). */
+  verbose?: (line: string) => void;
+  /** The build identity (default: the bundle's; tests give one to use the cache from the sources). */
+  build?: string;
+}
+
+export class ParseCache {
+  private writable = true;
+
+  private constructor(
+    readonly dir: string,
+    private readonly build: string,
+    private readonly verbose: ((line: string) => void) | undefined,
+  ) {}
+
+  /** The cache, or null when it is turned off (`--no-cache`, `PATCHWORK_NO_CACHE=1`, or not the bundle). */
+  static open(options: CacheOptions = {}): ParseCache | null {
+    const env = options.env ?? process.env;
+    if (options.noCache) return null;
+    const off = env.PATCHWORK_NO_CACHE;
+    if (off !== undefined && off !== "" && off !== "0") return null;
+    const build = options.build ?? buildId();
+    if (build === undefined) return null;
+    return new ParseCache(cacheDir(env), build, options.verbose);
+  }
+
+  /** The key of an entry: format, build, kind and the caller's parts. */
+  key(kind: CacheKind, parts: readonly string[]): string {
+    const h = createHash("sha256");
+    for (const part of [String(CACHE_FORMAT), this.build, kind, ...parts]) h.update(`${part.length}:`).update(part);
+    return h.digest("hex");
+  }
+
+  private file(kind: CacheKind, key: string): string {
+    return join(this.dir, `${kind}-${key}.json`);
+  }
+
+  /** The payload stored under the key, or undefined (missing, or not a sound entry for this key). */
+  get(kind: CacheKind, key: string): unknown {
+    let text: string;
+    try {
+      text = readFileSync(this.file(kind, key), "utf8");
+    } catch {
+      return undefined;
+    }
+    const nl = text.indexOf("\n");
+    if (nl < 0) return undefined;
+    try {
+      const header = JSON.parse(text.slice(0, nl)) as { format?: unknown; key?: unknown; sha256?: unknown; bytes?: unknown };
+      const payload = text.slice(nl + 1);
+      if (header.format !== CACHE_FORMAT || header.key !== key || header.bytes !== payload.length) return undefined;
+      if (header.sha256 !== sha256(payload)) return undefined;
+      return JSON.parse(payload);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Stores a payload (a JSON value) under the key. Values JSON cannot carry exactly
+   * (non-finite numbers, -0) are not stored, nor payloads over MAX_ENTRY_BYTES.
+   */
+  put(kind: CacheKind, key: string, value: unknown): void {
+    if (!this.writable) return;
+    let payload: string;
+    try {
+      payload = JSON.stringify(value, exactJson);
+    } catch {
+      return; // not exactly representable: not cached
+    }
+    if (payload === undefined || payload.length > MAX_ENTRY_BYTES) return;
+    const header = JSON.stringify({ format: CACHE_FORMAT, key, sha256: sha256(payload), bytes: payload.length });
+    const target = this.file(kind, key);
+    const temp = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    try {
+      mkdirSync(this.dir, { recursive: true });
+      writeFileSync(temp, `${header}\n${payload}`);
+      renameSync(temp, target);
+    } catch (error) {
+      this.writable = false;
+      rmSync(temp, { force: true });
+      const code = (error as NodeJS.ErrnoException).code ?? String(error);
+      this.verbose?.(`patchwork: cache directory ${this.dir} is not writable (${code}); not caching\n`);
+    }
+  }
+}
+
+/** JSON.stringify replacer that refuses what JSON would change (NaN, ±Infinity → null; -0 → 0). */
+function exactJson(_key: string, value: unknown): unknown {
+  if (typeof value === "number" && (!Number.isFinite(value) || Object.is(value, -0))) throw new Error("not exact in JSON");
+  return value;
+}

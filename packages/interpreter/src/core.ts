@@ -1,0 +1,14 @@
+/**
+ * `@patchwork/interpreter/core`: the interpreter without the parser. Runs programs already
+ * parsed (`runParsed`, `InterpreterCore`), with the parse of imported modules supplied by the
+ * caller; importing this never loads Chevrotain (the CLI's parse cache, decision 0010).
+ * Everything here is also exported by `@patchwork/interpreter`.
+ */
+export { AgentError } from "./ports.js";
+export type { Agent, Host, JsonValue, PwEvent, RunChild, ThinkReply, ThinkRequest } from "./ports.js";
+export { runParsed, type RunOptions, type RunResult } from "./run-parsed.js";
+export { InterpreterCore, importedModule, runtimeDiagnostic, type InterpreterOptions } from "./interpreter-core.js";
+export { importedFiles, importPath, moduleDir, type ParseFn } from "./modules.js";
+export { NoAgent } from "./agents/no-agent.js";
+export { CassetteAgent } from "./agents/cassette.js";
+export { createNodeHost } from "./host-node.js";
