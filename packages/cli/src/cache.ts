@@ -131,7 +131,11 @@ export class ParseCache {
       renameSync(temp, target);
     } catch (error) {
       this.writable = false;
-      rmSync(temp, { force: true });
+      try {
+        rmSync(temp, { force: true });
+      } catch {
+        /* the directory itself is not there */
+      }
       const code = (error as NodeJS.ErrnoException).code ?? String(error);
       this.verbose?.(`patchwork: cache directory ${this.dir} is not writable (${code}); not caching\n`);
     }

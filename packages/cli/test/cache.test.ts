@@ -1,0 +1,199 @@
+// The parse cache (packages/cli/src/cache.ts, docs/cli.md "The cache"): a cached run or check
+// must be indistinguishable from a cold one (same output, same diagnostics at the same
+// positions), and a cache entry that is not sound must be ignored and rewritten.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import fc from "fast-check";
+import { afterEach, describe, expect, it } from "vitest";
+import { parse } from "@patchwork/parser";
+import { run } from "@patchwork/interpreter";
+import { runParsed } from "@patchwork/interpreter/core";
+import { ParseCache } from "../src/cache.js";
+import { loadProgram } from "../src/programs.js";
+import { patchwork, repoRoot, tempFiles } from "./helpers.js";
+
+const fixtures = join(repoRoot, "packages", "interpreter", "test", "fixtures");
+const corpusDirs = [fixtures, join(repoRoot, "packages", "parser", "test", "fixtures"), join(repoRoot, "examples")];
+function pwFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...pwFiles(p));
+    else if (name.endsWith(".pw")) out.push(p);
+  }
+  return out;
+}
+const corpus = corpusDirs.flatMap(pwFiles);
+
+const dirs: string[] = [];
+function freshCache(): ParseCache {
+  const dir = mkdtempSync(join(tmpdir(), "pw-cache-"));
+  dirs.push(dir);
+  return ParseCache.open({ build: "test", env: { PATCHWORK_CACHE_DIR: dir } })!;
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A run through loadProgram (the CLI's path), as data to compare. */
+async function runVia(file: string, cache: ParseCache | null) {
+  const text = readFileSync(file, "utf8");
+  const { program, diagnostics, parseModule } = await loadProgram(file, text, dirname(file), cache);
+  const r = runParsed(program, diagnostics, { fileName: file, cwd: dirname(file) }, parseModule);
+  return { ok: r.ok, value: r.value, output: r.output, diagnostics: r.diagnostics };
+}
+
+describe("a cached parse is the parse", () => {
+  it("over the corpus: the AST and diagnostics from the cache equal the parser's, for whole files and their prefixes", async () => {
+    expect(corpus.length).toBeGreaterThan(50);
+    const cache = freshCache();
+    await fc.assert(
+      fc.asyncProperty(fc.nat(corpus.length - 1), fc.double({ min: 0, max: 1, noNaN: true }), fc.boolean(), async (i, cut, whole) => {
+        const full = readFileSync(corpus[i]!, "utf8");
+        const text = whole ? full : full.slice(0, Math.floor(full.length * cut));
+        const file = join(dirname(corpus[i]!), `cut-${i}.pw`);
+        const cold = parse(text, { fileName: file });
+        const first = await loadProgram(file, text, dirname(file), cache); // writes the entry
+        const second = await loadProgram(file, text, dirname(file), cache); // reads it
+        for (const got of [first, second]) {
+          expect(got.program).toEqual(cold.program);
+          expect(got.diagnostics).toEqual(cold.diagnostics);
+        }
+        expect(JSON.stringify(second.program)).toBe(JSON.stringify(cold.program));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("every interpreter fixture runs alike cold, from the cache, and with run(): same output, value and diagnostics (positions included)", async () => {
+    const cache = freshCache();
+    const files = pwFiles(fixtures).filter((f) => !/receive_timeout|workers/.test(f));
+    expect(files.length).toBeGreaterThan(40);
+    for (const file of files) {
+      const text = readFileSync(file, "utf8");
+      const plain = run(text, { fileName: file, cwd: dirname(file) });
+      const expected = { ok: plain.ok, value: plain.value, output: plain.output, diagnostics: plain.diagnostics };
+      expect({ file, ...(await runVia(file, null)) }).toEqual({ file, ...expected });
+      expect({ file, ...(await runVia(file, cache)) }).toEqual({ file, ...expected }); // cold: fills the cache
+      expect({ file, ...(await runVia(file, cache)) }).toEqual({ file, ...expected }); // warm
+    }
+    // The warm runs read entries for the files and the modules they import.
+    expect(readdirSync(cache.dir).filter((n) => n.startsWith("ast-")).length).toBeGreaterThan(40);
+  });
+});
+
+describe("the cache on disk", () => {
+  it("ignores a truncated, corrupt or foreign entry, gives the cold result and rewrites it", async () => {
+    const cache = freshCache();
+    const d = tempFiles({ "a.pw": 'var x = 1\nprint("a ${x}")\n', "b.pw": 'print("b")\nvar y = 1 - "b"\n' });
+    const a = join(d, "a.pw");
+    const b = join(d, "b.pw");
+    const coldA = await runVia(a, cache);
+    const coldB = await runVia(b, cache);
+    const entry = (file: string) => join(cache.dir, `ast-${cache.key("ast", [file, readFileSync(file, "utf8")])}.json`);
+    const good = readFileSync(entry(a), "utf8");
+    const spoilt = [
+      good.slice(0, good.length - 7), // truncated
+      good.replace('"x"', '"z"'), // payload changed, hash not
+      good.slice(0, good.indexOf("\n")), // header only
+      "not json\n{}",
+      "",
+      readFileSync(entry(b), "utf8"), // a sound entry of another key
+    ];
+    for (const bad of spoilt) {
+      writeFileSync(entry(a), bad);
+      expect(cache.get("ast", cache.key("ast", [a, readFileSync(a, "utf8")]))).toBeUndefined();
+      expect(await runVia(a, cache)).toEqual(coldA);
+      expect(readFileSync(entry(a), "utf8")).toBe(good);
+    }
+    expect(await runVia(b, cache)).toEqual(coldB);
+    expect(readdirSync(cache.dir).filter((n) => n.endsWith(".tmp"))).toEqual([]);
+  });
+
+  it("keys entries by build: another build's entry is not read", () => {
+    const dir = mkdtempSync(join(tmpdir(), "pw-cache-"));
+    dirs.push(dir);
+    const one = ParseCache.open({ build: "one", env: { PATCHWORK_CACHE_DIR: dir } })!;
+    const two = ParseCache.open({ build: "two", env: { PATCHWORK_CACHE_DIR: dir } })!;
+    one.put("ast", one.key("ast", ["f.pw", "x"]), { v: 1 });
+    expect(one.get("ast", one.key("ast", ["f.pw", "x"]))).toEqual({ v: 1 });
+    expect(two.get("ast", two.key("ast", ["f.pw", "x"]))).toBeUndefined();
+    expect(one.get("ast", one.key("ast", ["g.pw", "x"]))).toBeUndefined();
+  });
+
+  it("stores nothing JSON would change (NaN, Infinity, -0)", () => {
+    const cache = freshCache();
+    for (const [i, v] of [NaN, Infinity, -0].entries()) {
+      cache.put("ast", cache.key("ast", [String(i)]), { v });
+      expect(cache.get("ast", cache.key("ast", [String(i)]))).toBeUndefined();
+    }
+  });
+
+  it("is off with PATCHWORK_NO_CACHE=1, --no-cache, and outside the bundle", () => {
+    expect(ParseCache.open({ build: "b", env: { PATCHWORK_NO_CACHE: "1" } })).toBeNull();
+    expect(ParseCache.open({ build: "b", noCache: true, env: {} })).toBeNull();
+    expect(ParseCache.open({ env: {} })).toBeNull(); // the sources (vitest): no build id
+    expect(ParseCache.open({ build: "b", env: { PATCHWORK_CACHE_DIR: "/x" } })?.dir).toBe("/x");
+    expect(ParseCache.open({ build: "b", env: { XDG_CACHE_HOME: "/y" } })?.dir).toBe(join("/y", "patchwork"));
+  });
+});
+
+describe("patchwork run and check with the cache (the binary)", () => {
+  const program = {
+    "main.pw": 'import { half } from "./lib.pw"\nprint("start")\nif 1 = 1 { print(half(4)) }\nprint(half("x"))\n',
+    "lib.pw": "export fun half(n) {\n  return n / 2\n}\n",
+  };
+
+  it("a warm run prints what a cold one does, errors and warnings at the same positions, and sees an import change", () => {
+    const d = tempFiles(program);
+    const cacheDir = join(d, "cache");
+    const env = { PATCHWORK_CACHE_DIR: cacheDir };
+    const cold = patchwork(["run", "main.pw"], { cwd: d, env: { PATCHWORK_NO_CACHE: "1" } });
+    expect(cold.status).toBe(1);
+    expect(cold.stderr).toMatch(/lib\.pw:2:\d+: error\[PW\d{4}\]/);
+    expect(cold.stderr).toMatch(/main\.pw:3:\d+: warning/);
+    const first = patchwork(["run", "main.pw"], { cwd: d, env });
+    const warm = patchwork(["run", "main.pw"], { cwd: d, env });
+    expect(first).toEqual(cold);
+    expect(warm).toEqual(cold);
+    expect(readdirSync(cacheDir).filter((n) => n.startsWith("ast-"))).toHaveLength(2);
+    writeFileSync(join(d, "lib.pw"), "export fun half(n) {\n  return 0\n}\n");
+    const changed = patchwork(["run", "main.pw"], { cwd: d, env });
+    expect(changed.stdout).toBe("start\n0\n0\n");
+    expect(changed.status).toBe(0);
+  });
+
+  it("a warm check reports what a cold one does, and checks again when an import changes", () => {
+    const d = tempFiles({ "main.pw": 'import { half, twice } from "./lib.pw"\nprint(half(1))\n', "lib.pw": program["lib.pw"] });
+    const env = { PATCHWORK_CACHE_DIR: join(d, "cache") };
+    const cold = patchwork(["check", "main.pw", "--no-cache"], { cwd: d, env });
+    expect(cold.status).toBe(1);
+    expect(cold.stderr).toContain("twice");
+    expect(readdirSync(d)).not.toContain("cache");
+    expect(patchwork(["check", "main.pw"], { cwd: d, env })).toEqual(cold);
+    expect(patchwork(["check", "main.pw"], { cwd: d, env })).toEqual(cold);
+    writeFileSync(join(d, "lib.pw"), program["lib.pw"] + "export fun twice(n) {\n  return n * 2\n}\n");
+    expect(patchwork(["check", "main.pw"], { cwd: d, env })).toEqual({ status: 0, stdout: "", stderr: "" });
+  });
+
+  it("an unwritable cache directory: the run works, nothing is cached, --verbose says so once", () => {
+    const d = tempFiles({ ...program, "not-a-dir": "a file" });
+    const env = { PATCHWORK_CACHE_DIR: join(d, "not-a-dir", "cache") };
+    const cold = patchwork(["run", "main.pw"], { cwd: d, env: { PATCHWORK_NO_CACHE: "1" } });
+    expect(patchwork(["run", "main.pw"], { cwd: d, env })).toEqual(cold);
+    const verbose = patchwork(["run", "main.pw", "--verbose"], { cwd: d, env });
+    expect(verbose.stdout).toBe(cold.stdout);
+    expect(verbose.stderr.match(/not caching/g)).toHaveLength(1);
+    expect(verbose.stderr.replace(/^patchwork: cache directory .* not caching\n/m, "")).toBe(cold.stderr);
+  });
+
+  it("--no-cache and PATCHWORK_NO_CACHE=1 write nothing", () => {
+    const d = tempFiles(program);
+    const env = { PATCHWORK_CACHE_DIR: join(d, "cache") };
+    patchwork(["run", "main.pw", "--no-cache"], { cwd: d, env });
+    patchwork(["run", "main.pw"], { cwd: d, env: { ...env, PATCHWORK_NO_CACHE: "1" } });
+    patchwork(["check", "main.pw"], { cwd: d, env: { ...env, PATCHWORK_NO_CACHE: "1" } });
+    expect(readdirSync(d)).not.toContain("cache");
+  });
+});
