@@ -8,8 +8,14 @@
 //   - CPU time (user + system, from the children's times in /proc/self/stat; tick-coarse,
 //     10 ms, but far less disturbed by the other processes on a loaded machine).
 // `--rounds N` sets the number of rounds (default 30; `--smoke`: 3).
+//
+// `run` and `check` are measured twice: "cold", with the parse cache off (PATCHWORK_NO_CACHE=1:
+// the parser is built, as on a file's first run), and "warm", with hello.pw's parse in a cache
+// directory of the benchmark's own (filled before the first round: what every later run of an
+// unchanged file costs). See docs/cli.md, "The cache", and decision 0010.
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { median, size } from "./lib/bench.mjs";
@@ -19,12 +25,26 @@ const bin = process.env.PATCHWORK_BIN ?? join(repo, "packages", "cli", "bin", "p
 const roundsFlag = process.argv.indexOf("--rounds");
 const rounds = roundsFlag > 0 ? Number(process.argv[roundsFlag + 1]) : size(30, 3);
 
+const cacheDir = mkdtempSync(join(tmpdir(), "pw-bench-cache-"));
+process.on("exit", () => rmSync(cacheDir, { recursive: true, force: true }));
+const cold = { PATCHWORK_NO_CACHE: "1" };
+const warm = { PATCHWORK_CACHE_DIR: cacheDir };
 const commands = [
   { label: "node -e 0", args: ["-e", "0"] },
-  { label: "patchwork run examples/hello.pw", args: [bin, "run", "examples/hello.pw"], goal: 1.5 },
-  { label: "patchwork check examples/hello.pw", args: [bin, "check", "examples/hello.pw"], goal: 1.5 },
+  { label: "patchwork run hello.pw (cold)", args: [bin, "run", "examples/hello.pw"], env: cold, goal: 1.5 },
+  { label: "patchwork run hello.pw (warm)", args: [bin, "run", "examples/hello.pw"], env: warm, goal: 1.5 },
+  { label: "patchwork check hello.pw (cold)", args: [bin, "check", "examples/hello.pw"], env: cold, goal: 1.5 },
+  { label: "patchwork check hello.pw (warm)", args: [bin, "check", "examples/hello.pw"], env: warm, goal: 1.5 },
   { label: "patchwork --version", args: [bin, "--version"], goal: 1.2 },
 ];
+const spawn = (command) =>
+  spawnSync(process.execPath, command.args, {
+    cwd: repo,
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { ...process.env, PATCHWORK_CACHE_DIR: cacheDir, PATCHWORK_NO_CACHE: "", ...command.env },
+  });
+for (const command of commands) if (command.env === warm) spawn(command); // fill the cache
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 /** CPU time (ms) of this process's waited-for children so far: cutime + cstime. */
@@ -44,7 +64,7 @@ for (let round = 0; round < rounds; round++) {
   commands.forEach((command, i) => {
     const cpu0 = childrenCpuMs();
     const t0 = performance.now();
-    const r = spawnSync(process.execPath, command.args, { cwd: repo, encoding: "utf8", timeout: 60_000 });
+    const r = spawn(command);
     const ms = performance.now() - t0;
     const cpuMs = childrenCpuMs() - cpu0;
     if (r.status !== 0) {

@@ -3,12 +3,22 @@
  * (`fs.writeSync` on fd 1 / 2 by default), so it stays ordered with everything else the
  * process writes, also when the evaluator runs on a worker thread.
  */
-import { spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
 import { existsSync, readFileSync, readSync, writeSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type { Host, PwEvent, ShellOptions, ShellResult } from "./ports.js";
 import { shellArgv, signalStatus } from "./shell-process.js";
 import { writeFileAtomic } from "./write-file.js";
+
+/**
+ * `node:child_process`, loaded at the first shell command: with `net` and the streams it pulls
+ * in, it is ≈ 20 ms of a `patchwork run` that runs none (docs/benchmarks.md, "Start-up").
+ */
+let childProcess: typeof import("node:child_process") | undefined;
+const spawnSync = ((...args: Parameters<typeof import("node:child_process").spawnSync>) => {
+  childProcess ??= createRequire(import.meta.url)("node:child_process") as typeof import("node:child_process");
+  return childProcess.spawnSync(...args);
+}) as typeof import("node:child_process").spawnSync;
 
 export interface NodeHostOptions {
   /** Working directory for relative paths and shell commands. Default: process.cwd(). */
