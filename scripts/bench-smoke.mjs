@@ -38,8 +38,10 @@ const runs = [
     script: "bench-startup.mjs",
     expect: [
       `^node -e 0 +${number} ms +${number} ms`,
-      `^patchwork run examples/hello.pw +${number} ms +${number}× +${number} ms +${number}×`,
-      `^patchwork check examples/hello.pw +${number} ms +${number}× +${number} ms +${number}×`,
+      `^patchwork run hello.pw \\(cold\\) +${number} ms +${number}× +${number} ms +${number}×`,
+      `^patchwork run hello.pw \\(warm\\) +${number} ms +${number}× +${number} ms +${number}×`,
+      `^patchwork check hello.pw \\(cold\\) +${number} ms +${number}× +${number} ms +${number}×`,
+      `^patchwork check hello.pw \\(warm\\) +${number} ms +${number}× +${number} ms +${number}×`,
       `^patchwork --version +${number} ms +${number}× +${number} ms +${number}×`,
     ],
   },
