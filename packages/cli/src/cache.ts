@@ -15,7 +15,7 @@
 // cannot be created or written turns caching off for the rest of the process (one line with
 // --verbose). Nothing here throws.
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 
@@ -25,6 +25,11 @@ declare const __PATCHWORK_BUILD_ID__: string | undefined;
 export const CACHE_FORMAT = 1;
 /** Payloads larger than this are not cached (a generated 1 MB program's AST is ≈ 30 MB of JSON). */
 export const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+
+/** Entries not rewritten for this long are removed by the occasional prune (see `put`). */
+export const MAX_ENTRY_AGE_MS = 30 * 24 * 3600 * 1000;
+/** One write in this many prunes the directory (a cold path's cost; warm runs never prune). */
+const PRUNE_EVERY = 64;
 
 export type CacheKind = "ast" | "check";
 
@@ -129,6 +134,7 @@ export class ParseCache {
       mkdirSync(this.dir, { recursive: true });
       writeFileSync(temp, `${header}\n${payload}`);
       renameSync(temp, target);
+      if (Math.random() * PRUNE_EVERY < 1) this.prune();
     } catch (error) {
       this.writable = false;
       try {
@@ -138,6 +144,28 @@ export class ParseCache {
       }
       const code = (error as NodeJS.ErrnoException).code ?? String(error);
       this.verbose?.(`patchwork: cache directory ${this.dir} is not writable (${code}); not caching\n`);
+    }
+  }
+
+  /**
+   * Removes the entries (and temporary files left by killed writers) not written for `maxAgeMs`:
+   * the directory does not grow without bound as files are edited. Never throws.
+   */
+  prune(maxAgeMs: number = MAX_ENTRY_AGE_MS, now: number = Date.now()): void {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (!/^(ast|check)-[0-9a-f]{64}\.json(\..*\.tmp)?$/.test(name)) continue; // only our own files
+      const path = join(this.dir, name);
+      try {
+        if (now - statSync(path).mtimeMs > maxAgeMs) rmSync(path, { force: true });
+      } catch {
+        /* gone meanwhile, or not ours to remove */
+      }
     }
   }
 }

@@ -2,7 +2,7 @@
 // must be indistinguishable from a cold one (same output, same diagnostics at the same
 // positions), and a cache entry that is not sound must be ignored and rewritten. In process;
 // the binary's side (flags, environment, check, imports changing) is cache-cli.test.ts.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import fc from "fast-check";
@@ -121,6 +121,21 @@ describe("the cache on disk", () => {
     expect(one.get("ast", one.key("ast", ["f.pw", "x"]))).toEqual({ v: 1 });
     expect(two.get("ast", two.key("ast", ["f.pw", "x"]))).toBeUndefined();
     expect(one.get("ast", one.key("ast", ["g.pw", "x"]))).toBeUndefined();
+  });
+
+  it("prune removes its own entries not written for a while, and nothing else", () => {
+    const cache = freshCache();
+    const [k1, k2] = [cache.key("ast", ["1"]), cache.key("check", ["2"])];
+    cache.put("ast", k1, { v: 1 });
+    cache.put("check", k2, { v: 2 });
+    writeFileSync(join(cache.dir, "notes.txt"), "mine");
+    const old = new Date(Date.now() - 40 * 24 * 3600 * 1000);
+    utimesSync(join(cache.dir, `ast-${k1}.json`), old, old);
+    utimesSync(join(cache.dir, "notes.txt"), old, old);
+    cache.prune();
+    expect(cache.get("ast", k1)).toBeUndefined();
+    expect(cache.get("check", k2)).toEqual({ v: 2 });
+    expect(readdirSync(cache.dir).sort()).toEqual([`check-${k2}.json`, "notes.txt"]);
   });
 
   it("stores nothing JSON would change (NaN, Infinity, -0)", () => {
