@@ -2,13 +2,13 @@
 // must be indistinguishable from a cold one (same output, same diagnostics at the same
 // positions), and a cache entry that is not sound must be ignored and rewritten. In process;
 // the binary's side (flags, environment, check, imports changing) is cache-cli.test.ts.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "@patchwork/parser";
-import { run } from "@patchwork/interpreter";
+import { createNodeHost, run } from "@patchwork/interpreter";
 import { runParsed } from "@patchwork/interpreter/core";
 import { ParseCache } from "../src/cache.js";
 import { loadProgram } from "../src/programs.js";
@@ -35,13 +35,25 @@ function freshCache(): ParseCache {
 }
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  if (scratchDir) rmSync(scratchDir, { recursive: true, force: true });
 });
+
+/** An empty working directory for a run (fixtures write files), as golden.ts gives; the same path each time. */
+let scratchDir: string | undefined;
+function scratch(): string {
+  if (scratchDir) rmSync(scratchDir, { recursive: true, force: true });
+  else scratchDir = join(tmpdir(), `pw-cache-run-${process.pid}`);
+  mkdirSync(scratchDir);
+  return scratchDir;
+}
 
 /** A run through loadProgram (the CLI's path), as data to compare. */
 async function runVia(file: string, cache: ParseCache | null) {
   const text = readFileSync(file, "utf8");
-  const { program, diagnostics, parseModule } = await loadProgram(file, text, dirname(file), cache);
-  const r = runParsed(program, diagnostics, { fileName: file, cwd: dirname(file) }, parseModule);
+  const cwd = scratch();
+  const { program, diagnostics, parseModule } = await loadProgram(file, text, cwd, cache);
+  const host = createNodeHost({ cwd, stdout: () => {}, stderr: () => {} });
+  const r = runParsed(program, diagnostics, { fileName: file, cwd, host }, parseModule);
   return { ok: r.ok, value: r.value, output: r.output, diagnostics: r.diagnostics };
 }
 
@@ -73,7 +85,8 @@ describe("a cached parse is the parse", () => {
     expect(files.length).toBeGreaterThan(40);
     for (const file of files) {
       const text = readFileSync(file, "utf8");
-      const plain = run(text, { fileName: file, cwd: dirname(file) });
+      const cwd = scratch();
+      const plain = run(text, { fileName: file, cwd, host: createNodeHost({ cwd, stdout: () => {}, stderr: () => {} }) });
       const expected = { ok: plain.ok, value: plain.value, output: plain.output, diagnostics: plain.diagnostics };
       expect({ file, ...(await runVia(file, null)) }).toEqual({ file, ...expected });
       expect({ file, ...(await runVia(file, cache)) }).toEqual({ file, ...expected }); // cold: fills the cache
