@@ -13,7 +13,7 @@ import { parse, SourceFile, type Comment, type Diagnostic, type Severity, type T
 import { CHECKS, findingMessage } from "./codes.js";
 import { ModuleIndex, type Unit } from "./combine.js";
 import { unitFacts, type UnitFacts } from "./facts.js";
-import type { ImportResolver } from "./imports.js";
+import { modulePath, type ImportResolver } from "./imports.js";
 
 /** A diagnostic at module offsets (the language server converts them to its positions). */
 export interface OffsetDiagnostic {
@@ -67,29 +67,72 @@ function lineStart(text: string, offset: number): number {
 }
 
 /**
- * One parse per piece, cut before every line that starts at column 0 with a name, `@` or `$`
- * (where top-level statements and items start). A cut that falls inside something longer (a
- * prompt, a block, a string, an expression going on to the next line) leaves the piece before
- * it open-ended, or with errors: then null, and the caller cuts at item boundaries of a whole
- * parse instead.
+ * Cuts before every line that starts at column 0 with a name, `@` or `$` (where top-level
+ * statements and items start), except `else` and `catch`.
  */
-function quickChunks(text: string, base: number, fileName: string): Chunk[] | null {
-  if (/^\s*\{/.test(text)) return null;
+function quickCuts(text: string): number[] {
   const cuts = [0];
   const re = /\n(?=[A-Za-z_@$])/g;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     const at = m.index + 1;
     if (!text.startsWith("else", at) && !text.startsWith("catch", at)) cuts.push(at);
   }
+  return cuts;
+}
+
+/**
+ * A piece parsed on its own that a whole parse would not read the same way: a cut that falls
+ * inside something longer (a prompt, a block, a string, an expression going on to the next
+ * line) leaves it open-ended, or with errors. After a syntax error the lexer's modes (prompt,
+ * string, shell…) may differ from a whole parse's at the cut: only error-free pieces are trusted.
+ */
+function untrusted(c: { chunk: Chunk; openEnded: boolean; blockMode: boolean }): boolean {
+  return c.openEnded || c.blockMode || c.chunk.parseDiagnostics.some((d) => d.severity === "error");
+}
+
+/** One parse per piece at the quick cuts; null where a piece is not to be trusted. */
+function quickChunks(text: string, base: number, fileName: string): Chunk[] | null {
+  if (/^\s*\{/.test(text)) return null;
+  const cuts = quickCuts(text);
   const chunks: Chunk[] = [];
   for (let i = 0; i < cuts.length; i++) {
     const c = makeChunk(text.slice(cuts[i], cuts[i + 1] ?? text.length), base + cuts[i]!, fileName);
-    // After a syntax error the lexer's modes (prompt, string, shell…) may differ from a whole
-    // parse's at the cut: only error-free pieces are trusted.
-    if (c.openEnded || c.blockMode || c.chunk.parseDiagnostics.some((d) => d.severity === "error")) return null;
+    if (untrusted(c)) return null;
     chunks.push(c.chunk);
   }
   return chunks;
+}
+
+/**
+ * The whole text's chunks, one piece at a time: a generator that yields after each piece, so
+ * a caller can pause between them (the language server answers other requests there). The
+ * trusted pieces before the first untrusted one are kept; the rest of the text from there is
+ * parsed by `chunksOf` (in one go, cut at its items afterwards).
+ */
+function* chunkSteps(text: string, fileName: string, incremental: boolean): Generator<void, Chunk[]> {
+  if (!incremental || /^\s*\{/.test(text)) return chunksOf(text, 0, fileName, incremental).chunks;
+  const cuts = quickCuts(text);
+  const chunks: Chunk[] = [];
+  for (let i = 0; i < cuts.length; i++) {
+    const c = makeChunk(text.slice(cuts[i], cuts[i + 1] ?? text.length), cuts[i]!, fileName);
+    if (untrusted(c)) {
+      yield;
+      chunks.push(...chunksOf(text.slice(cuts[i]), cuts[i]!, fileName, true).chunks);
+      return chunks;
+    }
+    chunks.push(c.chunk);
+    yield;
+  }
+  return chunks;
+}
+
+/** How `AnalysisDocument.build` shares the thread: it pauses every `sliceMs` of work. */
+export interface BuildControl {
+  /** Resolves when the builder may go on (the server: `setImmediate`). */
+  pause: () => Promise<void>;
+  /** Checked after each pause: true stops the build (a newer text arrived). */
+  stale?: () => boolean;
+  sliceMs?: number;
 }
 
 /** Parses `text` (placed at `base`) into chunks. */
@@ -118,6 +161,13 @@ function chunksOf(text: string, base: number, fileName: string, incremental: boo
   return { chunks, openEnded: false };
 }
 
+/** The positions parse messages name: "in the `do` block at L:C", PW1005's closer, an unclosed `$(`. */
+const PARSER_POSITIONS: readonly RegExp[] = [
+  /^in the `do` block at (\d+):(\d+)/,
+  /' at (\d+):(\d+), which looks like the end of the prompt/,
+  /the shell command started at (\d+):(\d+)/,
+];
+
 export class AnalysisDocument {
   private _text: string;
   private chunkList: Chunk[] = [];
@@ -130,12 +180,36 @@ export class AnalysisDocument {
   /** How many characters were re-parsed by the last update (for tests and the benchmark). */
   lastReparsed = 0;
 
-  constructor(text: string, options: DocumentOptions) {
+  constructor(text: string, options: DocumentOptions, chunks?: Chunk[]) {
     this._text = text;
     this.fileName = options.fileName;
     this.resolver = options.resolver;
     this.incremental = options.incremental ?? true;
-    this.reparseAll();
+    if (chunks) {
+      this.chunkList = chunks;
+      this.lastReparsed = text.length;
+    } else this.reparseAll();
+  }
+
+  /**
+   * The document of `text`, parsed a piece at a time with a pause (`control.pause`) after each
+   * `sliceMs` (default 8 ms) of work, so that a server stays responsive while it opens a large
+   * file; null when `control.stale()` says a newer text has made this one useless.
+   * A text that cannot be cut is parsed in one go from the first piece that does not stand alone.
+   */
+  static async build(text: string, options: DocumentOptions, control: BuildControl): Promise<AnalysisDocument | null> {
+    const slice = control.sliceMs ?? 8;
+    const steps = chunkSteps(text, options.fileName, options.incremental ?? true);
+    let t0 = performance.now();
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return new AnalysisDocument(text, options, step.value);
+      if (performance.now() - t0 >= slice) {
+        await control.pause();
+        if (control.stale?.()) return null;
+        t0 = performance.now();
+      }
+    }
   }
 
   get text(): string {
@@ -147,7 +221,10 @@ export class AnalysisDocument {
   }
 
   private reparseAll(): void {
-    this.chunkList = chunksOf(this._text, 0, this.fileName, this.incremental).chunks;
+    const steps = chunkSteps(this._text, this.fileName, this.incremental);
+    let step = steps.next();
+    while (!step.done) step = steps.next();
+    this.chunkList = step.value;
     this.lastReparsed = this._text.length;
     this.invalidate();
   }
@@ -163,6 +240,18 @@ export class AnalysisDocument {
     return this.chunkList.some((c) => c.facts.imports.some((i) => i.form !== "module"));
   }
 
+  /** The files the module imports (absolute paths). */
+  importedPaths(): string[] {
+    const out: string[] = [];
+    for (const c of this.chunkList) {
+      for (const imp of c.facts.imports) {
+        if (imp.form === "siblings") for (const n of imp.names) out.push(modulePath(`./${n}.pw`, this.fileName));
+        else if (imp.form !== "module" && imp.source !== null) out.push(modulePath(imp.source, this.fileName));
+      }
+    }
+    return out;
+  }
+
   /** Forgets findings that depend on imported files (one of them changed). */
   importsChanged(): void {
     this.diags = null;
@@ -174,26 +263,39 @@ export class AnalysisDocument {
     this.reparseAll();
   }
 
-  /** Replaces `[start, end)` of the current text by `insert`. */
-  edit(start: number, end: number, insert: string): void {
+  /**
+   * Replaces `[start, end)` of the current text by `insert`. Where the edit needs the whole
+   * text parsed again and `deferFull` is set, nothing is parsed and false is returned: the
+   * caller builds a new document of `text` (`build`, in steps) and drops this one.
+   */
+  edit(start: number, end: number, insert: string, deferFull = false): boolean {
     const old = this._text;
     start = Math.max(0, Math.min(start, old.length));
     end = Math.max(start, Math.min(end, old.length));
     this._text = old.slice(0, start) + insert + old.slice(end);
     const delta = insert.length - (end - start);
     const list = this.chunkList;
-    if (!this.incremental || list.length < 3) return this.reparseAll();
+    const full = (): boolean => {
+      if (deferFull) {
+        this.invalidate();
+        return false;
+      }
+      this.reparseAll();
+      return true;
+    };
+    if (!this.incremental || list.length < 3) return full();
     const a = Math.max(0, this.chunkIndexAt(start) - 1);
     const b = Math.min(list.length - 1, this.chunkIndexAt(end) + 1);
     const regionStart = list[a]!.start;
     const regionEnd = (b + 1 < list.length ? list[b + 1]!.start : old.length) + delta;
     const region = this._text.slice(regionStart, regionEnd);
     const { chunks, openEnded } = chunksOf(region, regionStart, this.fileName, true);
-    if (openEnded && (a > 0 || b < list.length - 1)) return this.reparseAll();
+    if (openEnded && (a > 0 || b < list.length - 1)) return full();
     for (let i = b + 1; i < list.length; i++) list[i]!.start += delta;
     list.splice(a, b - a + 1, ...chunks);
     this.lastReparsed = region.length;
     this.invalidate();
+    return true;
   }
 
   /** The index of the chunk holding `offset` (the last chunk starting at or before it). */
@@ -237,17 +339,19 @@ export class AnalysisDocument {
    * column, made the document's.
    */
   private relocate(message: string, code: string, c: Chunk): string {
-    // Only the positions the parser writes itself: "in the `do` block at L:C…" (any error
-    // inside a do block) and PW2007's "(at L:C)"; quoted source text stays as written.
+    // Only the positions the parser writes itself (base.ts, promptRules.ts, exprRules.ts,
+    // parse.ts); quoted source text stays as written.
     if (c.start === 0) return message;
-    const re = code === "PW2007" ? / at (\d+):(\d+)/ : /^in the `do` block at (\d+):(\d+)/;
-    if (!re.test(message)) return message;
-    return message.replace(re, (whole: string, line: string, col: string) => {
-      let offset = 0;
-      for (let l = 1; l < Number(line); l++) offset = c.text.indexOf("\n", offset) + 1;
-      const p = this.sourceFile.positionAt(c.start + offset + Number(col) - 1);
-      return whole.replace(`${line}:${col}`, `${p.line}:${p.column}`);
-    });
+    let out = message;
+    for (const re of code === "PW2007" ? [PARSER_POSITIONS[0]!, / at (\d+):(\d+)/] : PARSER_POSITIONS) {
+      out = out.replace(re, (whole: string, line: string, col: string) => {
+        let offset = 0;
+        for (let l = 1; l < Number(line); l++) offset = c.text.indexOf("\n", offset) + 1;
+        const p = this.sourceFile.positionAt(c.start + offset + Number(col) - 1);
+        return whole.replace(`${line}:${col}`, `${p.line}:${p.column}`);
+      });
+    }
+    return out;
   }
 
   /** Line and column positions (one line table per text version). */

@@ -85,6 +85,16 @@ export interface Ref {
   callEnd: number;
 }
 
+/** `name.member` where `name` is a plain name (a module object's export, an object's key). */
+export interface MemberRef {
+  /** The `name` part: an index into `refs`. */
+  object: number;
+  member: string;
+  /** The member's own range. */
+  start: number;
+  end: number;
+}
+
 /** A lexical scope: for completion (names visible at an offset). */
 export interface ScopeRange {
   start: number;
@@ -97,6 +107,7 @@ export interface UnitFacts {
   refs: Ref[];
   scopes: ScopeRange[];
   imports: ImportDecl[];
+  members: MemberRef[];
   findings: Finding[];
 }
 
@@ -125,7 +136,7 @@ function findName(text: string, name: string, from: number, to: number): number 
 }
 
 class Walker {
-  readonly facts: UnitFacts = { decls: [], refs: [], scopes: [], imports: [], findings: [] };
+  readonly facts: UnitFacts = { decls: [], refs: [], scopes: [], imports: [], members: [], findings: [] };
   private scope: Scope;
   private readonly top: Scope;
   private inFunction = false;
@@ -437,6 +448,13 @@ class Walker {
       case "Update":
         return this.target(e.target);
       case "Member":
+        if (e.object.kind === "Ident") {
+          this.expr(e.object);
+          const end = e.span.end.offset;
+          const start = end - e.property.length;
+          if (this.text.slice(start, end) === e.property) this.facts.members.push({ object: this.facts.refs.length - 1, member: e.property, start, end });
+          return;
+        }
         return this.expr(e.object);
       case "Index":
         this.expr(e.object);

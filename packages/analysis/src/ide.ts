@@ -18,7 +18,7 @@ export interface Range {
 }
 
 /** What is under the cursor: a declaration's name or a reference to one. */
-interface Hit {
+export interface Hit {
   unit: number;
   base: number;
   ref: Ref | null;
@@ -26,7 +26,7 @@ interface Hit {
   target: Target;
 }
 
-function hitAt(doc: AnalysisDocument, offset: number): Hit | null {
+export function hitAt(doc: AnalysisDocument, offset: number): Hit | null {
   const unit = doc.chunkIndexAt(offset);
   const chunk = doc.chunks[unit];
   if (!chunk) return null;

@@ -37,16 +37,26 @@ export function readFromDisk(path: string): string {
   return readFileSync(path, "utf8");
 }
 
+/**
+ * The names a module shows its importers, from its declarations (as the interpreter's
+ * modules.ts: the exported items, or every function and trait when none is marked; `default`
+ * for the default export).
+ */
+export function exportsOf(decls: Iterable<Decl>): Map<string, Decl> {
+  const items: Decl[] = [];
+  for (const d of decls) if (d.topLevel && (d.kind === "fun" || d.kind === "worker" || d.kind === "skill" || d.kind === "task" || d.kind === "trait")) items.push(d);
+  const marked = items.filter((d) => d.exported || d.isDefault);
+  const exports = new Map<string, Decl>();
+  for (const d of marked.length > 0 ? marked : items) if (!exports.has(d.name)) exports.set(d.name, d);
+  const def = items.find((d) => d.isDefault);
+  if (def) exports.set("default", def);
+  return exports;
+}
+
 function moduleInfo(path: string, text: string): ModuleInfo {
   const { program } = parse(text, { fileName: path });
   const facts = unitFacts(program.body, text);
-  const items = facts.decls.filter((d) => d.topLevel && (d.kind === "fun" || d.kind === "worker" || d.kind === "skill" || d.kind === "task" || d.kind === "trait"));
-  const marked = items.filter((d) => d.exported || d.isDefault);
-  const exports = new Map<string, Decl>();
-  for (const d of marked.length > 0 ? marked : items) exports.set(d.name, d);
-  const def = items.find((d) => d.isDefault);
-  if (def) exports.set("default", def);
-  return { path, text, exports, decls: facts.decls.filter((d) => d.topLevel) };
+  return { path, text, exports: exportsOf(facts.decls), decls: facts.decls.filter((d) => d.topLevel) };
 }
 
 /** A resolver with a cache keyed by path and text: each version of a file is analysed once. */

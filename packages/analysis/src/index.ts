@@ -7,10 +7,10 @@
 export { CHECKS, findingMessage } from "./codes.js";
 export type { CheckCode, Finding } from "./codes.js";
 export { unitFacts } from "./facts.js";
-export type { Decl, DeclKind, Ref, ScopeRange, UnitFacts } from "./facts.js";
+export type { Decl, DeclKind, MemberRef, Ref, ScopeRange, UnitFacts } from "./facts.js";
 export { ModuleIndex, importSource, isBuiltin } from "./combine.js";
 export type { Target, TopDecl, Unit } from "./combine.js";
-export { CachingResolver, modulePath, readFromDisk } from "./imports.js";
+export { CachingResolver, exportsOf, modulePath, readFromDisk } from "./imports.js";
 export type { ImportResolver, ModuleInfo, ModuleSource } from "./imports.js";
 export { AnalysisDocument, checkSource } from "./document.js";
 export type { Chunk, DocumentOptions, OffsetDiagnostic } from "./document.js";
@@ -29,3 +29,5 @@ export {
 } from "./ide.js";
 export type { CompletionItem, CompletionKind, DocumentSymbol, Location, Range, SemanticToken, SemanticType, SymbolKind } from "./ide.js";
 export { BUILTIN_DOCS, KEYWORDS } from "./docs.js";
+export { workspaceDefinition, workspacePrepareRename, workspaceReferences, workspaceRename } from "./workspace.js";
+export type { FileRange, RenameResult, Workspace } from "./workspace.js";
