@@ -9,6 +9,8 @@ export class LspClient {
     this.pending = new Map();
     this.listeners = [];
     this.notifications = [];
+    /** Every message from the server in order of arrival: `response <id>` or `<method> <uri>`. */
+    this.arrivals = [];
     this.stderr = "";
     this.stdoutNoise = "";
     let buf = Buffer.alloc(0);
@@ -37,6 +39,7 @@ export class LspClient {
   }
 
   dispatch(msg) {
+    this.arrivals.push(msg.method === undefined ? `response ${msg.id}` : `${msg.method} ${msg.params?.uri ?? ""}`);
     if (msg.id !== undefined && (msg.result !== undefined || msg.error !== undefined) && msg.method === undefined) {
       const p = this.pending.get(msg.id);
       this.pending.delete(msg.id);
@@ -59,7 +62,7 @@ export class LspClient {
   }
 
   request(method, params) {
-    const id = this.nextId++;
+    const id = (this.lastId = this.nextId++);
     const p = new Promise((resolve, reject) => this.pending.set(id, { resolve, reject }));
     this.write({ jsonrpc: "2.0", id, method, params });
     return p;

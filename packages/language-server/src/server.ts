@@ -6,19 +6,23 @@
  */
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Readable, Writable } from "node:stream";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import {
   AnalysisDocument,
   CachingResolver,
   SEMANTIC_TYPES,
   completion,
-  definition,
   documentSymbols,
   foldingRanges,
   hover,
-  references,
-  rename,
   semanticTokens,
+  workspaceDefinition,
+  workspacePrepareRename,
+  workspaceReferences,
+  workspaceRename,
+  type FileRange,
+  type Workspace,
   type DocumentSymbol as PwSymbol,
   type OffsetDiagnostic,
 } from "@patchwork/analysis";
@@ -49,6 +53,8 @@ const {
   SymbolKind,
   DiagnosticTag,
   ProposedFeatures,
+  ResponseError,
+  LSPErrorCodes,
 } = lsp;
 
 /**
@@ -57,10 +63,22 @@ const {
  */
 export const MAX_ANALYSED_CHARS = 1_000_000;
 
+/** Files of the workspace looked at for importers (references, rename): at most this many. */
+const MAX_WORKSPACE_FILES = 2000;
+
 interface Open {
   uri: string;
+  path: string;
   td: TextDocument;
-  doc: AnalysisDocument;
+  /**
+   * The analysis of `td`'s current text, or null while it is being built (opening, or an edit
+   * that needs the whole text parsed again): requests on the document wait for the build.
+   */
+  doc: AnalysisDocument | null;
+  /** Bumped by every change: a build of an older text stops at its next pause. */
+  generation: number;
+  /** The build under way, if any. */
+  building: Promise<void> | null;
   /** Too large for live analysis: `doc` is empty. */
   tooLarge: boolean;
   /** A publish is scheduled. */
@@ -121,36 +139,88 @@ export function startLanguageServer(options: ServerOptions): { connection: Conne
 class PatchworkServer {
   private readonly open = new Map<string, Open>();
   private readonly resolver = new CachingResolver((path) => this.readModule(path));
+  /** Analyses of closed files (references, rename), one per version of their text. */
+  private readonly closed = new Map<string, AnalysisDocument>();
+  /** The workspace's folders (from `initialize`), searched for files importing a module. */
+  private roots: string[] = [];
 
   constructor(private readonly connection: Connection) {}
 
   private readModule(path: string): string {
-    for (const o of this.open.values()) if (pathOf(o.uri) === path) return o.td.getText();
+    for (const o of this.open.values()) if (o.path === path) return o.td.getText();
     return readFileSync(path, "utf8");
   }
 
-  /** Runs a request handler; a failure is logged to the client and answered with `fallback`. */
-  private safe<P, R>(fallback: R, fn: (p: P) => R): (p: P) => R {
-    return (p: P) => {
+  private log(what: string, e: unknown): void {
+    this.connection.console.error(`patchwork: ${what}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+  }
+
+  /** Runs a notification or request handler; a failure is logged to the client and answered with `fallback`. */
+  private safe<P, R>(fallback: R, fn: (p: P) => R | Promise<R>): (p: P) => Promise<R> {
+    return async (p: P) => {
       try {
-        return fn(p);
+        return await fn(p);
       } catch (e) {
-        this.connection.console.error(`patchwork: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+        this.log("request failed", e);
         return fallback;
       }
     };
   }
 
+  /** The open document of `uri` with its analysis up to date (waiting for a build), or null. */
+  private async ready(uri: string): Promise<(Open & { doc: AnalysisDocument }) | null> {
+    for (;;) {
+      const o = this.open.get(uri);
+      if (!o) return null;
+      if (o.doc) return o as Open & { doc: AnalysisDocument };
+      if (!o.building) this.rebuild(o);
+      await o.building;
+    }
+  }
+
+  /**
+   * Builds the analysis of `o`'s current text in steps, pausing (setImmediate) every few
+   * milliseconds so that other requests are answered meanwhile; a newer change stops it.
+   */
+  private rebuild(o: Open): void {
+    const generation = ++o.generation;
+    o.doc = null;
+    const text = o.tooLarge ? "" : o.td.getText();
+    const stale = () => o.generation !== generation || this.open.get(o.uri) !== o;
+    const build = AnalysisDocument.build(text, { fileName: o.path, resolver: this.resolver, incremental: true }, {
+      pause: () => new Promise((resolve) => setImmediate(resolve)),
+      stale,
+    }).then(
+      (doc) => {
+        if (!doc || stale()) return;
+        o.doc = doc;
+        o.building = null;
+        this.schedule(o.uri);
+        this.importsChanged(o);
+      },
+      (e: unknown) => {
+        this.log("analysis failed", e);
+        if (stale()) return;
+        o.doc = new AnalysisDocument("", { fileName: o.path });
+        o.building = null;
+      },
+    );
+    o.building = build;
+  }
+
   register(): void {
     const c = this.connection;
-    c.onInitialize(
-      (): InitializeResult => ({
+    c.onInitialize((params): InitializeResult => {
+      const folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
+      this.roots = folders.map(pathOf);
+      if (this.roots.length === 0 && params.rootPath) this.roots = [params.rootPath];
+      return {
         capabilities: {
           textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
           hoverProvider: true,
           definitionProvider: true,
           referencesProvider: true,
-          renameProvider: true,
+          renameProvider: { prepareProvider: true },
           completionProvider: { triggerCharacters: [".", "{", '"', "/"] },
           documentSymbolProvider: true,
           foldingRangeProvider: true,
@@ -159,15 +229,17 @@ class PatchworkServer {
           semanticTokensProvider: { legend: { tokenTypes: [...SEMANTIC_TYPES], tokenModifiers: [] }, full: true },
         },
         serverInfo: { name: "patchwork" },
-      }),
-    );
+      };
+    });
     c.onDidOpenTextDocument(
       this.safe(undefined, (p) => {
         const td = TextDocument.create(p.textDocument.uri, "patchwork", p.textDocument.version, p.textDocument.text);
-        const tooLarge = td.getText().length > MAX_ANALYSED_CHARS;
-        const doc = new AnalysisDocument(tooLarge ? "" : td.getText(), { fileName: pathOf(td.uri), resolver: this.resolver, incremental: true });
-        this.open.set(td.uri, { uri: td.uri, td, doc, dirty: false, tooLarge });
-        this.schedule(td.uri);
+        const o: Open = { uri: td.uri, path: pathOf(td.uri), td, doc: null, generation: 0, building: null, dirty: false, tooLarge: td.getText().length > MAX_ANALYSED_CHARS };
+        this.open.set(td.uri, o);
+        if (o.tooLarge) {
+          o.doc = new AnalysisDocument("", { fileName: o.path });
+          this.schedule(o.uri);
+        } else this.rebuild(o);
       }),
     );
     c.onDidChangeTextDocument(
@@ -175,55 +247,76 @@ class PatchworkServer {
         const o = this.open.get(p.textDocument.uri);
         if (!o) return;
         for (const change of p.contentChanges) this.apply(o, change, p.textDocument.version);
-        this.schedule(o.uri);
-        // Open documents that import files may import this one: check them again.
-        for (const other of this.open.values()) {
-          if (other === o || !other.doc.importsFiles) continue;
-          other.doc.importsChanged();
-          this.schedule(other.uri);
-        }
+        if (o.doc) {
+          this.schedule(o.uri);
+          this.importsChanged(o);
+        } else this.rebuild(o);
       }),
     );
     c.onDidCloseTextDocument(
       this.safe(undefined, (p) => {
+        const o = this.open.get(p.textDocument.uri);
         this.open.delete(p.textDocument.uri);
+        if (o) {
+          o.generation++;
+          // Importers now see the file on disk again.
+          this.importsChanged(o);
+        }
         void c.sendDiagnostics({ uri: p.textDocument.uri, diagnostics: [] });
       }),
     );
     c.onHover(
-      this.safe(null, (p) => {
-        const o = this.open.get(p.textDocument.uri);
+      this.safe(null, async (p) => {
+        const o = await this.ready(p.textDocument.uri);
         if (!o) return null;
         const h = hover(o.doc, o.td.offsetAt(p.position));
         return h ? { contents: { kind: "markdown" as const, value: h.markdown }, range: this.range(o, h.range) } : null;
       }),
     );
     c.onDefinition(
-      this.safe([] as Location[], (p) => {
-        const o = this.open.get(p.textDocument.uri);
+      this.safe([] as Location[], async (p) => {
+        const o = await this.ready(p.textDocument.uri);
         if (!o) return [];
-        return definition(o.doc, o.td.offsetAt(p.position)).map((l) => this.location(o, l));
+        const ws = await this.workspace();
+        return workspaceDefinition(ws, o.path, o.td.offsetAt(p.position)).map((r) => this.location(ws, r));
       }),
     );
     c.onReferences(
-      this.safe([] as Location[], (p) => {
-        const o = this.open.get(p.textDocument.uri);
+      this.safe([] as Location[], async (p) => {
+        const o = await this.ready(p.textDocument.uri);
         if (!o) return [];
-        return references(o.doc, o.td.offsetAt(p.position), p.context.includeDeclaration).map((r) => ({ uri: o.uri, range: this.range(o, r) }));
+        const ws = await this.workspace();
+        return workspaceReferences(ws, o.path, o.td.offsetAt(p.position), p.context.includeDeclaration).map((r) => this.location(ws, r));
+      }),
+    );
+    c.onPrepareRename(
+      this.safe(null, async (p) => {
+        const o = await this.ready(p.textDocument.uri);
+        if (!o) return null;
+        const r = workspacePrepareRename(await this.workspace(), o.path, o.td.offsetAt(p.position));
+        if ("error" in r) return new ResponseError(LSPErrorCodes.RequestFailed, r.error);
+        return this.range(o, r);
       }),
     );
     c.onRenameRequest(
-      this.safe(null, (p) => {
-        const o = this.open.get(p.textDocument.uri);
+      this.safe(null, async (p) => {
+        const o = await this.ready(p.textDocument.uri);
         if (!o) return null;
-        const ranges = rename(o.doc, o.td.offsetAt(p.position), p.newName);
-        if (!ranges) return null;
-        return { changes: { [o.uri]: ranges.map((r): TextEdit => ({ range: this.range(o, r), newText: p.newName })) } };
+        const ws = await this.workspace();
+        const r = workspaceRename(ws, o.path, o.td.offsetAt(p.position), p.newName);
+        // The client shows the message (e.g. VS Code's rename box, Neovim's message line).
+        if ("error" in r) return new ResponseError(LSPErrorCodes.RequestFailed, r.error);
+        const changes: Record<string, TextEdit[]> = {};
+        for (const e of r.edits) {
+          const l = this.location(ws, e);
+          (changes[l.uri] ??= []).push({ range: l.range, newText: p.newName });
+        }
+        return { changes };
       }),
     );
     c.onCompletion(
-      this.safe([] as CompletionItem[], (p) => {
-        const o = this.open.get(p.textDocument.uri);
+      this.safe([] as CompletionItem[], async (p) => {
+        const o = await this.ready(p.textDocument.uri);
         if (!o) return [];
         return completion(o.doc, o.td.offsetAt(p.position), listPw).map((i) => {
           const item: CompletionItem = { label: i.label, kind: completionKinds[i.kind] };
@@ -234,8 +327,8 @@ class PatchworkServer {
       }),
     );
     c.onDocumentSymbol(
-      this.safe([] as DocumentSymbol[], (p) => {
-        const o = this.open.get(p.textDocument.uri);
+      this.safe([] as DocumentSymbol[], async (p) => {
+        const o = await this.ready(p.textDocument.uri);
         if (!o) return [];
         const conv = (s: PwSymbol): DocumentSymbol => ({
           name: s.name,
@@ -249,15 +342,15 @@ class PatchworkServer {
       }),
     );
     c.onFoldingRanges(
-      this.safe([], (p) => {
-        const o = this.open.get(p.textDocument.uri);
+      this.safe([], async (p) => {
+        const o = await this.ready(p.textDocument.uri);
         if (!o) return [];
         return foldingRanges(o.doc).map((r) => ({ startLine: o.td.positionAt(r.start).line, endLine: o.td.positionAt(r.end).line }));
       }),
     );
     c.languages.semanticTokens.on(
-      this.safe({ data: [] as number[] }, (p) => {
-        const o = this.open.get(p.textDocument.uri);
+      this.safe({ data: [] as number[] }, async (p) => {
+        const o = await this.ready(p.textDocument.uri);
         if (!o) return { data: [] };
         return { data: this.encodeTokens(o) };
       }),
@@ -293,15 +386,34 @@ class PatchworkServer {
     );
   }
 
+  /**
+   * Applies one change to the text and, when the analysis is up to date and the edit can be
+   * re-parsed locally, to the analysis; otherwise the analysis is dropped (the caller rebuilds).
+   */
   private apply(o: Open, change: TextDocumentContentChangeEvent, version: number): void {
     const start = "range" in change ? o.td.offsetAt(change.range.start) : 0;
     const end = "range" in change ? o.td.offsetAt(change.range.end) : 0;
     o.td = TextDocument.update(o.td, [change], version);
     const tooLarge = o.td.getText().length > MAX_ANALYSED_CHARS;
-    if (tooLarge) o.doc.setText("");
-    else if (o.tooLarge || !("range" in change)) o.doc.setText(o.td.getText());
-    else o.doc.edit(start, end, change.text);
+    const was = o.tooLarge;
     o.tooLarge = tooLarge;
+    if (tooLarge) {
+      o.generation++;
+      o.building = null;
+      o.doc = new AnalysisDocument("", { fileName: o.path });
+    } else if (!o.doc || was || !("range" in change) || !o.doc.edit(start, end, change.text, true)) {
+      o.generation++;
+      o.doc = null;
+    }
+  }
+
+  /** Open documents that import `o`'s file are checked again (their imports' exports may differ). */
+  private importsChanged(o: Open): void {
+    for (const other of this.open.values()) {
+      if (other === o || !other.doc || !other.doc.importedPaths().includes(o.path)) continue;
+      other.doc.importsChanged();
+      this.schedule(other.uri);
+    }
   }
 
   /** Publishes diagnostics once the queued messages are handled: a burst of edits costs one analysis. */
@@ -311,16 +423,51 @@ class PatchworkServer {
     o.dirty = true;
     setImmediate(() => {
       o.dirty = false;
-      if (this.open.get(uri) !== o) return;
+      // Not ready: the build under way publishes when it ends.
+      if (this.open.get(uri) !== o || !o.doc) return;
       try {
         const diagnostics = o.tooLarge
           ? [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: DiagnosticSeverity.Information, source: "patchwork", message: `this file is too large for live analysis (${(o.td.getText().length / 1e6).toFixed(1)} MB, over ${MAX_ANALYSED_CHARS / 1e6} MB): run \`patchwork check\` on it` }]
           : o.doc.diagnostics().map((d) => this.diagnostic(o, d));
         void this.connection.sendDiagnostics({ uri, version: o.td.version, diagnostics });
       } catch (e) {
-        this.connection.console.error(`patchwork: diagnostics failed: ${e instanceof Error ? e.message : String(e)}`);
+        this.log("diagnostics failed", e);
       }
     });
+  }
+
+  /**
+   * The files a cross-file question looks at: the open documents (their current text) and the
+   * `.pw` files of the workspace folders (or, without any, of the open documents' folders).
+   */
+  private async workspace(): Promise<Workspace> {
+    for (const uri of [...this.open.keys()]) await this.ready(uri);
+    const byPath = new Map<string, Open>();
+    for (const o of this.open.values()) byPath.set(o.path, o);
+    return {
+      document: (path) => {
+        const o = byPath.get(path);
+        if (o) return o.tooLarge ? null : o.doc;
+        let text: string;
+        try {
+          text = readFileSync(path, "utf8");
+        } catch {
+          return null;
+        }
+        if (text.length > MAX_ANALYSED_CHARS) return null;
+        const known = this.closed.get(path);
+        if (known && known.text === text) return known;
+        const doc = new AnalysisDocument(text, { fileName: path, resolver: this.resolver, incremental: false });
+        this.closed.set(path, doc);
+        return doc;
+      },
+      files: () => {
+        const out = new Set(byPath.keys());
+        if (this.roots.length > 0) for (const r of this.roots) listPwTree(r, out, MAX_WORKSPACE_FILES);
+        else for (const o of byPath.values()) for (const f of listPw(join(o.path, ".."))) out.add(join(o.path, "..", f));
+        return out;
+      },
+    };
   }
 
   private diagnostic(o: Open, d: OffsetDiagnostic): Diagnostic {
@@ -333,14 +480,14 @@ class PatchworkServer {
     return { start: o.td.positionAt(r.start), end: o.td.positionAt(r.end) };
   }
 
-  private location(o: Open, l: { path: string | null; start: number; end: number }): Location {
-    if (l.path === null) return { uri: o.uri, range: this.range(o, l) };
-    const text = this.readModule(l.path);
-    const td = TextDocument.create(pathToFileURL(l.path).href, "patchwork", 0, text);
-    return { uri: td.uri, range: { start: td.positionAt(l.start), end: td.positionAt(l.end) } };
+  /** A file range as an LSP location: an open document's URI and positions, else the file's. */
+  private location(ws: Workspace, r: FileRange): Location {
+    for (const o of this.open.values()) if (o.path === r.path) return { uri: o.uri, range: this.range(o, r) };
+    const td = TextDocument.create(pathToFileURL(r.path).href, "patchwork", 0, ws.document(r.path)?.text ?? this.readModule(r.path));
+    return { uri: td.uri, range: { start: td.positionAt(r.start), end: td.positionAt(r.end) } };
   }
 
-  private encodeTokens(o: Open): number[] {
+  private encodeTokens(o: Open & { doc: AnalysisDocument }): number[] {
     const data: number[] = [];
     let line = 0;
     let char = 0;
@@ -361,6 +508,30 @@ class PatchworkServer {
       }
     }
     return data;
+  }
+}
+
+/** The `.pw` files under `dir` (not in node_modules or hidden folders), up to `max` in all. */
+function listPwTree(dir: string, out: Set<string>, max: number, depth = 0): void {
+  if (depth > 8 || out.size >= max) return;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (out.size >= max) return;
+    if (name.startsWith(".") || name === "node_modules") continue;
+    const p = join(dir, name);
+    if (name.endsWith(".pw")) out.add(p);
+    else {
+      try {
+        if (statSync(p).isDirectory()) listPwTree(p, out, max, depth + 1);
+      } catch {
+        /* unreadable: skipped */
+      }
+    }
   }
 }
 

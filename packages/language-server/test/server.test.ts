@@ -33,6 +33,9 @@ const MAIN = [
 ].join("\n");
 writeFileSync(libPath, LIB);
 writeFileSync(mainPath, MAIN);
+// Another importer of lib, never opened: found in the workspace folder.
+const userPath = join(dir, "user.pw");
+writeFileSync(userPath, 'import {square} from "./lib.pw"\nprint(square(2))\n');
 const uri = pathToFileURL(mainPath).href;
 
 type Diag = { range: { start: { line: number; character: number } }; code: string; message: string; severity: number };
@@ -104,7 +107,10 @@ describe("patchwork lsp", () => {
 
   it("an edit of an imported open file updates the importer's diagnostics", async () => {
     const libUri = pathToFileURL(libPath).href;
+    // Opening lib checks main again (an open file's text may differ from the disk's).
+    const since = client.notifications.length;
     await diagnosticsAfter(() => client.notify("textDocument/didOpen", { textDocument: { uri: libUri, languageId: "patchwork", version: 1, text: LIB } }), libUri);
+    await client.waitFor((m: { method: string; params: { uri: string } }) => m.method === "textDocument/publishDiagnostics" && m.params.uri === uri, 20_000, since);
     // Rename the export in the (unsaved) lib: main's import now names something lib lacks.
     const diags = await diagnosticsAfter(() =>
       client.notify("textDocument/didChange", {
@@ -141,7 +147,62 @@ describe("patchwork lsp", () => {
     expect(refs.map((r: { range: { start: { line: number } } }) => r.range.start.line)).toEqual([1, 3, 7, 12]);
     const edit = await client.request("textDocument/rename", { ...td, position: pos(1, 6), newName: "sum" });
     expect(edit.changes[uri]).toHaveLength(4);
-    await expect(client.request("textDocument/rename", { ...td, position: pos(12, 14), newName: "x" })).resolves.toBeNull();
+    // A builtin: refused with a message the editor shows.
+    await expect(client.request("textDocument/rename", { ...td, position: pos(12, 14), newName: "x" })).rejects.toThrow("'len' is a builtin function: it cannot be renamed");
+  });
+
+  it("references and rename across files: the module, the open importer and a closed importer in the workspace", async () => {
+    const libUri = pathToFileURL(libPath).href;
+    const userUri = pathToFileURL(userPath).href;
+    type Loc = { uri: string; range: { start: { line: number; character: number } } };
+    const show = (l: Loc) => `${l.uri.slice(l.uri.lastIndexOf("/") + 1)}:${l.range.start.line}:${l.range.start.character}`;
+    const refs: Loc[] = await client.request("textDocument/references", { ...td, position: pos(1, 14), context: { includeDeclaration: true } });
+    expect(refs.map(show).sort()).toEqual(["lib.pw:0:11", "main.pw:0:8", "main.pw:1:12", "user.pw:0:8", "user.pw:1:6"]);
+    const edit = await client.request("textDocument/rename", { ...td, position: pos(1, 14), newName: "sq" });
+    expect(Object.keys(edit.changes).sort()).toEqual([libUri, uri, userUri].sort());
+    expect(edit.changes[userUri]).toEqual([
+      { range: { start: pos(0, 8), end: pos(0, 14) }, newText: "sq" },
+      { range: { start: pos(1, 6), end: pos(1, 12) }, newText: "sq" },
+    ]);
+    const prepared = await client.request("textDocument/prepareRename", { ...td, position: pos(1, 14) });
+    expect(prepared).toEqual({ start: pos(1, 12), end: pos(1, 18) });
+    // A clash: main already declares `total`.
+    await expect(client.request("textDocument/rename", { ...td, position: pos(1, 14), newName: "total" })).rejects.toThrow(
+      "cannot rename 'square' to 'total': 'total' is already declared at main.pw:2:5",
+    );
+    await expect(client.request("textDocument/rename", { ...td, position: pos(1, 14), newName: "1x" })).rejects.toThrow("'1x' is not a valid name");
+  });
+
+  it("opening a large file does not hold up other requests: they are answered before its diagnostics", async () => {
+    // ~10,000 lines of functions: parsed in steps, with other messages handled in between.
+    const unit = (i: number) => `fun f${i}(a, b) {\n    var s = a + b\n    for x in [a, b] {\n        s = s + x * ${i}\n    }\n    return think {\n        Sum \${s} and \${a}.\n    }\n}\nprint(f${i}(1, 2))\n`;
+    const big = Array.from({ length: 1000 }, (_, i) => unit(i)).join("");
+    const bigUri = pathToFileURL(join(dir, "large.pw")).href;
+    client.notify("textDocument/didOpen", { textDocument: { uri: bigUri, languageId: "patchwork", version: 1, text: big } });
+    const hover = client.request("textDocument/hover", { ...td, position: pos(5, 1) });
+    const id = client.lastId;
+    expect((await hover).contents.value).toContain("fun show(label: string)");
+    await client.waitFor((m: { method: string; params: { uri: string } }) => m.method === "textDocument/publishDiagnostics" && m.params.uri === bigUri, 60_000);
+    const order = client.arrivals.filter((a: string) => a === `response ${id}` || a === `textDocument/publishDiagnostics ${bigUri}`);
+    expect(order).toEqual([`response ${id}`, `textDocument/publishDiagnostics ${bigUri}`]);
+    // A request on the large file itself waits for its analysis, then answers.
+    const symbols = await client.request("textDocument/documentSymbol", { textDocument: { uri: bigUri } });
+    expect(symbols).toHaveLength(1000);
+    client.notify("textDocument/didClose", { textDocument: { uri: bigUri } });
+    // A newer version while the first is still being analysed: the stale work stops, only the
+    // newest version's diagnostics are published.
+    const since = client.notifications.length;
+    client.notify("textDocument/didOpen", { textDocument: { uri: bigUri, languageId: "patchwork", version: 1, text: big } });
+    client.notify("textDocument/didChange", { textDocument: { uri: bigUri, version: 2 }, contentChanges: [{ text: "print(nope)\n" }] });
+    // (The clearing of the closed document has no version.)
+    const d = await client.waitFor(
+      (m: { method: string; params: { uri: string; version?: number } }) => m.method === "textDocument/publishDiagnostics" && m.params.uri === bigUri && m.params.version !== undefined,
+      60_000,
+      since,
+    );
+    expect(d.params.version).toBe(2);
+    expect(d.params.diagnostics.map((x: { code: string }) => x.code)).toEqual(["PW5001"]);
+    client.notify("textDocument/didClose", { textDocument: { uri: bigUri } });
   });
 
   it("completion: keywords, builtins, names in scope, inside ${…} in a prompt", async () => {
