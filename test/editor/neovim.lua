@@ -1,6 +1,6 @@
 -- Drives Neovim's own LSP client (vim.lsp, Neovim 0.7+) against `patchwork lsp`: opens a file
 -- with errors, waits for diagnostics, types a fix (incremental didChange), asks hover,
--- definition, completion and formatting, and writes what it got as JSON to $PW_NVIM_OUT.
+-- definition, references across files, completion and formatting, and writes what it got as JSON to $PW_NVIM_OUT.
 local out_path = os.getenv("PW_NVIM_OUT")
 local file = os.getenv("PW_NVIM_FILE")
 local result = { steps = {} }
@@ -56,6 +56,8 @@ local ok, err = pcall(function()
   local labels = {}
   for _, item in ipairs((completion and completion.items) or completion or {}) do table.insert(labels, item.label) end
   result.completion = labels
+  -- Across files: `shout` (line 7) is declared in lib.pw, which Neovim never opened.
+  result.references = req("textDocument/references", { textDocument = { uri = uri }, position = { line = 6, character = 7 }, context = { includeDeclaration = true } })
   local edits = req("textDocument/formatting", { textDocument = { uri = uri }, options = { tabSize = 4, insertSpaces = true } })
   if type(edits) == "table" and edits.error == nil then
     vim.lsp.util.apply_text_edits(edits, bufnr, "utf-16")

@@ -12,11 +12,12 @@ const hasNvim = spawnSync("nvim", ["--version"], { encoding: "utf8" }).status ==
 if (!hasNvim) console.log("neovim editor test skipped: `nvim` is not installed (apt-get install -y neovim)");
 
 describe.skipIf(!hasNvim)("Neovim with patchwork lsp", () => {
-  it("diagnostics, an incremental edit, hover, definition, completion and formatting", () => {
+  it("diagnostics, an incremental edit, hover, definition, references across files, completion and formatting", () => {
     const dir = mkdtempSync(join(tmpdir(), "pw-nvim-"));
     const file = join(dir, "main.pw");
     // The script types into line 5: `print(totl)` → `print(total)`.
-    writeFileSync(file, 'fun greet(name: string) {\n  return "hi " + name\n}\nvar total=greet("x")\nprint(totl)\n');
+    writeFileSync(file, 'fun greet(name: string) {\n  return "hi " + name\n}\nvar total=greet("x")\nprint(totl)\nimport {shout} from "./lib.pw"\nprint(shout(total))\n');
+    writeFileSync(join(dir, "lib.pw"), "export fun shout(s) {\n    return s + \"!\"\n}\n");
     const out = join(dir, "out.json");
     const r = spawnSync("nvim", ["--headless", "--clean", "-n", "-c", `luafile ${join(root, "test/editor/neovim.lua")}`], {
       env: { ...process.env, PW_NVIM_OUT: out, PW_NVIM_FILE: file, PW_NODE: process.execPath, PW_BIN: join(root, "packages/cli/bin/patchwork.js") },
@@ -34,6 +35,8 @@ describe.skipIf(!hasNvim)("Neovim with patchwork lsp", () => {
     expect(got.hover.contents.value).toContain("var total");
     expect(got.definition).toEqual([expect.objectContaining({ range: { start: { line: 3, character: 4 }, end: { line: 3, character: 9 } } })]);
     expect(got.completion).toEqual(expect.arrayContaining(["total", "greet", "print", "len"]));
-    expect(got.formatted).toBe('fun greet(name: string) {\n    return "hi " + name\n}\nvar total = greet("x")\nprint(total)');
+    const refs = (got.references as { uri: string; range: { start: { line: number; character: number } } }[]).map((r) => `${r.uri.slice(r.uri.lastIndexOf("/") + 1)}:${r.range.start.line}:${r.range.start.character}`);
+    expect(refs.sort()).toEqual(["lib.pw:0:11", "main.pw:5:8", "main.pw:6:6"]);
+    expect(got.formatted).toBe('fun greet(name: string) {\n    return "hi " + name\n}\nvar total = greet("x")\nprint(total)\nimport {shout} from "./lib.pw"\nprint(shout(total))');
   });
 });
