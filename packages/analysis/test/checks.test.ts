@@ -2,7 +2,7 @@
 // programs that must stay clean (scoping rules of the interpreter).
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CachingResolver, checkSource } from "../src/index.js";
+import { AnalysisDocument, CachingResolver, checkSource } from "../src/index.js";
 
 const dir = join(import.meta.dirname, "fixtures", "project");
 
@@ -107,5 +107,22 @@ describe("imported modules", () => {
     texts.set(join(dir, "m.pw"), "export fun g() { return 1 }\n");
     expect(checkSource(main, opts).map((d) => d.code)).toEqual(["PW5007"]);
     expect(resolver.analysed).toBe(2);
+  });
+
+  it("edits of the importer do not analyse the unchanged imported file again", () => {
+    const texts = new Map([[join(dir, "m.pw"), "export fun f() { return 1 }\n"]]);
+    let reads = 0;
+    const resolver = new CachingResolver((path) => (reads++, texts.get(path)!));
+    const main = 'import {f} from "./m.pw"\nvar a = f()\nprint(a)\nprint(2)\n';
+    const doc = new AnalysisDocument(main, { fileName: join(dir, "main.pw"), resolver });
+    expect(doc.diagnostics()).toEqual([]);
+    for (let i = 0; i < 5; i++) {
+      doc.edit(main.length, main.length, `print(${i})\n`);
+      expect(doc.diagnostics()).toEqual([]);
+    }
+    // Its text is looked up on every check (it may have changed), analysed once.
+    expect(reads).toBe(6);
+    expect(resolver.analysed).toBe(1);
+    expect(doc.importedPaths()).toEqual([join(dir, "m.pw")]);
   });
 });

@@ -124,6 +124,15 @@ describe("patchwork lsp", () => {
     );
     expect(back.map((d) => d.code)).toEqual(["PW5002"]);
     client.notify("textDocument/didClose", { textDocument: { uri: libUri } });
+    // An edit of a file main does not import does not check main again: no diagnostics for main
+    // between the edited file's and the answer to a request sent after it.
+    const otherUri = pathToFileURL(join(dir, "notes.pw")).href;
+    await diagnosticsAfter(() => client.notify("textDocument/didOpen", { textDocument: { uri: otherUri, languageId: "patchwork", version: 1, text: "print(1)\n" } }), otherUri);
+    const mark = client.arrivals.length;
+    await diagnosticsAfter(() => client.notify("textDocument/didChange", { textDocument: { uri: otherUri, version: 2 }, contentChanges: [{ text: "print(2)\n" }] }), otherUri);
+    await client.request("textDocument/hover", { ...td, position: pos(5, 1) });
+    expect(client.arrivals.slice(mark).filter((a: string) => a.includes("publishDiagnostics"))).toEqual([`textDocument/publishDiagnostics ${otherUri}`]);
+    client.notify("textDocument/didClose", { textDocument: { uri: otherUri } });
   });
 
   it("hover: a variable, a function's signature, a builtin's doc, a do block's number", async () => {
