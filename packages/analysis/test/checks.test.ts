@@ -53,6 +53,10 @@ describe("static checks", () => {
     ]);
   });
 
+  it("return outside a function is valid: at top level it ends the program (language-notes.md)", () => {
+    expect(check("print(1)\nif true {\n    return 2\n}\nreturn\n")).toEqual([]);
+  });
+
   it("imports: unknown std module, missing file, missing export; a good import is clean", () => {
     expect(check('import std.nope\nimport ./{absent}\nimport {square, nothere} from "./lib.pw"\nprint(square(2))\n')).toEqual([
       "1:1 error PW5004 cannot import 'std.nope': no such builtin module (there are std.log, std.io, std.json)",

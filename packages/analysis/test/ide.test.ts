@@ -1,4 +1,7 @@
 // Editor queries on plain offsets (the language server only converts them).
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { AnalysisDocument, completion, documentSymbols, foldingRanges, hover, references, semanticTokens } from "../src/index.js";
 
@@ -24,6 +27,33 @@ describe("editor queries", () => {
   it("completes members of an object literal and of a trait", () => {
     expect(completion(doc, at("config.,") + 7).map((c) => c.label)).toEqual(["name", "depth"]);
     expect(completion(doc, at("Greeter.)") + 8).map((c) => c.label)).toEqual(["hello"]);
+  });
+
+  it("completes names while a line is half-typed: in ${…} of a shell line or a prompt, in a call, after a member dot", () => {
+    const names = (src: string) => {
+      const text = src.replace("|", "");
+      return completion(new AnalysisDocument(text, { fileName: "/nowhere/half.pw" }), src.indexOf("|")).map((c) => c.label);
+    };
+    const fn = (line: string) => `var total = 1\nfun g(arg) {\n    var obj = {alpha: 1}\n    ${line}\n}\n`;
+    for (const line of ["$ echo ${ar|", "var r = think {\n        Say ${ar|\n    }", 'print("x ${ar|', "print(ar|"]) {
+      expect(names(fn(line))).toEqual(expect.arrayContaining(["arg", "obj", "total", "g", "print"]));
+    }
+    // Only names inside ${…}; keywords too in code.
+    expect(names(fn("$ echo ${ar|"))).not.toContain("while");
+    expect(names(fn("print(ar|"))).toContain("while");
+    expect(names(fn("print(obj.|"))).toEqual(["alpha"]);
+  });
+
+  it("completes import paths: std modules, sibling files by name, file paths", () => {
+    const dir = mkdtempSync(join(tmpdir(), "pw-ide-"));
+    writeFileSync(join(dir, "helpers.pw"), "fun h() { return 1 }\n");
+    writeFileSync(join(dir, "notes.txt"), "");
+    const list = (d: string) => readdirSync(d);
+    const labels = (text: string) => completion(new AnalysisDocument(text, { fileName: join(dir, "main.pw") }), text.length, list).map((c) => c.label);
+    expect(labels("import std.")).toEqual(["log", "io", "json"]);
+    expect(labels("import ./{")).toEqual(["helpers"]);
+    expect(labels('import {h} from "./')).toEqual(["helpers.pw"]);
+    expect(labels('import m from "')).toEqual(["helpers.pw"]);
   });
 
   it("hovers a do block with the number the model sees, and a declared name", () => {
