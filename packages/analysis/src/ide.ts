@@ -75,6 +75,8 @@ export function builtinSignature(name: string): string {
 export function hover(doc: AnalysisDocument, offset: number): { markdown: string; range: Range } | null {
   const doHover = doBlockAt(doc, offset);
   if (doHover) return doHover;
+  const member = moduleMemberAt(doc, offset);
+  if (member) return member;
   const hit = hitAt(doc, offset);
   if (!hit) return null;
   const at = hit.ref ?? hit.decl!;
@@ -89,6 +91,24 @@ export function hover(doc: AnalysisDocument, offset: number): { markdown: string
     if (info) text = "```patchwork\n" + describeDecl(info.decl) + "\n```\nfrom `" + info.source + "`";
   }
   return { markdown: text, range };
+}
+
+/** `m.f` where `m` is a module object (`import m from …`, `import ./{m}`): f's declaration there. */
+function moduleMemberAt(doc: AnalysisDocument, offset: number): { markdown: string; range: Range } | null {
+  const unit = doc.chunkIndexAt(offset);
+  const chunk = doc.chunks[unit];
+  if (!chunk || !doc.resolver) return null;
+  const local = offset - chunk.start;
+  const m = chunk.facts.members.find((x) => local >= x.start && local <= x.end);
+  if (!m) return null;
+  const t = doc.module.resolve(unit, chunk.facts.refs[m.object]!);
+  if (t.kind !== "decl" || t.decl.kind !== "import") return null;
+  const imp = doc.chunks[t.unit]!.facts.imports[t.decl.importIndex];
+  const source = imp && (imp.form === "default" || imp.form === "siblings") ? importSource(imp, t.decl.name) : null;
+  const mod = source ? doc.resolver.module(source, doc.fileName) : null;
+  const decl = mod && !("error" in mod) ? mod.exports.get(m.member) : undefined;
+  if (!decl) return null;
+  return { markdown: "```patchwork\n" + describeDecl(decl) + "\n```\nfrom `" + source + "`", range: { start: chunk.start + m.start, end: chunk.start + m.end } };
 }
 
 /** The do block under the cursor: the number the model sees. */

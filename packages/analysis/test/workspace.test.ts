@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { AnalysisDocument, CachingResolver, workspaceDefinition, workspacePrepareRename, workspaceReferences, workspaceRename, type FileRange, type Workspace } from "../src/index.js";
+import { AnalysisDocument, CachingResolver, hover, workspaceDefinition, workspacePrepareRename, workspaceReferences, workspaceRename, type FileRange, type Workspace } from "../src/index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "pw-ws-"));
 const files: Record<string, string> = {
@@ -66,6 +66,11 @@ describe("across files", () => {
   it("definition of `m.f` on a module object goes to f in m's file", () => {
     expect(show(workspaceDefinition(ws, path("other.pw"), at("other.pw", "square")))).toEqual(["lib.pw:1:12 square"]);
     expect(show(workspaceDefinition(ws, path("main.pw"), at("main.pw", "twice(1)")))).toEqual(["lib.pw:4:12 twice"]);
+  });
+
+  it("hover on `m.f` shows f's signature in m", () => {
+    const other = ws.document(path("other.pw"))!;
+    expect(hover(other, at("other.pw", "square") + 1)?.markdown).toBe("```patchwork\nfun square(n)\n```\nfrom `./lib.pw`");
   });
 
   it("rename edits every file that uses the item", () => {
