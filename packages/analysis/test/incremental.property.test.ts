@@ -59,8 +59,22 @@ describe("incremental analysis", () => {
           expect(doc.text).toBe(text);
           expect(shape(doc.diagnostics())).toEqual(full(text));
         }
+        // Opening the edited text afresh (pieces parsed one by one, as the server's stepped build).
+        expect(shape(new AnalysisDocument(text, { fileName: "/nowhere/test.pw" }).diagnostics())).toEqual(full(text));
       }),
     );
+  });
+
+  it("a build in steps gives the document a plain open gives, and stops when told its text is stale", async () => {
+    const text = corpus.join("\n");
+    let pauses = 0;
+    const built = await AnalysisDocument.build(text, { fileName: "/nowhere/all.pw" }, { pause: () => (pauses++, new Promise((r) => setImmediate(r))), sliceMs: 0 });
+    expect(pauses).toBeGreaterThan(1);
+    expect(shape(built!.diagnostics())).toEqual(shape(new AnalysisDocument(text, { fileName: "/nowhere/all.pw" }).diagnostics()));
+    let n = 0;
+    const stopped = await AnalysisDocument.build(text, { fileName: "/nowhere/all.pw" }, { pause: () => Promise.resolve(), stale: () => ++n > 2, sliceMs: 0 });
+    expect(stopped).toBeNull();
+    expect(n).toBe(3);
   });
 
   it("re-parses only around the edit", () => {

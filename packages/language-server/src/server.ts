@@ -444,22 +444,28 @@ class PatchworkServer {
     for (const uri of [...this.open.keys()]) await this.ready(uri);
     const byPath = new Map<string, Open>();
     for (const o of this.open.values()) byPath.set(o.path, o);
+    // Each file is read once per question.
+    const seen = new Map<string, AnalysisDocument | null>();
+    const closedDocument = (path: string): AnalysisDocument | null => {
+      let text: string;
+      try {
+        text = readFileSync(path, "utf8");
+      } catch {
+        return null;
+      }
+      if (text.length > MAX_ANALYSED_CHARS) return null;
+      const known = this.closed.get(path);
+      if (known && known.text === text) return known;
+      const doc = new AnalysisDocument(text, { fileName: path, resolver: this.resolver, incremental: false });
+      this.closed.set(path, doc);
+      return doc;
+    };
     return {
       document: (path) => {
         const o = byPath.get(path);
         if (o) return o.tooLarge ? null : o.doc;
-        let text: string;
-        try {
-          text = readFileSync(path, "utf8");
-        } catch {
-          return null;
-        }
-        if (text.length > MAX_ANALYSED_CHARS) return null;
-        const known = this.closed.get(path);
-        if (known && known.text === text) return known;
-        const doc = new AnalysisDocument(text, { fileName: path, resolver: this.resolver, incremental: false });
-        this.closed.set(path, doc);
-        return doc;
+        if (!seen.has(path)) seen.set(path, closedDocument(path));
+        return seen.get(path)!;
       },
       files: () => {
         const out = new Set(byPath.keys());
