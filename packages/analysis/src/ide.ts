@@ -6,7 +6,7 @@
 import { BUILTINS, STD_MODULES, arityText } from "@patchwork/interpreter";
 import { parse, type Node, type TopLevel } from "@patchwork/parser";
 import type { Target } from "./combine.js";
-import type { AnalysisDocument } from "./document.js";
+import type { AnalysisDocument, BuildControl, Chunk } from "./document.js";
 import { unitFacts, type Decl, type Ref, type UnitFacts } from "./facts.js";
 import { BUILTIN_DOCS, KEYWORDS } from "./docs.js";
 import { modulePath } from "./imports.js";
@@ -385,19 +385,85 @@ export function walk(root: unknown, visit: (n: Node) => void): void {
   }
 }
 
+/**
+ * What the editor queries need from a chunk's AST, found in one walk and kept as long as the
+ * chunk is (an edit replaces only the chunks it touches): folds and the structural semantic
+ * tokens, at offsets relative to the chunk; and the last token list with the types its names
+ * had then.
+ */
+interface ChunkView {
+  folds: Range[];
+  structural: SemanticToken[];
+  refTypes: string | null;
+  tokens: SemanticToken[];
+}
+
+const views = new WeakMap<Chunk, ChunkView>();
+
+function viewOf(chunk: Chunk): ChunkView {
+  let v = views.get(chunk);
+  if (v) return v;
+  const folds: Range[] = [];
+  const structural: SemanticToken[] = [];
+  const text = chunk.text;
+  walk(chunk.body, (n) => {
+    const s = n.span.start.offset;
+    const e = n.span.end.offset;
+    switch (n.kind) {
+      case "Block":
+      case "Think":
+      case "TraitDecl":
+      case "Object":
+      case "Array": {
+        const nl = text.indexOf("\n", s);
+        if (nl >= 0 && nl < e) folds.push({ start: s, end: e });
+        break;
+      }
+      case "PromptText":
+        structural.push({ start: s, end: e, type: "prompt" });
+        break;
+      case "PromptInterp":
+        structural.push({ start: s, end: e, type: "interpolation" });
+        break;
+      case "DoRef":
+        structural.push({ start: s, end: s + 2, type: "doBlock" });
+        break;
+      case "ShellText":
+        structural.push({ start: s, end: e, type: "shell" });
+        break;
+      case "ShellInterp":
+        structural.push({ start: s, end: e, type: "shellInterpolation" });
+        break;
+    }
+  });
+  for (const c of chunk.comments) structural.push({ start: c.span.start.offset, end: c.span.end.offset, type: "comment" });
+  v = { folds, structural, refTypes: null, tokens: [] };
+  views.set(chunk, v);
+  return v;
+}
+
+/**
+ * Computes what the editor queries keep per chunk (folds, structural tokens) ahead of the
+ * first request, pausing as `AnalysisDocument.build` does; false when stopped as stale.
+ */
+export async function prepareQueries(doc: AnalysisDocument, control: BuildControl): Promise<boolean> {
+  const slice = control.sliceMs ?? 8;
+  let t0 = performance.now();
+  for (const chunk of doc.chunks) {
+    viewOf(chunk);
+    if (performance.now() - t0 >= slice) {
+      await control.pause();
+      if (control.stale?.()) return false;
+      t0 = performance.now();
+    }
+  }
+  return true;
+}
+
 /** Blocks, prompts, shell captures and comment runs spanning several lines. */
 export function foldingRanges(doc: AnalysisDocument): Range[] {
   const out: Range[] = [];
-  const text = doc.text;
-  for (const chunk of doc.chunks) {
-    walk(chunk.body, (n) => {
-      if (n.kind === "Block" || n.kind === "Think" || n.kind === "TraitDecl" || n.kind === "Object" || n.kind === "Array") {
-        const s = chunk.start + n.span.start.offset;
-        const e = chunk.start + n.span.end.offset;
-        if (text.indexOf("\n", s) < e && text.indexOf("\n", s) >= 0) out.push({ start: s, end: e });
-      }
-    });
-  }
+  for (const chunk of doc.chunks) for (const f of viewOf(chunk).folds) out.push({ start: chunk.start + f.start, end: chunk.start + f.end });
   return out;
 }
 
@@ -415,35 +481,29 @@ export interface SemanticToken {
  * interpolations, and names by what they denote. Sorted, non-overlapping.
  */
 export function semanticTokens(doc: AnalysisDocument): SemanticToken[] {
-  const out: SemanticToken[] = [];
+  const result: SemanticToken[] = [];
   doc.chunks.forEach((chunk, u) => {
-    const b = chunk.start;
-    walk(chunk.body, (n) => {
-      switch (n.kind) {
-        case "PromptText":
-          out.push({ start: b + n.span.start.offset, end: b + n.span.end.offset, type: "prompt" });
-          break;
-        case "PromptInterp":
-          out.push({ start: b + n.span.start.offset, end: b + n.span.end.offset, type: "interpolation" });
-          break;
-        case "DoRef":
-          out.push({ start: b + n.span.start.offset, end: b + n.span.start.offset + 2, type: "doBlock" });
-          break;
-        case "ShellText":
-          out.push({ start: b + n.span.start.offset, end: b + n.span.end.offset, type: "shell" });
-          break;
-        case "ShellInterp":
-          out.push({ start: b + n.span.start.offset, end: b + n.span.end.offset, type: "shellInterpolation" });
-          break;
-      }
-    });
-    for (const c of chunk.comments) out.push({ start: b + c.span.start.offset, end: b + c.span.end.offset, type: "comment" });
+    const view = viewOf(chunk);
+    const refs: SemanticToken[] = [];
+    let types = "";
     for (const r of chunk.facts.refs) {
       const t = doc.module.resolve(u, r);
       const type: SemanticType = t.kind === "builtin" || (t.kind === "decl" && t.decl.signature) ? "function" : t.kind === "decl" && t.decl.kind === "param" ? "parameter" : "variable";
-      out.push({ start: b + r.start, end: b + r.end, type });
+      types += type[0];
+      refs.push({ start: r.start, end: r.end, type });
     }
+    // The names' types depend on the rest of the module: the chunk's list is redone when they change.
+    if (view.refTypes !== types) {
+      view.tokens = flatten([...view.structural.map((t) => ({ ...t })), ...refs]);
+      view.refTypes = types;
+    }
+    for (const t of view.tokens) result.push({ start: chunk.start + t.start, end: chunk.start + t.end, type: t.type });
   });
+  return result;
+}
+
+/** Sorted, non-overlapping tokens; where two overlap, the innermost wins. */
+function flatten(out: SemanticToken[]): SemanticToken[] {
   out.sort((x, y) => x.start - y.start || y.end - x.end);
   // Keep the innermost token where two overlap (an interpolation inside prompt text is its own token).
   const flat: SemanticToken[] = [];

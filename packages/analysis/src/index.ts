@@ -13,7 +13,7 @@ export type { Target, TopDecl, Unit } from "./combine.js";
 export { CachingResolver, exportsOf, modulePath, readFromDisk } from "./imports.js";
 export type { ImportResolver, ModuleInfo, ModuleSource } from "./imports.js";
 export { AnalysisDocument, checkSource } from "./document.js";
-export type { Chunk, DocumentOptions, OffsetDiagnostic } from "./document.js";
+export type { BuildControl, Chunk, DocumentOptions, OffsetDiagnostic } from "./document.js";
 export {
   SEMANTIC_TYPES,
   builtinSignature,
@@ -22,6 +22,7 @@ export {
   documentSymbols,
   foldingRanges,
   hover,
+  prepareQueries,
   references,
   rename,
   semanticTokens,

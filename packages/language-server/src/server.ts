@@ -16,6 +16,7 @@ import {
   documentSymbols,
   foldingRanges,
   hover,
+  prepareQueries,
   semanticTokens,
   workspaceDefinition,
   workspacePrepareRename,
@@ -187,10 +188,12 @@ class PatchworkServer {
     o.doc = null;
     const text = o.tooLarge ? "" : o.td.getText();
     const stale = () => o.generation !== generation || this.open.get(o.uri) !== o;
-    const build = AnalysisDocument.build(text, { fileName: o.path, resolver: this.resolver, incremental: true }, {
-      pause: () => new Promise((resolve) => setImmediate(resolve)),
-      stale,
-    }).then(
+    const control = { pause: () => new Promise<void>((resolve) => setImmediate(resolve)), stale };
+    const build = (async () => {
+      const doc = await AnalysisDocument.build(text, { fileName: o.path, resolver: this.resolver, incremental: true }, control);
+      // Folds and semantic tokens are asked for right after opening: their walk, in steps too.
+      return doc && (await prepareQueries(doc, control)) ? doc : null;
+    })().then(
       (doc) => {
         if (!doc || stale()) return;
         o.doc = doc;
