@@ -7,7 +7,7 @@
 // Run with `npm run bench:lsp` (builds first); `--smoke` runs it on a small file.
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { AnalysisDocument, CachingResolver, checkSource } from "@patchwork/analysis";
+import { AnalysisDocument, CachingResolver, checkSource, semanticTokens } from "@patchwork/analysis";
 import { LspClient } from "./lib/lsp-client.mjs";
 import { median, size } from "./lib/bench.mjs";
 
@@ -92,7 +92,13 @@ const stepped = await AnalysisDocument.build(text, { fileName: "/tmp/bench.pw", 
 longest = Math.max(longest, performance.now() - last);
 const firstDiagnostics = cpu(() => stepped.diagnostics());
 const inproc = [];
-for (const k of keys) inproc.push(cpu(() => (doc.edit(k.start, k.end, k.text), doc.diagnostics())));
+const tokensFirst = cpu(() => semanticTokens(doc));
+const tokens = [];
+for (const k of keys) {
+  inproc.push(cpu(() => (doc.edit(k.start, k.end, k.text), doc.diagnostics())));
+  // The editor asks for semantic tokens after every change too.
+  tokens.push(cpu(() => semanticTokens(doc)));
+}
 
 const client = new LspClient(process.execPath, [join(root, "packages/cli/bin/patchwork.js"), "lsp"]);
 await client.initialize();
@@ -132,5 +138,6 @@ console.log(`full check (parse + analysis, no reuse): median ${f(median(full))} 
 console.log(`open (chunked parse + first diagnostics): ${f(open)} ms CPU`);
 console.log(`open in steps (as the server): ${pauses} pauses, longest step ${f(longest)} ms wall; then first diagnostics ${f(firstDiagnostics)} ms CPU`);
 console.log(`keystroke in process (edit + diagnostics): median ${f(median(inproc))} ms, p95 ${f(p95(inproc))} ms CPU`);
+console.log(`semantic tokens: first ${f(tokensFirst)} ms CPU; after a keystroke median ${f(median(tokens))} ms, p95 ${f(p95(tokens))} ms CPU`);
 console.log(`over stdio: didOpen of the file to its diagnostics ${f(openWall)} ms wall; a hover on another document sent right after it answered in ${f(hoverWall)} ms wall, ${hoverFirst ? "before" : "AFTER"} the file's diagnostics`);
 console.log(`keystroke to publishDiagnostics over stdio: median ${f(median(e2e))} ms, p95 ${f(p95(e2e))} ms wall`);
