@@ -254,14 +254,27 @@ describe("patchwork lsp", () => {
     expect(await client.request("textDocument/definition", { ...closed, position: pos(0, 0) })).toEqual([]);
     expect(await client.request("textDocument/hover", { ...td, position: pos(9999, 9999) })).toBeNull();
     expect(await client.request("textDocument/completion", { ...td, position: pos(-1, 5) })).toEqual(expect.any(Array));
+    expect(await client.request("textDocument/references", { ...closed, position: pos(0, 0), context: { includeDeclaration: true } })).toEqual([]);
+    expect(await client.request("textDocument/rename", { ...closed, position: pos(0, 0), newName: "x" })).toBeNull();
+    expect(await client.request("textDocument/references", { ...td, position: pos(9999, 9999), context: { includeDeclaration: true } })).toEqual([]);
+    await expect(client.request("textDocument/rename", { ...td, position: pos(9999, 9999), newName: "x" })).rejects.toThrow("there is no name here to rename");
     const junk = Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7919) % 256)).toString("latin1");
     const junkUri = pathToFileURL(join(dir, "junk.pw")).href;
     const d1 = await diagnosticsAfter(() => client.notify("textDocument/didOpen", { textDocument: { uri: junkUri, languageId: "patchwork", version: 1, text: junk } }), junkUri);
     expect(d1.length).toBeGreaterThan(0);
+    for (const line of [0, 5, 20]) {
+      const position = pos(line, 3);
+      expect(await client.request("textDocument/references", { textDocument: { uri: junkUri }, position, context: { includeDeclaration: true } })).toEqual(expect.any(Array));
+      await client.request("textDocument/rename", { textDocument: { uri: junkUri }, position, newName: "x" }).catch((e: Error) => expect(e.message).toMatch(/rename|declared|builtin/));
+      expect(await client.request("textDocument/completion", { textDocument: { uri: junkUri }, position })).toEqual(expect.any(Array));
+    }
     const dollars = "var t = think {\n" + "${".repeat(10_000) + "\n}\n";
     const dUri = pathToFileURL(join(dir, "dollars.pw")).href;
     const d2 = await diagnosticsAfter(() => client.notify("textDocument/didOpen", { textDocument: { uri: dUri, languageId: "patchwork", version: 1, text: dollars } }), dUri);
     expect(d2.length).toBeGreaterThan(0);
+    expect(await client.request("textDocument/completion", { textDocument: { uri: dUri }, position: pos(1, 20_000) })).toEqual(expect.any(Array));
+    expect(await client.request("textDocument/completion", { textDocument: { uri: dUri }, position: pos(1, 9_000) })).toEqual(expect.any(Array));
+    expect(await client.request("textDocument/semanticTokens/full", { textDocument: { uri: dUri } })).toEqual({ data: expect.any(Array) });
     writeFileSync(join(dir, "a.pw"), "import ./{b}\nexport fun fa() { return b.fb() }\n");
     writeFileSync(join(dir, "b.pw"), "import ./{a}\nexport fun fb() { return 1 }\n");
     const aUri = pathToFileURL(join(dir, "a.pw")).href;
