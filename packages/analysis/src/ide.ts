@@ -242,7 +242,8 @@ function unitAt(doc: AnalysisDocument, offset: number, filler = ""): { unit: num
   const plain = { unit, local, facts: chunk.facts, body: chunk.body, base: chunk.start };
   if (!chunk.parseDiagnostics.some((d) => d.severity === "error")) return plain;
   const closers = closersOf(chunk.text.slice(chunk.text.lastIndexOf("\n", local - 1) + 1, local));
-  if (!closers && !filler) return plain;
+  // (Nothing to close, or a line no one types: 10,000 `${`.)
+  if ((!closers && !filler) || closers.length > 64) return plain;
   const repaired = chunk.text.slice(0, local) + filler + closers + chunk.text.slice(local);
   const r = parse(repaired, { fileName: doc.fileName });
   if (r.diagnostics.some((d) => d.severity === "error")) return plain;
