@@ -284,13 +284,28 @@ export class AnalysisDocument {
       return true;
     };
     if (!this.incremental || list.length < 3) return full();
-    const a = Math.max(0, this.chunkIndexAt(start) - 1);
-    const b = Math.min(list.length - 1, this.chunkIndexAt(end) + 1);
-    const regionStart = list[a]!.start;
-    const regionEnd = (b + 1 < list.length ? list[b + 1]!.start : old.length) + delta;
-    const region = this._text.slice(regionStart, regionEnd);
-    const { chunks, openEnded } = chunksOf(region, regionStart, this.fileName, true);
-    if (openEnded && (a > 0 || b < list.length - 1)) return full();
+    let a = Math.max(0, this.chunkIndexAt(start) - 1);
+    let b = Math.min(list.length - 1, this.chunkIndexAt(end) + 1);
+    let regionStart: number;
+    let region: string;
+    let parsed: { chunks: Chunk[]; openEnded: boolean };
+    // A region that does not stand alone because of an earlier syntax error (an edit that closes
+    // what the error had split into pieces, say) is widened a few times, by 2, 4, 8 and 16
+    // chunks each side, before the whole text is parsed; without one, the edit itself leaves
+    // something open to the end (a new prompt or string): the whole text at once.
+    const errorsAround = list.slice(Math.max(0, a - 1), b + 2).some((c) => c.parseDiagnostics.some((d) => d.severity === "error"));
+    for (let widen = 2; ; widen *= 2) {
+      regionStart = list[a]!.start;
+      const regionEnd = (b + 1 < list.length ? list[b + 1]!.start : old.length) + delta;
+      region = this._text.slice(regionStart, regionEnd);
+      parsed = chunksOf(region, regionStart, this.fileName, true);
+      const whole = a === 0 && b === list.length - 1;
+      if (!parsed.openEnded || whole) break;
+      if (!errorsAround || widen > 16) return full();
+      a = Math.max(0, a - widen);
+      b = Math.min(list.length - 1, b + widen);
+    }
+    const { chunks } = parsed;
     for (let i = b + 1; i < list.length; i++) list[i]!.start += delta;
     list.splice(a, b - a + 1, ...chunks);
     this.lastReparsed = region.length;

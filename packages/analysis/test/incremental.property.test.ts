@@ -65,6 +65,25 @@ describe("incremental analysis", () => {
     );
   });
 
+  it("an edit that mends a syntax error is still re-parsed locally (the region widened), and equals a whole-file check", () => {
+    let text = "";
+    for (let i = 0; i < 200; i++) text += `fun f${i}(a) {\n    var b = a + ${i}\n    if b > 2 {\n        print("b: \${b}")\n    }\n    return b\n}\n\n`;
+    const doc = new AnalysisDocument(text, { fileName: "/nowhere/big.pw" });
+    const at = text.indexOf("    var b = a + 100");
+    // A stray `}`: it ends the function early, whose rest becomes top-level pieces…
+    expect(doc.edit(at, at, "}", true)).toBe(true);
+    expect(doc.chunks.length).toBeGreaterThan(200);
+    expect(shape(doc.diagnostics())).toEqual(full(doc.text));
+    // …and its removal: those pieces and their neighbours no longer stand alone, a wider region does.
+    expect(doc.edit(at, at + 1, "", true)).toBe(true);
+    expect(doc.lastReparsed).toBeLessThan(text.length / 4);
+    expect(doc.text).toBe(text);
+    expect(doc.chunks.length).toBe(200);
+    expect(shape(doc.diagnostics())).toEqual([]);
+    // A prompt opened to the end of the file: the whole text is parsed again (here deferred).
+    expect(doc.edit(at, at, "var s = think {\n", true)).toBe(false);
+  });
+
   it("a build in steps gives the document a plain open gives, and stops when told its text is stale", async () => {
     const text = corpus.join("\n");
     let pauses = 0;
