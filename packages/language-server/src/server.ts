@@ -6,7 +6,7 @@
  */
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Readable, Writable } from "node:stream";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, type Dirent } from "node:fs";
 import { join } from "node:path";
 import {
   AnalysisDocument,
@@ -520,27 +520,24 @@ class PatchworkServer {
   }
 }
 
-/** The `.pw` files under `dir` (not in node_modules or hidden folders), up to `max` in all. */
-function listPwTree(dir: string, out: Set<string>, max: number, depth = 0): void {
-  if (depth > 8 || out.size >= max) return;
-  let names: string[];
+/**
+ * The `.pw` files under `dir` (not in node_modules or hidden folders), up to `max` files in all,
+ * looking into at most 2,000 folders, 8 deep (a workspace folder of a whole disk stays cheap).
+ */
+function listPwTree(dir: string, out: Set<string>, max: number, depth = 0, budget = { folders: 2000 }): void {
+  if (depth > 8 || out.size >= max || --budget.folders < 0) return;
+  let entries: Dirent[];
   try {
-    names = readdirSync(dir);
+    entries = readdirSync(dir, { withFileTypes: true });
   } catch {
     return;
   }
-  for (const name of names) {
+  for (const e of entries) {
     if (out.size >= max) return;
-    if (name.startsWith(".") || name === "node_modules") continue;
-    const p = join(dir, name);
-    if (name.endsWith(".pw")) out.add(p);
-    else {
-      try {
-        if (statSync(p).isDirectory()) listPwTree(p, out, max, depth + 1);
-      } catch {
-        /* unreadable: skipped */
-      }
-    }
+    if (e.name.startsWith(".") || e.name === "node_modules") continue;
+    const p = join(dir, e.name);
+    if (e.isDirectory()) listPwTree(p, out, max, depth + 1, budget);
+    else if (e.name.endsWith(".pw")) out.add(p);
   }
 }
 
