@@ -27,7 +27,7 @@ export interface FileRange {
 }
 
 /** What a position names, as far as other files are concerned. */
-type Symbol =
+type Named =
   /** An item of module `path` that importers see as `name`. */
   | { kind: "export"; path: string; name: string }
   /** A name known only in its own file (a variable, a parameter, `import m from …`'s `m`). */
@@ -67,7 +67,7 @@ function memberAt(doc: AnalysisDocument, offset: number): { path: string; name: 
   return null;
 }
 
-function symbolAt(ws: Workspace, path: string, offset: number): Symbol | null {
+function symbolAt(ws: Workspace, path: string, offset: number): Named | null {
   const doc = ws.document(path);
   if (!doc) return null;
   const member = memberAt(doc, offset);
@@ -180,7 +180,7 @@ export function workspacePrepareRename(ws: Workspace, path: string, offset: numb
   return own ? { start: own.start, end: own.end } : { error: "there is no name here to rename" };
 }
 
-function refuse(sym: Symbol): string | null {
+function refuse(sym: Named): string | null {
   switch (sym.kind) {
     case "builtin":
       return `'${sym.name}' is a builtin function: it cannot be renamed`;
@@ -221,7 +221,7 @@ function where(ws: Workspace, path: string, offset: number): string {
 }
 
 /** Why renaming the occurrences `sites` of `sym` to `newName` would change what a name means. */
-function findClash(ws: Workspace, sym: Symbol & { kind: "export" | "local" }, sites: FileRange[], newName: string): string | null {
+function findClash(ws: Workspace, sym: Named & { kind: "export" | "local" }, sites: FileRange[], newName: string): string | null {
   const byFile = new Map<string, FileRange[]>();
   for (const s of sites) byFile.set(s.path, [...(byFile.get(s.path) ?? []), s]);
   const moduleLevel = sym.kind === "export" || sym.decl.topLevel;
