@@ -1,6 +1,6 @@
 -- Drives Neovim's own LSP client (vim.lsp, Neovim 0.7+) against `patchwork lsp`: opens a file
 -- with errors, waits for diagnostics, types a fix (incremental didChange), asks hover,
--- definition, references across files, completion and formatting, and writes what it got as JSON to $PW_NVIM_OUT.
+-- definition, references and rename across files, completion and formatting, and writes what it got as JSON to $PW_NVIM_OUT.
 local out_path = os.getenv("PW_NVIM_OUT")
 local file = os.getenv("PW_NVIM_FILE")
 local result = { steps = {} }
@@ -58,6 +58,9 @@ local ok, err = pcall(function()
   result.completion = labels
   -- Across files: `shout` (line 7) is declared in lib.pw, which Neovim never opened.
   result.references = req("textDocument/references", { textDocument = { uri = uri }, position = { line = 6, character = 7 }, context = { includeDeclaration = true } })
+  local rename = req("textDocument/rename", { textDocument = { uri = uri }, position = { line = 6, character = 7 }, newName = "yell" })
+  result.renamed_files = {}
+  for file_uri, edits in pairs((rename and rename.changes) or {}) do result.renamed_files[vim.fn.fnamemodify(vim.uri_to_fname(file_uri), ":t")] = #edits end
   local edits = req("textDocument/formatting", { textDocument = { uri = uri }, options = { tabSize = 4, insertSpaces = true } })
   if type(edits) == "table" and edits.error == nil then
     vim.lsp.util.apply_text_edits(edits, bufnr, "utf-16")

@@ -12,7 +12,7 @@ const hasNvim = spawnSync("nvim", ["--version"], { encoding: "utf8" }).status ==
 if (!hasNvim) console.log("neovim editor test skipped: `nvim` is not installed (apt-get install -y neovim)");
 
 describe.skipIf(!hasNvim)("Neovim with patchwork lsp", () => {
-  it("diagnostics, an incremental edit, hover, definition, references across files, completion and formatting", () => {
+  it("diagnostics, an incremental edit, hover, definition, references and rename across files, completion and formatting", () => {
     const dir = mkdtempSync(join(tmpdir(), "pw-nvim-"));
     const file = join(dir, "main.pw");
     // The script types into line 5: `print(totl)` → `print(total)`.
@@ -37,6 +37,7 @@ describe.skipIf(!hasNvim)("Neovim with patchwork lsp", () => {
     expect(got.completion).toEqual(expect.arrayContaining(["total", "greet", "print", "len"]));
     const refs = (got.references as { uri: string; range: { start: { line: number; character: number } } }[]).map((r) => `${r.uri.slice(r.uri.lastIndexOf("/") + 1)}:${r.range.start.line}:${r.range.start.character}`);
     expect(refs.sort()).toEqual(["lib.pw:0:11", "main.pw:5:8", "main.pw:6:6"]);
+    expect(got.renamed_files).toEqual({ "lib.pw": 1, "main.pw": 2 });
     expect(got.formatted).toBe('fun greet(name: string) {\n    return "hi " + name\n}\nvar total = greet("x")\nprint(total)\nimport {shout} from "./lib.pw"\nprint(shout(total))');
   });
 });
