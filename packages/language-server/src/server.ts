@@ -189,13 +189,17 @@ class PatchworkServer {
     const text = o.tooLarge ? "" : o.td.getText();
     const stale = () => o.generation !== generation || this.open.get(o.uri) !== o;
     const control = { pause: () => new Promise<void>((resolve) => setImmediate(resolve)), stale };
-    const build = (async () => {
+    const build: Promise<void> = (async () => {
       const doc = await AnalysisDocument.build(text, { fileName: o.path, resolver: this.resolver, incremental: true }, control);
       // Folds and semantic tokens are asked for right after opening: their walk, in steps too.
       return doc && (await prepareQueries(doc, control)) ? doc : null;
     })().then(
       (doc) => {
-        if (!doc || stale()) return;
+        if (!doc || stale()) {
+          // (A newer build has taken its place; if none has, the next request starts one.)
+          if (o.building === build) o.building = null;
+          return;
+        }
         o.doc = doc;
         o.building = null;
         this.schedule(o.uri);
@@ -203,7 +207,10 @@ class PatchworkServer {
       },
       (e: unknown) => {
         this.log("analysis failed", e);
-        if (stale()) return;
+        if (stale()) {
+          if (o.building === build) o.building = null;
+          return;
+        }
         o.doc = new AnalysisDocument("", { fileName: o.path });
         o.building = null;
       },
