@@ -39,7 +39,11 @@ export const entryPoints = {
   // hence one flat directory, chunks included.
   "evaluator-worker": dist("agent", "thread/evaluator-worker.js"),
   "relay-main": dist("agent", "mcp/relay-main.js"),
+  "format-worker": dist("language-server", "format-worker.js"),
 };
+
+/** The workspace packages whose compiled code goes into the bundle. */
+const bundledPackages = ["parser", "interpreter", "analysis", "agent", "language-server", "cli"];
 
 /** Every npm dependency of the CLI package stays an import of that package. */
 const external = Object.keys(JSON.parse(readFileSync(join(cli, "package.json"), "utf8")).dependencies ?? {});
@@ -59,7 +63,7 @@ function buildId() {
       else if (name.endsWith(".js")) files.push(path);
     }
   };
-  for (const pkg of ["parser", "interpreter", "analysis", "agent", "language-server", "cli"]) {
+  for (const pkg of bundledPackages) {
     const dir = join(repo, "packages", pkg, "dist");
     if (existsSync(dir)) walk(dir);
   }
@@ -77,7 +81,7 @@ function newestInput() {
       else if (name.endsWith(".js")) newest = Math.max(newest, s.mtimeMs);
     }
   };
-  for (const pkg of ["parser", "interpreter", "agent", "cli"]) walk(join(repo, "packages", pkg, "dist"));
+  for (const pkg of bundledPackages) walk(join(repo, "packages", pkg, "dist"));
   for (const file of [fileURLToPath(import.meta.url), join(cli, "package.json")]) newest = Math.max(newest, statSync(file).mtimeMs);
   return newest;
 }

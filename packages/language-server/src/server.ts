@@ -27,7 +27,7 @@ import {
   type DocumentSymbol as PwSymbol,
   type OffsetDiagnostic,
 } from "@patchwork/analysis";
-import { format } from "@patchwork/parser";
+import { Formatter } from "./formatter.js";
 import lsp from "vscode-languageserver/node.js";
 import type {
   CodeAction,
@@ -132,13 +132,15 @@ export function startLanguageServer(options: ServerOptions): { connection: Conne
     connection.onExit(() => resolve());
     options.input.on("close", () => resolve());
     options.input.on("end", () => resolve());
-  });
+  }).finally(() => server.close());
   connection.listen();
   return { connection, done };
 }
 
 class PatchworkServer {
   private readonly open = new Map<string, Open>();
+  /** Large documents are formatted on a thread of their own. */
+  private readonly formatter = new Formatter();
   private readonly resolver = new CachingResolver((path) => this.readModule(path));
   /** Analyses of closed files (references, rename), one per version of their text. */
   private readonly closed = new Map<string, AnalysisDocument>();
@@ -157,6 +159,10 @@ class PatchworkServer {
   }
 
   /** Runs a notification or request handler; a failure is logged to the client and answered with `fallback`. */
+  close(): void {
+    this.formatter.close();
+  }
+
   private safe<P, R>(fallback: R, fn: (p: P) => R | Promise<R>): (p: P) => Promise<R> {
     return async (p: P) => {
       try {
@@ -366,13 +372,16 @@ class PatchworkServer {
       }),
     );
     c.onDocumentFormatting(
-      this.safe(null as TextEdit[] | null, (p) => {
+      this.safe(null as TextEdit[] | null, async (p) => {
         const o = this.open.get(p.textDocument.uri);
         if (!o) return null;
-        const r = format(o.td.getText());
-        if (!r.ok) return null;
-        if (r.text === o.td.getText()) return [];
-        return [{ range: { start: { line: 0, character: 0 }, end: o.td.positionAt(o.td.getText().length) }, newText: r.text }];
+        const before = o.td.getText();
+        const version = o.td.version;
+        const text = await this.formatter.format(before);
+        // An edit while the formatter ran: these edits would undo it.
+        if (text === null || this.open.get(p.textDocument.uri)?.td.version !== version) return null;
+        if (text === before) return [];
+        return [{ range: { start: { line: 0, character: 0 }, end: o.td.positionAt(before.length) }, newText: text }];
       }),
     );
     c.onCodeAction(

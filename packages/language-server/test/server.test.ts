@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CachingResolver, checkSource } from "@patchwork/analysis";
+import { format } from "@patchwork/parser";
 // @ts-expect-error: a plain .mjs helper shared with the benchmark
 import { LspClient } from "../../../scripts/lib/lsp-client.mjs";
 
@@ -197,6 +198,23 @@ describe("patchwork lsp", () => {
     // A request on the large file itself waits for its analysis, then answers.
     const symbols = await client.request("textDocument/documentSymbol", { textDocument: { uri: bigUri } });
     expect(symbols).toHaveLength(1000);
+    // Formatting it runs on the formatter's thread: hovers sent one after another, each once the
+    // previous one was answered, keep being answered while it runs (in place, at most the first
+    // could be).
+    let formatted = false;
+    const formatting = client
+      .request("textDocument/formatting", { textDocument: { uri: bigUri }, options: { tabSize: 4, insertSpaces: true } })
+      .finally(() => (formatted = true));
+    let answeredMeanwhile = 0;
+    while (!formatted && answeredMeanwhile < 3) {
+      expect((await client.request("textDocument/hover", { ...td, position: pos(5, 1) })).contents.value).toContain("fun show(label: string)");
+      if (!formatted) answeredMeanwhile++;
+    }
+    expect(answeredMeanwhile).toBe(3);
+    const edits = await formatting;
+    const expected = format(big);
+    expect(expected.ok).toBe(true);
+    expect(edits.map((e: { newText: string }) => e.newText)).toEqual(expected.ok && expected.text !== big ? [expected.text] : []);
     client.notify("textDocument/didClose", { textDocument: { uri: bigUri } });
     // A newer version while the first is still being analysed: the stale work stops, only the
     // newest version's diagnostics are published.
