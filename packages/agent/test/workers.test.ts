@@ -53,6 +53,18 @@ print(self.delegate([a(), b()]).await)`;
     expect(r.output).toBe("a, b\n");
   }, 60_000);
 
+  it("run a worker of an imported module that imports another (its thread loads the parser)", async () => {
+    writeFileSync(join(scratch, "double.pw"), "export fun double(n) { return n * 2 }\n");
+    writeFileSync(join(scratch, "uses-import.pw"), 'import {double} from "./double.pw"\nexport worker twice(n) { return double(n) }\n');
+    const source = `
+import {twice} from "./uses-import.pw"
+worker plain(n) { return n + 1 }
+print(self.delegate([twice(21), plain(41)]).await)`;
+    const r = await runThreaded(source);
+    expect(r.diagnostics).toEqual([]);
+    expect(r.output).toBe("42, 42\n");
+  }, 60_000);
+
   it("queue tasks beyond --max-workers", async () => {
     const source = `
 worker w(n) {

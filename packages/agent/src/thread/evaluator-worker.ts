@@ -21,6 +21,7 @@ import type {
   ThinkReply,
   ThinkRequest,
 } from "@patchwork/interpreter";
+import type { ParseFn, RunOptions } from "@patchwork/interpreter/core";
 import { ChannelSet } from "./channel.js";
 import type { RunOutcome, SessionEntry, SessionRunMessage, ThinkReplyMessage, ThinkResponse, WorkerInit, WorkerMessage } from "./protocol.js";
 
@@ -290,10 +291,7 @@ function wrapHost(base: Host, init: WorkerInit, agent: ThreadAgent, output: stri
 
 async function main(): Promise<void> {
   const init = workerData as WorkerInit;
-  // The interpreter by a literal specifier, so that a bundler includes it (scripts/bundle-cli.mjs).
-  const mod = (init.evaluatorModule === undefined
-    ? await import("@patchwork/interpreter")
-    : await import(init.evaluatorModule)) as Partial<EvaluatorModule>;
+  const mod = (init.evaluatorModule === undefined ? await loadInterpreter(init) : await import(init.evaluatorModule)) as Partial<EvaluatorModule>;
   if (typeof mod.run !== "function" || typeof mod.createNodeHost !== "function") {
     post({ type: "failed", message: `${init.evaluatorModule ?? "@patchwork/interpreter"} does not export run() and createNodeHost()` });
     return;
@@ -366,6 +364,24 @@ async function main(): Promise<void> {
   lines?.flush();
   agent.releaseIdle();
   post({ type: "done", outcome: outcomeOf(result, output) });
+}
+
+/**
+ * The interpreter, by literal specifiers so that a bundler includes both (scripts/bundle-cli.mjs).
+ * A worker task given its file's AST that imports nothing needs no parser: it loads the
+ * parser-free entry, which saves most of a thread's start-up (Chevrotain and the parser).
+ */
+async function loadInterpreter(init: WorkerInit): Promise<unknown> {
+  const program = init.taskProgram;
+  if (init.task && program && !init.repl) {
+    const core = await import("@patchwork/interpreter/core");
+    if (core.importedFiles(program, core.moduleDir(init.task.fileName, init.cwd)).length === 0) {
+      // Nothing to parse: an import would have been the only reason.
+      const noParser: ParseFn = (_source, fileName) => ({ program: null, error: `cannot parse ${fileName}: this worker thread has no parser` });
+      return { ...core, run: (_source: string, options: RunOptions) => core.runParsed(program, [], options, noParser) };
+    }
+  }
+  return import("@patchwork/interpreter");
 }
 
 function outcomeOf(
