@@ -19,6 +19,10 @@ export class Progress {
   private midLine = false;
   /** Which stream the last partial verbose text belonged to (a label starts each switch). */
   private stream: "text" | "thought" | null = null;
+  /** The think the last partial verbose text belonged to (text of another think starts a new line). */
+  private streamThink: number | null = null;
+  /** The worker of each think of a worker task (absent: the main program's). */
+  private readonly workers = new Map<number, string>();
   private readonly usage = emptyUsage();
   private readonly thinksWithUsage = new Set<number>();
 
@@ -29,16 +33,19 @@ export class Progress {
 
   handle(event: RunEvent): void {
     switch (event.type) {
-      case "think-start":
-        this.thinks.push({ id: event.id, label: `${event.kind} at ${event.fileName}:${event.span.start.line}` });
-        this.verbose(`── ${event.kind} at ${event.fileName}:${event.span.start.line} ──\n`);
+      case "think-start": {
+        if (event.worker !== undefined && event.worker !== "main") this.workers.set(event.id, event.worker);
+        const where = `${event.kind} at ${event.fileName}:${event.span.start.line}`;
+        this.thinks.push({ id: event.id, label: `${this.tag(event.id)}${where}` });
+        this.verbose(`${this.tag(event.id)}── ${where} ──\n`);
         break;
+      }
       case "think-end":
         this.thinks.splice(this.thinks.findIndex((t) => t.id === event.id), 1);
         break;
       case "do-start":
         this.dos.push(`do(${event.index})`);
-        this.verbose(`[do(${event.index})]\n`);
+        this.verbose(`${this.tag(event.thinkId)}[do(${event.index})]\n`);
         break;
       case "do-end":
         this.dos.pop();
@@ -50,29 +57,29 @@ export class Progress {
         this.verbose(`[agent pid ${event.pid ?? "?"} had ${event.sessions} sessions (limit ${event.limit}): restarting it to free their memory]\n`);
         break;
       case "agent-text":
-        this.streamed("text", event.text);
+        this.streamed("text", event.text, event.thinkId);
         break;
       case "agent-thought":
-        this.streamed("thought", event.text);
+        this.streamed("thought", event.text, event.thinkId);
         break;
       case "agent-notice":
-        this.verbose(`[notice ${event.severity}: ${event.text}]\n`);
+        this.verbose(`${this.tag(event.thinkId)}[notice ${event.severity}: ${event.text}]\n`);
         break;
       case "tool-call":
-        this.verbose(`[tool ${event.title}: ${event.status}]\n${describeToolContent(event.content)}`);
+        this.verbose(`${this.tag(event.thinkId)}[tool ${event.title}: ${event.status}]\n${describeToolContent(event.content)}`);
         break;
       case "usage": {
         addUsage(this.usage, event.usage);
         this.thinksWithUsage.add(event.thinkId);
         const figures = formatUsage(event.usage);
-        if (figures) this.verbose(`[usage of think ${event.thinkId}: ${figures}]\n`);
+        if (figures) this.verbose(`${this.tag(event.thinkId)}[usage of think ${event.thinkId}: ${figures}]\n`);
         break;
       }
       case "warning":
         this.warn(event);
         break;
       case "permission":
-        this.verbose(`[permission ${event.title}: ${event.decision}]\n`);
+        this.verbose(`${this.tag(event.thinkId)}[permission ${event.title}: ${event.decision}]\n`);
         break;
       case "anomaly":
         this.verbose(`[protocol anomaly: ${event.message}]\n`);
@@ -112,13 +119,27 @@ export class Progress {
     this.term.stderr(`${where}warning[${event.code}]: ${event.message}\n`);
   }
 
-  /** Streamed agent text or thought: a label when the stream switches, then the text as it comes. */
-  private streamed(kind: "text" | "thought", text: string): void {
+  /** `[worker] ` for a think of a worker task (lines of concurrent workers say whose they are). */
+  private tag(thinkId: number | null): string {
+    const worker = thinkId === null ? undefined : this.workers.get(thinkId);
+    return worker === undefined ? "" : `[${worker}] `;
+  }
+
+  /**
+   * Streamed agent text or thought: a label when the stream switches, then the text as it
+   * comes. Text of another think (a concurrent worker's) starts a new line with its labels.
+   */
+  private streamed(kind: "text" | "thought", text: string, thinkId: number): void {
     if (!this.options.verbose || text === "") return;
-    if (this.stream !== kind && (kind === "thought" || this.stream === "thought")) {
-      this.verbose(kind === "thought" ? "[thought] " : "[text] ");
+    if (this.stream !== null && this.streamThink !== thinkId) {
+      if (this.midLine) this.verbose("\n", true);
+      this.stream = null;
     }
+    const label = this.stream !== kind && (kind === "thought" || this.stream === "thought") ? (kind === "thought" ? "[thought] " : "[text] ") : "";
+    const tag = this.stream === null ? this.tag(thinkId) : "";
+    if (tag || label) this.verbose(tag + label, true);
     this.stream = kind;
+    this.streamThink = thinkId;
     this.verbose(text, true);
   }
 

@@ -1,9 +1,9 @@
 // Files run by their declared skills with arguments, `patchwork list`, and the workers
 // examples (the reference's four integration programs, in our own words) through the CLI.
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { patchwork, repoRoot } from "./helpers.js";
+import { patchwork, repoRoot, tempFiles } from "./helpers.js";
 
 const testAgent = join(repoRoot, "packages", "agent", "bin", "patchwork-test-agent.js");
 const scripted = (script: string) => `"${process.execPath}" "${testAgent}" "${join(repoRoot, "examples", "agents", script)}"`;
@@ -115,5 +115,39 @@ describe("patchwork list", () => {
   it("reports syntax errors with exit 1", () => {
     const r = patchwork(["list", "examples/agents/categorize.json"]);
     expect(r.status).toBe(1);
+  });
+});
+
+describe("workers in --verbose, traces and cassettes", () => {
+  it("label each think's lines with its worker; a recording keys thinks by worker, so its replay gives each worker its own answers", () => {
+    // Two workers with the same prompt: the agent answers in the order the thinks arrive.
+    const program = 'worker w(i) {\n    var r = think {\n        Say a number.\n        do {\n            print("do ran in worker ${i}")\n        }\n    }\n    return "${i}: ${r}"\n}\nprint(self.delegate([w(1), w(2)]).await)\n';
+    const script = { prompts: [1, 2].map((n) => ({ steps: [{ text: `thinking ${n}` }, { do: 0 }, { reply: `answer ${n}` }] })) };
+    const dir = tempFiles({ "p.pw": program, "script.json": JSON.stringify(script) });
+    const agent = `"${process.execPath}" "${testAgent}" "${join(dir, "script.json")}"`;
+    const live = patchwork(["run", "p.pw", "--agent", agent, "--verbose", "--trace", "t.jsonl", "--record", "c.json"], { cwd: dir, ...SLOW });
+    expect(live.status).toBe(0);
+    const last = live.stdout.trim().split("\n").pop()!;
+    expect(last).toMatch(/^1: answer [12], 2: answer [12]$/);
+    expect(live.stdout).toContain("do ran in worker 1\n");
+    expect(live.stdout).toContain("do ran in worker 2\n");
+    for (const w of ["w#1", "w#2"]) {
+      expect(live.stderr).toContain(`[${w}] ── think at p.pw:2 ──\n`);
+      expect(live.stderr).toContain(`[${w}] [do(0)]\n`);
+    }
+    // The streamed text of each think starts its own line, labelled with that think's worker.
+    const texts = live.stderr.split("\n").filter((l) => l.includes("thinking "));
+    expect(texts).toHaveLength(2);
+    for (const line of texts) expect(line).toMatch(/^\[w#[12]\] thinking [12]$/);
+
+    const trace = readFileSync(join(dir, "t.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { type: string; worker?: string });
+    expect(trace.filter((r) => r.type === "think-start").map((r) => r.worker).sort()).toEqual(["w#1", "w#2"]);
+    expect(trace.filter((r) => r.type === "think-end").map((r) => r.worker).sort()).toEqual(["w#1", "w#2"]);
+
+    const cassette = JSON.parse(readFileSync(join(dir, "c.json"), "utf8")) as { thinks: { worker?: string; think: number }[] };
+    expect(cassette.thinks.map((t) => [t.worker, t.think]).sort()).toEqual([["w#1", 1], ["w#2", 1]]);
+    const replay = patchwork(["run", "p.pw", "--replay", "c.json"], { cwd: dir, ...SLOW });
+    expect([replay.status, replay.stderr]).toEqual([0, ""]);
+    expect(replay.stdout.trim().split("\n").pop()).toBe(last);
   });
 });

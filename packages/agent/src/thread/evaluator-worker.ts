@@ -279,7 +279,12 @@ function wrapHost(base: Host, init: WorkerInit, agent: ThreadAgent, output: stri
           return base.readLine!(prompt);
         }
       : undefined,
-    event(event: PwEvent) {
+    event(raw: PwEvent) {
+      // A task thread's think events name its worker (traces, cassettes, --verbose).
+      const event =
+        init.worker !== undefined && (raw.type === "think-start" || raw.type === "think-repair" || raw.type === "think-end")
+          ? { ...raw, worker: init.worker }
+          : raw;
       base.event?.(event);
       if (event.type === "think-start") {
         flushHeldStart();
@@ -344,6 +349,7 @@ async function main(): Promise<void> {
     }
     thinker = new mod.CassetteAgent(init.replay.cassette, { fallback: thinker, fileName: init.replay.fileName });
   }
+  if (init.worker !== undefined) thinker = withWorker(thinker, init.worker);
   const workers =
     init.session && mod.ensureSessionDir ? new ThreadWorkers(agent, init.session, mod.ensureSessionDir) : undefined;
   const task = init.task;
@@ -364,6 +370,11 @@ async function main(): Promise<void> {
   lines?.flush();
   agent.releaseIdle();
   post({ type: "done", outcome: outcomeOf(result, output) });
+}
+
+/** Every think request names the task's worker (a cassette keys its recordings by worker and ordinal). */
+function withWorker(agent: Agent, worker: string): Agent {
+  return { think: (request, runChild) => agent.think({ ...request, worker }, runChild) };
 }
 
 /**

@@ -35,6 +35,13 @@ export type RootEnd = { kind: "done"; outcome: RunOutcome } | { kind: "crashed";
 
 interface TaskRun {
   spec: WorkerTask;
+  /**
+   * The task's worker key: `NAME#N`, the Nth task its delegating thread started, after that
+   * thread's own key for nested delegations (`coordinator#1/helper#2`). It labels the thread's
+   * thinks in events, traces, cassettes and `--verbose`, and keys its redirect stack; it does
+   * not depend on timing, so a replay finds the same keys.
+   */
+  key: string;
   group: Group;
   index: number;
   state: "queued" | "running" | "done" | "cancelled";
@@ -71,6 +78,8 @@ class EvaluatorThread {
   readonly thinkIds = new Map<number, number>();
   /** Requests (join, receive) it is blocked in. */
   blocked = 0;
+  /** Tasks it has delegated so far (their keys count from 1 in delegation order). */
+  delegated = 0;
   ended = false;
 
   constructor(
@@ -99,7 +108,6 @@ export class EvaluatorPool {
   private readonly queue: TaskRun[] = [];
   private readonly mailboxes = new Map<string, { messages: JsonValue[]; waiters: Waiter[] }>();
   private thinkCount = 0;
-  private taskCount = 0;
   private root: EvaluatorThread | null = null;
   private closed = false;
   private program: Program | null | undefined;
@@ -230,7 +238,8 @@ export class EvaluatorPool {
 
   private delegate(owner: EvaluatorThread, id: number, tasks: WorkerTask[]): void {
     const group: Group = { owner, id, runs: [], results: tasks.map(() => null), left: tasks.length, failure: null, joinSeq: null };
-    group.runs = tasks.map((spec, index) => ({ spec, group, index, state: "queued", thread: null }));
+    const prefix = owner.run ? `${owner.label}/` : "";
+    group.runs = tasks.map((spec, index) => ({ spec, key: `${prefix}${spec.worker}#${++owner.delegated}`, group, index, state: "queued", thread: null }));
     owner.groups.set(id, group);
     this.queue.push(...group.runs);
     this.pump();
@@ -294,10 +303,11 @@ export class EvaluatorPool {
       task: run.spec,
       taskProgram: this.programOf(run.spec.fileName),
       lineBuffered: true,
+      worker: run.key,
       // A task thread never reads the terminal: `ask` goes to the agent.
       askUser: false,
     };
-    const t = new EvaluatorThread(`${run.spec.worker}#${++this.taskCount}`, run, init, this.options);
+    const t = new EvaluatorThread(run.key, run, init, this.options);
     run.state = "running";
     run.thread = t;
     this.threads.add(t);

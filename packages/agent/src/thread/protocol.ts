@@ -47,6 +47,8 @@ export interface WorkerInit {
   task?: WorkerTask;
   /** The AST of the task's file, when the main thread has it (the thread then needs no parser). */
   taskProgram?: Program;
+  /** The worker key of the task this thread runs (pool.ts): set on its think requests and think events. */
+  worker?: string;
   /** Write output in whole lines only (threads running side by side never split each other's lines). */
   lineBuffered?: boolean;
   /** Answer thinks from this cassette where it has them; the agent answers the others. */
