@@ -2,7 +2,8 @@
  * Claude Code through its real ACP adapter (@agentclientprotocol/claude-agent-acp, pinned in
  * test/agents/package.json) against the fake Anthropic API: `patchwork run --agent claude`.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { startFakeAnthropic } from "./fakes/anthropic.js";
@@ -75,6 +76,56 @@ describeAgent("Claude Code (claude-agent-acp)", spec, () => {
     expect(r.hits, describeRun(r)).toEqual([1, 1]);
     expect(r.stdout).not.toContain("block ran");
     expectThinkError(r, "PW4017", /before it reached Patchwork: [^]*do is blocked here/);
+  });
+
+  it("three workers, each a think calling a do, at the same time: each do runs in its own worker", async () => {
+    // Each block prints its worker's own argument: a do routed to another worker's thread
+    // would print that worker's name, the model would see it, and the value would be wrong.
+    const source = `worker w(name) {
+    var v = think {
+        Worker \${name}: pick the block.
+        do {
+            print("block ran in worker \${name}")
+        }
+    }
+    return "\${name}=[\${v}]"
+}
+print(self.delegate([w("alpha"), w("beta"), w("gamma")]).await)
+`;
+    const names = ["alpha", "beta", "gamma"];
+    const traceDir = mkdtempSync(join(tmpdir(), "pw-agents-trace-"));
+    const trace = join(traceDir, "trace.jsonl");
+    try {
+      const r = await runAgent(claude, {
+        source,
+        args: ["--verbose", "--trace", trace],
+        rules: [
+          // The first turn of each think waits a second: all three are under way at once.
+          ...names.map((n) => ({ when: `Worker ${n}: pick the block`, afterTool: false, delayMs: 1000, reply: { call: 0 } })),
+          ...names.map((n) => ({ when: `block ran in worker ${n}`, afterTool: true, reply: { text: `${n.toUpperCase()} DONE` } })),
+        ],
+      });
+      expect(r.code, describeRun(r)).toBe(0);
+      const lines = r.stdout.trim().split("\n");
+      expect(lines.pop()).toBe("alpha=[ALPHA DONE], beta=[BETA DONE], gamma=[GAMMA DONE]");
+      expect(lines.sort()).toEqual(names.map((n) => `block ran in worker ${n}`));
+      expect(r.hits, describeRun(r)).toEqual([1, 1, 1, 1, 1, 1]);
+      // Each worker's think and its do, labelled with the worker in --verbose.
+      for (const [i, n] of names.entries()) {
+        expect(r.stderr).toMatch(new RegExp(`\\[w#${i + 1}\\] ── think at \\S*program\\.pw:2 ──`));
+        expect(r.stderr).toContain(`[w#${i + 1}] [do(0)]`);
+        expect(r.stderr, n).toMatch(new RegExp(`\\[w#${i + 1}\\] \\[permission mcp__patchwork__do: allow\\]`));
+      }
+      // The trace: the three thinks ran side by side (all started before the first ended), one per worker.
+      const records = readFileSync(trace, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { type: string; t: number; worker?: string });
+      const starts = records.filter((x) => x.type === "think-start");
+      const ends = records.filter((x) => x.type === "think-end");
+      expect(starts.map((x) => x.worker).sort()).toEqual(["w#1", "w#2", "w#3"]);
+      expect(Math.max(...starts.map((x) => x.t))).toBeLessThan(Math.min(...ends.map((x) => x.t)));
+      expectClean(r);
+    } finally {
+      rmSync(traceDir, { recursive: true, force: true });
+    }
   });
 
   it("patchwork acp in front of Claude Code: a plain prompt passes through, a program's think and do run, state stays", async () => {
