@@ -56,7 +56,12 @@ export class HttpMcpServer {
         res.end();
       });
     });
-    server.keepAliveTimeout = 5_000;
+    // Idle keep-alive connections are closed by the client, never by us: a server that closes
+    // an idle socket races a client that picks it for its next request at that moment (its own
+    // idle timer late on a busy event loop), and the client's `do` call fails with ECONNRESET
+    // (seen with Claude Code starting three sessions at once on a loaded machine). Every
+    // connection is closed when the server closes (closeAllConnections).
+    server.keepAliveTimeout = 0;
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen(0, "127.0.0.1", () => resolve());
