@@ -22,6 +22,7 @@ import type {
   ThinkRequest,
 } from "@patchwork/interpreter";
 import type { ParseFn, RunOptions } from "@patchwork/interpreter/core";
+import type { Diagnostic, Program } from "@patchwork/parser";
 import { ChannelSet } from "./channel.js";
 import type { RunOutcome, SessionEntry, SessionRunMessage, ThinkReplyMessage, ThinkResponse, WorkerInit, WorkerMessage } from "./protocol.js";
 
@@ -207,6 +208,8 @@ class ThreadWorkers implements Workers {
   readonly sessionId: string;
   readonly sessionTimestamp: string;
   private groups = 0;
+  /** The program's AST (the program's own thread), handed to the main thread with the first delegation. */
+  program: Program | undefined;
   constructor(
     private readonly agent: ThreadAgent,
     private readonly session: NonNullable<WorkerInit["session"]>,
@@ -220,7 +223,9 @@ class ThreadWorkers implements Workers {
   }
   start(tasks: WorkerTask[]): number {
     const group = ++this.groups;
-    post({ type: "delegate", group, tasks });
+    const program = this.program;
+    this.program = undefined;
+    post({ type: "delegate", group, tasks, ...(program ? { program } : {}) });
     return group;
   }
   join(group: number): JoinResult {
@@ -353,6 +358,10 @@ async function main(): Promise<void> {
   const workers =
     init.session && mod.ensureSessionDir ? new ThreadWorkers(agent, init.session, mod.ensureSessionDir) : undefined;
   const task = init.task;
+  // The program's thread parses its program itself when it has workers, so that the first
+  // delegation hands the AST to the main thread (pool.ts), which then need not parse it again.
+  const own = !task && workers && !init.repl && init.evaluatorModule === undefined ? await parseOwn(init) : null;
+  if (own && workers) workers.program = own.program;
   const result = mod.run(task && init.fileName !== task.fileName ? base.readFile(task.fileName) : init.source, {
     fileName: task ? task.fileName : init.fileName,
     agent: thinker,
@@ -360,6 +369,7 @@ async function main(): Promise<void> {
     cwd: init.cwd,
     ...(task ? { entry: task.worker, args: task.args, statements: false } : {}),
     ...(task && init.taskProgram ? { program: init.taskProgram } : {}),
+    ...(own ? { program: own.program } : {}),
     ...(!task && init.entry !== undefined ? { entry: init.entry } : {}),
     ...(!task && init.argStrings ? { argStrings: init.argStrings } : {}),
     ...(!task && init.entryMayBeArgument ? { entryMayBeArgument: true } : {}),
@@ -369,7 +379,18 @@ async function main(): Promise<void> {
   });
   lines?.flush();
   agent.releaseIdle();
+  // The parse's warnings first, as run() gives them when it parses.
+  if (own && own.warnings.length > 0) result.diagnostics = [...own.warnings, ...(result.diagnostics ?? [])];
   post({ type: "done", outcome: outcomeOf(result, output) });
+}
+
+/** The program parsed, with its warnings; null when it has errors (run() parses and reports them) or is Threadbare JSON. */
+async function parseOwn(init: WorkerInit): Promise<{ program: Program; warnings: Diagnostic[] } | null> {
+  if (init.fileName.endsWith(".json")) return null;
+  const { parse } = await import("@patchwork/parser");
+  const r = parse(init.source, { fileName: init.fileName });
+  if (r.diagnostics.some((d) => d.severity === "error")) return null;
+  return { program: r.program, warnings: r.diagnostics.map((d) => ({ ...d, fileName: d.fileName ?? init.fileName })) };
 }
 
 /** Every think request names the task's worker (a cassette keys its recordings by worker and ordinal). */

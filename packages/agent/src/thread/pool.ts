@@ -192,6 +192,7 @@ export class EvaluatorPool {
           .then((result) => t.bridge.answer(message.seq, { type: "shell-result", result }));
         return;
       case "delegate":
+        if (message.program && !t.run && this.program === undefined) this.program = message.program;
         this.delegate(t, message.group, message.tasks);
         return;
       case "join":
@@ -278,7 +279,10 @@ export class EvaluatorPool {
     }
   }
 
-  /** The main program's AST (parsed here once, on the first task), so task threads need no parser. */
+  /**
+   * The main program's AST, so task threads need no parser: the program's thread sends it with
+   * its first delegation; parsed here (once) only when it did not (a custom evaluator module).
+   */
   private programOf(fileName: string): Program | undefined {
     if (fileName !== this.options.init.fileName || fileName.endsWith(".json")) return undefined;
     if (this.program === undefined) {

@@ -112,8 +112,11 @@ export type WorkerMessage =
   | { type: "event"; event: PwEvent }
   | { type: "output"; text: string }
   | { type: "shell"; seq: number; command: string; cwd: string; env: Record<string, string> | undefined }
-  /** `self.delegate`: start these tasks as group `group` (numbered by this thread). */
-  | { type: "delegate"; group: number; tasks: WorkerTask[] }
+  /**
+   * `self.delegate`: start these tasks as group `group` (numbered by this thread). The program's
+   * thread sends its AST with its first one (task threads of its file get it: no parse).
+   */
+  | { type: "delegate"; group: number; tasks: WorkerTask[]; program?: Program }
   /** `.await` on a delegation: the answer (`joined`) comes on channel `seq`. */
   | { type: "join"; seq: number; group: number }
   | { type: "send"; mailbox: string; value: JsonValue }
