@@ -42,7 +42,9 @@ describe("start-up loads only what the command needs", () => {
     expect(r.modules.filter((m) => m.includes("/node_modules/"))).toEqual([]);
     expect(r.modules.filter((m) => /agent-run|evaluator-worker|mcp/.test(m))).toEqual([]);
     expect(r.modules.every((m) => m.includes("/packages/cli/bin/") || m.includes("/packages/cli/bundle/"))).toBe(true);
-    expect(r.modules.length).toBeLessThanOrEqual(12); // cold or warm: the parser is one more chunk
+    // Cold or warm: the parser is one more chunk. One of them is empty (78 bytes): the body of
+    // @patchwork/interpreter/core (re-exports only), which the evaluator thread imports too.
+    expect(r.modules.length).toBeLessThanOrEqual(13);
   });
 
   it("a warm run FILE or check FILE (its parse cached) loads neither the parser nor the analysis; a cold one does", () => {

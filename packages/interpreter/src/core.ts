@@ -12,4 +12,3 @@ export { importedFiles, importPath, moduleDir, type ParseFn } from "./modules.js
 export { NoAgent } from "./agents/no-agent.js";
 export { CassetteAgent } from "./agents/cassette.js";
 export { createNodeHost } from "./host-node.js";
-export { ensureSessionDir } from "./workers/session.js";

@@ -21,7 +21,19 @@ import type {
   ThinkReply,
   ThinkRequest,
 } from "@patchwork/interpreter";
-import type { ParseFn, RunOptions } from "@patchwork/interpreter/core";
+// Statically: a dynamic import of the entry the CLI's run path also imports makes the bundler
+// split out an empty chunk that every `patchwork run` would then load.
+import {
+  AgentError as CoreAgentError,
+  CassetteAgent,
+  createNodeHost,
+  importedFiles,
+  moduleDir,
+  NoAgent,
+  runParsed,
+  type ParseFn,
+  type RunOptions,
+} from "@patchwork/interpreter/core";
 import type { Diagnostic, Program } from "@patchwork/parser";
 import { ChannelSet } from "./channel.js";
 import type { RunOutcome, SessionEntry, SessionRunMessage, ThinkReplyMessage, ThinkResponse, WorkerInit, WorkerMessage } from "./protocol.js";
@@ -50,7 +62,6 @@ interface EvaluatorModule {
   NoAgent?: new () => Agent;
   /** The interpreter's error class for agent failures (thrown from `think`). */
   AgentError?: typeof AgentErrorClass;
-  ensureSessionDir?(dir: string): string;
   /** The replaying agent (`--replay-missing=agent`). */
   CassetteAgent?: new (cassette: NonNullable<WorkerInit["replay"]>["cassette"], options: { fallback?: Agent; fileName?: string }) => Agent;
   createNodeHost?(options: { cwd: string; shellStdin?: "ignore" | "inherit"; env?: Record<string, string | undefined> }): Host;
@@ -213,13 +224,15 @@ class ThreadWorkers implements Workers {
   constructor(
     private readonly agent: ThreadAgent,
     private readonly session: NonNullable<WorkerInit["session"]>,
-    private readonly ensureDir: (dir: string) => string,
   ) {
     this.sessionId = session.id;
     this.sessionTimestamp = session.timestamp;
   }
+  /** The main thread creates the directory (it owns the session and removes it at the end). */
   sessionDir(): string {
-    return this.ensureDir(this.session.dir);
+    const answer = this.agent.request("session-dir", (seq) => ({ type: "session-dir", seq })).result;
+    if (!answer.ok) throw new Error(answer.message);
+    return this.session.dir;
   }
   start(tasks: WorkerTask[]): number {
     const group = ++this.groups;
@@ -356,7 +369,7 @@ async function main(): Promise<void> {
   }
   if (init.worker !== undefined) thinker = withWorker(thinker, init.worker);
   const workers =
-    init.session && mod.ensureSessionDir ? new ThreadWorkers(agent, init.session, mod.ensureSessionDir) : undefined;
+    init.session ? new ThreadWorkers(agent, init.session) : undefined;
   const task = init.task;
   // The program's thread parses its program itself when it has workers, so that the first
   // delegation hands the AST to the main thread (pool.ts), which then need not parse it again.
@@ -399,18 +412,18 @@ function withWorker(agent: Agent, worker: string): Agent {
 }
 
 /**
- * The interpreter, by literal specifiers so that a bundler includes both (scripts/bundle-cli.mjs).
- * A worker task given its file's AST that imports nothing needs no parser: it loads the
- * parser-free entry, which saves most of a thread's start-up (Chevrotain and the parser).
+ * The interpreter. A worker task given its file's AST that imports nothing needs no parser: it
+ * runs on the parser-free core, which saves most of a thread's start-up (Chevrotain and the
+ * parser). Else the full interpreter, by a literal specifier so that a bundler includes it.
  */
 async function loadInterpreter(init: WorkerInit): Promise<unknown> {
   const program = init.taskProgram;
   if (init.task && program && !init.repl) {
-    const core = await import("@patchwork/interpreter/core");
-    if (core.importedFiles(program, core.moduleDir(init.task.fileName, init.cwd)).length === 0) {
+    if (importedFiles(program, moduleDir(init.task.fileName, init.cwd)).length === 0) {
       // Nothing to parse: an import would have been the only reason.
       const noParser: ParseFn = (_source, fileName) => ({ program: null, error: `cannot parse ${fileName}: this worker thread has no parser` });
-      return { ...core, run: (_source: string, options: RunOptions) => core.runParsed(program, [], options, noParser) };
+      const run = (_source: string, options: RunOptions) => runParsed(program, [], options, noParser);
+      return { run, AgentError: CoreAgentError, NoAgent, CassetteAgent, createNodeHost };
     }
   }
   return import("@patchwork/interpreter");

@@ -7,7 +7,7 @@
  */
 import { Worker } from "node:worker_threads";
 import type { JsonValue, WorkerFailure, WorkerTask } from "@patchwork/interpreter";
-import { AgentError } from "@patchwork/interpreter";
+import { AgentError, ensureSessionDir } from "@patchwork/interpreter";
 import { parse, type Program } from "@patchwork/parser";
 import { AgentCodes } from "../errors.js";
 import type { AsyncAgent, RunEvent } from "../types.js";
@@ -204,6 +204,18 @@ export class EvaluatorPool {
       case "receive":
         this.receive(t, message.seq, message.mailbox, message.timeoutMs);
         return;
+      case "session-dir": {
+        const dir = this.options.init.session?.dir;
+        let result: { ok: true } | { ok: false; message: string } = { ok: true };
+        try {
+          if (dir === undefined) throw new Error("this run has no session");
+          ensureSessionDir(dir);
+        } catch (error) {
+          result = { ok: false, message: error instanceof Error ? error.message : String(error) };
+        }
+        t.bridge.answer(message.seq, { type: "session-dir", result });
+        return;
+      }
       case "done":
         ended({ kind: "done", outcome: message.outcome });
         return;

@@ -121,6 +121,8 @@ export type WorkerMessage =
   | { type: "join"; seq: number; group: number }
   | { type: "send"; mailbox: string; value: JsonValue }
   | { type: "receive"; seq: number; mailbox: string; timeoutMs: number }
+  /** `self.session.dir`: create the run's directory if it is not there (answered `session-dir`). */
+  | { type: "session-dir"; seq: number }
   | { type: "ready" }
   | { type: "done"; outcome: RunOutcome; runId?: number }
   | { type: "failed"; message: string; stack?: string };
@@ -134,6 +136,7 @@ export type ThinkResponse = { seq: number } & (
   | { type: "shell-result"; result: ShellResult }
   | { type: "joined"; result: JoinResult }
   | { type: "received"; result: ReceiveResult }
+  | { type: "session-dir"; result: { ok: true } | { ok: false; message: string } }
 );
 
 /** What the worker sends back on a think's channel (`seq`). */
