@@ -10,7 +10,8 @@
 // rebuilt parser never reads an old AST), the kind and the caller's parts (file name and
 // bytes). An entry is used only when its header names the same key and the payload has the
 // recorded length and hash and parses as JSON; anything else (truncated, corrupt, foreign,
-// unreadable) counts as a miss, and the miss's result is written over it. Writes go to a
+// unreadable, or owned by another user) counts as a miss, and the miss's result is written
+// over it. The directory is made private (0700) and entries are 0600. Writes go to a
 // temporary file renamed into place, so a reader never sees half an entry. A directory that
 // cannot be created or written turns caching off for the rest of the process (one line with
 // --verbose). Nothing here throws.
@@ -97,7 +98,10 @@ export class ParseCache {
   get(kind: CacheKind, key: string): unknown {
     let text: string;
     try {
-      text = readFileSync(this.file(kind, key), "utf8");
+      const path = this.file(kind, key);
+      // Only our own entries: in a shared directory another user could plant a crafted AST.
+      if (!ownedByUs(path)) return undefined;
+      text = readFileSync(path, "utf8");
     } catch {
       return undefined;
     }
@@ -131,8 +135,8 @@ export class ParseCache {
     const target = this.file(kind, key);
     const temp = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     try {
-      mkdirSync(this.dir, { recursive: true });
-      writeFileSync(temp, `${header}\n${payload}`);
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      writeFileSync(temp, `${header}\n${payload}`, { mode: 0o600 });
       renameSync(temp, target);
       if (Math.random() * PRUNE_EVERY < 1) this.prune();
     } catch (error) {
@@ -168,6 +172,12 @@ export class ParseCache {
       }
     }
   }
+}
+
+/** Whether the file belongs to the user running patchwork (always true where there are no uids). */
+function ownedByUs(path: string): boolean {
+  const uid = process.getuid?.();
+  return uid === undefined || statSync(path).uid === uid;
 }
 
 /** JSON.stringify replacer that refuses what JSON would change (NaN, ±Infinity → null; -0 → 0). */

@@ -2,7 +2,7 @@
 // must be indistinguishable from a cold one (same output, same diagnostics at the same
 // positions), and a cache entry that is not sound must be ignored and rewritten. In process;
 // the binary's side (flags, environment, check, imports changing) is cache-cli.test.ts.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import fc from "fast-check";
@@ -134,6 +134,21 @@ describe("the cache on disk", () => {
     expect(one.get("ast", one.key("ast", ["f.pw", "x"]))).toEqual({ v: 1 });
     expect(two.get("ast", two.key("ast", ["f.pw", "x"]))).toBeUndefined();
     expect(one.get("ast", one.key("ast", ["g.pw", "x"]))).toBeUndefined();
+  });
+
+  it("is private: the directory 0700, entries 0600, and an entry owned by another user is not read", () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "pw-cache-")), "made");
+    dirs.push(dirname(dir));
+    const cache = ParseCache.open({ build: "b", env: { PATCHWORK_CACHE_DIR: dir } })!;
+    const key = cache.key("ast", ["f.pw", "x"]);
+    cache.put("ast", key, { v: 1 });
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    const [entry] = readdirSync(dir);
+    expect(statSync(join(dir, entry!)).mode & 0o777).toBe(0o600);
+    expect(cache.get("ast", key)).toEqual({ v: 1 });
+    if (process.getuid?.() !== 0) return; // only root can give a file to another user
+    chownSync(join(dir, entry!), 1, 1);
+    expect(cache.get("ast", key)).toBeUndefined();
   });
 
   it("prune removes its own entries not written for a while, and nothing else", () => {
