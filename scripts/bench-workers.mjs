@@ -122,6 +122,13 @@ for (const n of size([27, 35], [20])) {
   console.log(`worker thread start (${n} more trivial workers), median [min–max] of ${repeats}:`);
   console.log(`  per worker: wall ${spread(wallPer, (x) => x.toFixed(1))} ms, CPU ${spread(cpuPer, (x) => x.toFixed(1))} ms`);
 
+  // Many tasks through few threads: a finished task's thread takes the next one (pool.ts).
+  const tasks = size(48, 8);
+  const many = [];
+  for (let i = 0; i < repeats; i++) many.push(await timed(trivial(tasks), { maxWorkers: 4 }));
+  console.log(`${tasks} trivial tasks with --max-workers 4, median [min–max] of ${repeats}:`);
+  console.log(`  run ${spread(many.map((r) => r.wall))} ms, CPU ${spread(many.map((r) => r.cpu))} ms (vs ${spread(base.map((r) => r.wall))} ms for one task)`);
+
   // Idle workers: each says it is ready, then waits in a receive; the program's thread
   // prints once all are ready and sleeps, while this thread samples the memory.
   const idle = (count) => `

@@ -3,6 +3,7 @@
 // failure propagation and cancellation leaving nothing running, mailboxes in order.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import { run as runInThread } from "@patchwork/interpreter";
 import { runWithAgent, type RunEvent } from "../dist/index.js";
@@ -78,6 +79,34 @@ self.delegate([w(1), w(2), w(3)]).await`;
     const lines = r.output.trim().split("\n");
     // One at a time: every start is followed by its own end.
     for (let i = 0; i < lines.length; i += 2) expect(lines[i + 1]).toBe(lines[i]!.replace("start", "end"));
+  }, 60_000);
+
+  it("start at most --max-workers task threads for many tasks: a finished task's thread takes the next", async () => {
+    // Node numbers worker threads in creation order: the difference counts the threads the run made.
+    const nextThreadId = () =>
+      new Promise<number>((resolve) => {
+        const w = new Worker("", { eval: true });
+        const id = w.threadId;
+        void w.terminate().then(() => resolve(id));
+      });
+    const source = `
+worker sq(n) {
+    var s = "task " + n
+    return n * n
+}
+worker fails(n) { throw "no " + n }
+var first = self.delegate([sq(1), sq(2), sq(3), sq(4), sq(5), sq(6), sq(7), sq(8), sq(9), sq(10), sq(11), sq(12)]).await
+var caught = "none"
+try { self.delegate([fails(1), sq(20)]).await } catch (e) { caught = "caught" }
+var again = self.delegate([sq(13), sq(14), sq(15)]).await
+print(first, caught, again)`;
+    const before = await nextThreadId();
+    const r = await runThreaded(source, { maxWorkers: 2 });
+    const made = (await nextThreadId()) - before - 1;
+    expect(r.diagnostics).toEqual([]);
+    expect(r.output).toBe("1, 4, 9, 16, 25, 36, 49, 64, 81, 100, 121, 144 caught 169, 196, 225\n");
+    // The program's thread and two task threads; a thread whose task threw is reused too. (Was 18.)
+    expect(made).toBeLessThanOrEqual(3);
   }, 60_000);
 
   it("carry 1,000 messages between two workers in order", async () => {

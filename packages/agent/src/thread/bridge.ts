@@ -22,7 +22,7 @@ export class ThinkBridge {
     private runSignal: AbortSignal,
     private emit: (event: AgentEvent) => void,
     /** The evaluator thread this bridge serves ("main" or a worker task): its thinks' redirect stack. */
-    private readonly worker?: string,
+    private worker?: string,
   ) {
     this.watch(runSignal);
   }
@@ -32,6 +32,11 @@ export class ThinkBridge {
     this.runSignal = runSignal;
     this.emit = emit;
     this.watch(runSignal);
+  }
+
+  /** A reused task thread's next task: its thinks are that worker's. */
+  nextTask(worker: string): void {
+    this.worker = worker;
   }
 
   private watch(runSignal: AbortSignal): void {

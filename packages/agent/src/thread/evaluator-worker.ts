@@ -36,7 +36,7 @@ import {
 } from "@patchwork/interpreter/core";
 import type { Diagnostic, Program } from "@patchwork/parser";
 import { ChannelSet } from "./channel.js";
-import type { RunOutcome, SessionEntry, SessionRunMessage, ThinkReplyMessage, ThinkResponse, WorkerInit, WorkerMessage } from "./protocol.js";
+import type { NextTaskMessage, RunOutcome, SessionEntry, SessionRunMessage, ThinkReplyMessage, ThinkResponse, WorkerInit, WorkerMessage } from "./protocol.js";
 
 /** The interpreter API this thread needs (checked at run time: the interpreter may lag behind). */
 interface EvaluatorModule {
@@ -313,8 +313,10 @@ function wrapHost(base: Host, init: WorkerInit, agent: ThreadAgent, output: stri
 }
 
 async function main(): Promise<void> {
-  const init = workerData as WorkerInit;
-  const mod = (init.evaluatorModule === undefined ? await loadInterpreter(init) : await import(init.evaluatorModule)) as Partial<EvaluatorModule>;
+  // A task thread may run several tasks one after another (pool.ts reuses threads): `init` is
+  // then updated in place, so that the host's wrappers read the current task's worker.
+  const init = { ...(workerData as WorkerInit) };
+  let mod = (init.evaluatorModule === undefined ? await loadInterpreter(init) : await import(init.evaluatorModule)) as Partial<EvaluatorModule>;
   if (typeof mod.run !== "function" || typeof mod.createNodeHost !== "function") {
     post({ type: "failed", message: `${init.evaluatorModule ?? "@patchwork/interpreter"} does not export run() and createNodeHost()` });
     return;
@@ -358,6 +360,30 @@ async function main(): Promise<void> {
     post({ type: "ready" });
     return;
   }
+  if (init.task) {
+    parentPort!.on("message", (message: NextTaskMessage) => {
+      if (message.type !== "next-task") return;
+      void (async () => {
+        Object.assign(init, message.init);
+        if (init.evaluatorModule === undefined) mod = (await loadInterpreter(init)) as Partial<EvaluatorModule>;
+        output.length = 0;
+        await runProgram(mod as EvaluatorModule, init, agent, base, host, lines, output);
+      })();
+    });
+  }
+  await runProgram(mod as EvaluatorModule, init, agent, base, host, lines, output);
+}
+
+/** Runs the thread's program (or its task) and says `done` with its outcome. */
+async function runProgram(
+  mod: EvaluatorModule,
+  init: WorkerInit,
+  agent: ThreadAgent,
+  base: Host,
+  host: Host,
+  lines: LineBuffer | null,
+  output: string[],
+): Promise<void> {
   const noAgent = init.agentMode === "none" && mod.NoAgent ? new mod.NoAgent() : null;
   let thinker: Agent = noAgent ?? agent;
   if (init.replay) {

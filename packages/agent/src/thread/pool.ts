@@ -12,7 +12,7 @@ import { parse, type Program } from "@patchwork/parser";
 import { AgentCodes } from "../errors.js";
 import type { AsyncAgent, RunEvent } from "../types.js";
 import { ThinkBridge } from "./bridge.js";
-import type { RunOutcome, WorkerInit, WorkerMessage } from "./protocol.js";
+import type { NextTaskMessage, RunOutcome, WorkerInit, WorkerMessage } from "./protocol.js";
 import { ShellRunner } from "./shell.js";
 
 export interface PoolOptions {
@@ -81,16 +81,30 @@ class EvaluatorThread {
   /** Tasks it has delegated so far (their keys count from 1 in delegation order). */
   delegated = 0;
   ended = false;
+  /** Its task done, it waits for another (pool.ts keeps up to `maxWorkers` such threads). */
+  idle = false;
 
   constructor(
-    readonly label: string,
-    readonly run: TaskRun | null,
+    public label: string,
+    public run: TaskRun | null,
     init: WorkerInit,
     pool: PoolOptions,
   ) {
     this.bridge = new ThinkBridge(pool.agent ?? noAgent, pool.runSignal, pool.emit, label);
     this.shells = new ShellRunner({ env: pool.env, stdin: pool.shellStdin });
     this.worker = new Worker(pool.workerPath, { workerData: init });
+  }
+
+  /** Gives the thread, its task done, the next task (no new thread to start). */
+  reuse(run: TaskRun, init: WorkerInit): void {
+    this.idle = false;
+    this.label = run.key;
+    this.run = run;
+    this.thinkIds.clear();
+    this.blocked = 0;
+    this.delegated = 0;
+    this.bridge.nextTask(run.key);
+    this.worker.postMessage({ type: "next-task", init } satisfies NextTaskMessage);
   }
 
   /** Stops everything this thread runs: its thinks, its shell commands, the thread itself. */
@@ -106,6 +120,8 @@ class EvaluatorThread {
 export class EvaluatorPool {
   private readonly threads = new Set<EvaluatorThread>();
   private readonly queue: TaskRun[] = [];
+  /** Task threads whose task is done, waiting for the next (see `reuseFor`). */
+  private readonly idle: EvaluatorThread[] = [];
   private readonly mailboxes = new Map<string, { messages: JsonValue[]; waiters: Waiter[] }>();
   private thinkCount = 0;
   private root: EvaluatorThread | null = null;
@@ -135,6 +151,7 @@ export class EvaluatorPool {
     for (const t of this.threads) t.stop(code, message);
     this.threads.clear();
     this.queue.length = 0;
+    this.idle.length = 0;
     for (const box of this.mailboxes.values()) for (const w of box.waiters) clearTimeout(w.timer);
     this.mailboxes.clear();
   }
@@ -306,12 +323,63 @@ export class EvaluatorPool {
 
   private runningCount(): number {
     let n = 0;
-    for (const t of this.threads) if (t.run && !t.ended && t.blocked === 0) n++;
+    for (const t of this.threads) if (t.run && !t.ended && !t.idle && t.blocked === 0) n++;
     return n;
   }
 
   private spawn(run: TaskRun): void {
-    const init: WorkerInit = {
+    const idle = this.takeIdle();
+    if (idle) {
+      idle.reuse(run, this.taskInit(run));
+      run.state = "running";
+      run.thread = idle;
+      return;
+    }
+    const t = new EvaluatorThread(run.key, run, this.taskInit(run), this.options);
+    run.state = "running";
+    run.thread = t;
+    this.threads.add(t);
+    this.listen(t);
+  }
+
+  /** An idle task thread still alive, if any. */
+  private takeIdle(): EvaluatorThread | undefined {
+    for (;;) {
+      const t = this.idle.pop();
+      if (!t || (!t.ended && t.worker.threadId !== -1)) return t;
+      this.threads.delete(t);
+    }
+  }
+
+  /**
+   * A finished task's thread takes the next queued task, if there is one, or waits idle for
+   * the next delegation: a thread costs a V8 isolate and Node's bootstrap (≈ 0.1 s of CPU), so
+   * a program that delegates many tasks starts at most `maxWorkers` task threads, not one per
+   * task. Only after a clean end (a thread that crashed or was stopped is never reused); idle
+   * threads beyond `maxWorkers` are stopped, and all of them at the end of the run.
+   */
+  private reuseFor(t: EvaluatorThread): boolean {
+    if (this.next(t)) return true;
+    if (this.idle.length >= this.options.maxWorkers) return false;
+    t.idle = true;
+    this.idle.push(t);
+    return true;
+  }
+
+  private next(t: EvaluatorThread): boolean {
+    for (;;) {
+      const next = this.queue.shift();
+      if (!next) return false;
+      if (next.state !== "queued") continue;
+      t.reuse(next, this.taskInit(next));
+      next.state = "running";
+      next.thread = t;
+      return true;
+    }
+  }
+
+  private taskInit(run: TaskRun): WorkerInit {
+    return {
       ...this.options.init,
       entry: undefined,
       argStrings: undefined,
@@ -323,11 +391,6 @@ export class EvaluatorPool {
       // A task thread never reads the terminal: `ask` goes to the agent.
       askUser: false,
     };
-    const t = new EvaluatorThread(run.key, run, init, this.options);
-    run.state = "running";
-    run.thread = t;
-    this.threads.add(t);
-    this.listen(t);
   }
 
   private taskEnded(t: EvaluatorThread, end: RootEnd): void {
@@ -335,8 +398,6 @@ export class EvaluatorPool {
     if (run.state !== "running") return;
     // Tasks it delegated and never awaited end with it.
     this.cancelGroupsOf(t, "the worker that started this task has ended");
-    t.stop(AgentCodes.cancelled, "the worker has ended");
-    this.threads.delete(t);
     const group = run.group;
     if (end.kind === "done" && !end.outcome.diagnostics.some((d) => d.severity === "error")) {
       run.state = "done";
@@ -349,6 +410,10 @@ export class EvaluatorPool {
         group.failure = failureOf(run.spec, end);
         for (const other of group.runs) this.cancelRun(other, `worker '${run.spec.worker}' failed`);
       }
+    }
+    if (end.kind !== "done" || this.closed || !this.reuseFor(t)) {
+      t.stop(AgentCodes.cancelled, "the worker has ended");
+      this.threads.delete(t);
     }
     this.settle(group);
     this.pump();

@@ -69,6 +69,12 @@ export interface SessionRunMessage {
   main?: SessionEntry;
 }
 
+/** Main → a task thread whose task is done, on `parentPort`: run this task next (pool.ts reuses threads). */
+export interface NextTaskMessage {
+  type: "next-task";
+  init: WorkerInit;
+}
+
 /** An entry to run after a session's program, named and given arguments as on a command line. */
 export interface SessionEntry {
   entry?: string;
