@@ -329,12 +329,7 @@ export class EvaluatorPool {
 
   private spawn(run: TaskRun): void {
     const idle = this.takeIdle();
-    if (idle) {
-      idle.reuse(run, this.taskInit(run));
-      run.state = "running";
-      run.thread = idle;
-      return;
-    }
+    if (idle) return this.assign(idle, run);
     const t = new EvaluatorThread(run.key, run, this.taskInit(run), this.options);
     run.state = "running";
     run.thread = t;
@@ -371,11 +366,16 @@ export class EvaluatorPool {
       const next = this.queue.shift();
       if (!next) return false;
       if (next.state !== "queued") continue;
-      t.reuse(next, this.taskInit(next));
-      next.state = "running";
-      next.thread = t;
+      this.assign(t, next);
       return true;
     }
+  }
+
+  /** A live task thread, its task done, runs `run` next. */
+  private assign(t: EvaluatorThread, run: TaskRun): void {
+    t.reuse(run, this.taskInit(run));
+    run.state = "running";
+    run.thread = t;
   }
 
   private taskInit(run: TaskRun): WorkerInit {
