@@ -4,7 +4,8 @@
  * `do` server (http, stdio relay, acp), and the scripted ACP test agent.
  */
 export { runWithAgent } from "./thread/run.js";
-export type { RunWithAgentOptions, RunWithAgentResult } from "./thread/run.js";
+export type { ParsedProgram, RunWithAgentOptions, RunWithAgentResult } from "./thread/run.js";
+export type { ParsedModules } from "./thread/protocol.js";
 export { AcpAgent, spawnAcpAgent } from "./acp/agent.js";
 export { RecyclingAgent } from "./acp/recycling.js";
 export type { AcpAgentOptions } from "./acp/agent.js";

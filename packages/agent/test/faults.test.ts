@@ -1,7 +1,9 @@
 // Every fault of an agent process gives a clear PW4xxx error at the think, no hang, no orphan.
 import { describe, expect, it } from "vitest";
 import { runWithAgent } from "../dist/index.js";
-import { block, codes, fakeEvaluator, groupAlive, pidAlive, print, runThreadbare, scratch, scriptedAgent, think } from "./helpers.js";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { block, codes, fakeEvaluator, groupAlive, pidAlive, print, runThreadbare, runWith, scratch, scriptedAgent, think } from "./helpers.js";
 
 const one = think("answer me", [print("child ran")], { print: true });
 
@@ -70,6 +72,55 @@ describe("initialize", () => {
     expect(result.diagnostics[0]!.message).toMatch(/no answer to initialize within 500 ms/);
   });
 });
+
+describe("the program and its agent's start", () => {
+  const marker = () => join(scratch, `ran-${Math.random().toString(36).slice(2)}.flag`);
+
+  it("runs nothing of the program when the agent fails to start", async () => {
+    const flag = marker();
+    const run = await runWith(`$ touch ${flag}\nprint(think { hello })\n`, join(scratch, "first.pw"), { onInitialize: "crash" });
+    expect(codes(run)).toEqual(["PW4002"]);
+    expect(existsSync(flag)).toBe(false);
+  });
+
+  it("starts the program only once the agent is up", async () => {
+    const order: string[] = [];
+    const run = await runWith('print("first")\nprint(think { hello })\n', join(scratch, "order.pw"), { initializeDelayMs: 400, fallback: { steps: [{ reply: "hi" }] } }, {
+      onEvent: (e) => {
+        if (e.type === "agent-started") order.push("agent-started");
+      },
+      onOutput: (text) => order.push(text),
+    });
+    expect(run.diagnostics).toEqual([]);
+    expect(order).toEqual(["agent-started", "first\n", "hi\n"]);
+  });
+
+  it("reports a syntax error without waiting for the agent, and leaves no agent process", async () => {
+    const t0 = performance.now();
+    const script = scriptedAgent({ initializeDelayMs: 30_000 });
+    const run = await runWithAgent({ source: "print(1)\nvar = 3\n", fileName: "broken.pw", cwd: scratch, agent: { command: script }, writeOutput: false });
+    expect(run.diagnostics.map((d) => d.code)).toEqual(["PW2001"]);
+    expect(performance.now() - t0).toBeLessThan(20_000);
+    // The agent's start was abandoned: its process is gone.
+    const scriptFile = JSON.parse(script.split(" ").at(-1)!) as string;
+    for (let i = 0; i < 40 && commandsRunning(scriptFile) > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(commandsRunning(scriptFile)).toBe(0);
+  });
+});
+
+/** Living processes whose command line mentions `text`. */
+function commandsRunning(text: string): number {
+  let n = 0;
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, "utf8").includes(text)) n++;
+    } catch {
+      /* gone */
+    }
+  }
+  return n;
+}
 
 describe("faults during a think", () => {
   it("an agent crash fails the think (PW4004) at its position and kills the group", async () => {

@@ -1,17 +1,21 @@
 // Workers on evaluator threads of their own: the same results as in one thread, real
 // concurrency, thinks of different workers side by side (each `do` with its own worker),
 // failure propagation and cancellation leaving nothing running, mailboxes in order.
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import { run as runInThread } from "@patchwork/interpreter";
-import { runWithAgent, type RunEvent } from "../dist/index.js";
+import { parse } from "@patchwork/parser";
+import { runWithAgent, type ParsedProgram, type RunEvent } from "../dist/index.js";
 import { groupAlive, runWith, scratch } from "./helpers.js";
 
 const fixture = join(import.meta.dirname, "..", "..", "interpreter", "test", "fixtures", "workers.pw");
 
-async function runThreaded(source: string, options: { fileName?: string; maxWorkers?: number; signal?: AbortSignal; events?: RunEvent[] } = {}) {
+async function runThreaded(
+  source: string,
+  options: { fileName?: string; maxWorkers?: number; signal?: AbortSignal; events?: RunEvent[]; parsed?: ParsedProgram } = {},
+) {
   const result = await runWithAgent({
     source,
     fileName: options.fileName ?? join(scratch, "w.pw"),
@@ -21,9 +25,18 @@ async function runThreaded(source: string, options: { fileName?: string; maxWork
     timeoutMs: 60_000,
     ...(options.maxWorkers ? { maxWorkers: options.maxWorkers } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.parsed ? { parsed: options.parsed } : {}),
     onEvent: (e) => options.events?.push(e),
   });
   return result;
+}
+
+/** `source` parsed as the CLI does ahead of a run, with the files its imports load. */
+function parsedAhead(source: string, fileName: string, modules: Record<string, string> = {}): ParsedProgram {
+  const { program, diagnostics } = parse(source, { fileName });
+  const parsedModules: ParsedProgram["modules"] = {};
+  for (const [path, text] of Object.entries(modules)) parsedModules[path] = { text, ...parse(text, { fileName: path }) };
+  return { program, diagnostics, modules: parsedModules };
 }
 
 describe("workers on threads, no agent", () => {
@@ -64,6 +77,39 @@ print(self.delegate([twice(21), plain(41)]).await)`;
     const r = await runThreaded(source);
     expect(r.diagnostics).toEqual([]);
     expect(r.output).toBe("42, 42\n");
+  }, 60_000);
+
+  it("run the ASTs parsed ahead (the CLI's parse cache): no thread parses the program or its imports again", async () => {
+    // The files on disk say "disk"; the ASTs given say "ahead": only the given ASTs can print "ahead".
+    const lib = join(scratch, "ahead-lib.pw");
+    const libText = 'export worker w() { return "disk" }\n';
+    writeFileSync(lib, libText);
+    const main = join(scratch, "ahead.pw");
+    const source = 'import {w} from "./ahead-lib.pw"\nprint("disk")\nprint(self.delegate([w()]).await)\n';
+    const parsed = parsedAhead('import {w} from "./ahead-lib.pw"\nprint("ahead")\nprint(self.delegate([w()]).await)\n', main);
+    parsed.modules[lib] = { text: libText, ...parse('export worker w() { return "ahead" }\n', { fileName: lib }) };
+    const r = await runThreaded(source, { fileName: main, parsed });
+    expect(r.diagnostics).toEqual([]);
+    expect(r.output).toBe("ahead\nahead\n");
+  }, 60_000);
+
+  it("say a module changed on disk after it was parsed ahead, positioned at its import", async () => {
+    const lib = join(scratch, "changed-lib.pw");
+    writeFileSync(lib, "export fun f() { return 2 }\n");
+    const main = join(scratch, "changed.pw");
+    const source = 'import {f} from "./changed-lib.pw"\nworker w() { return f() }\nprint(self.delegate([w()]).await)\n';
+    const r = await runThreaded(source, { fileName: main, parsed: parsedAhead(source, main, { [lib]: "export fun f() { return 1 }\n" }) });
+    expect(r.ok).toBe(false);
+    expect(r.diagnostics[0]!.message).toMatch(/changed-lib\.pw changed while the program ran; run it again/);
+    expect(r.diagnostics[0]!.span.start.line).toBe(1);
+  }, 60_000);
+
+  it("report the errors of a program parsed ahead without running any of it", async () => {
+    const main = join(scratch, "broken.pw");
+    const source = '$ touch ran.flag\nvar = 3\n';
+    const r = await runThreaded(source, { fileName: main, parsed: parsedAhead(source, main) });
+    expect(r.diagnostics.map((d) => [d.code, d.span.start.line])).toEqual([["PW2001", 2]]);
+    expect(existsSync(join(scratch, "ran.flag"))).toBe(false);
   }, 60_000);
 
   it("queue tasks beyond --max-workers", async () => {

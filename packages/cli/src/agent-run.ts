@@ -1,5 +1,5 @@
 import { createInterface } from "node:readline";
-import { SourceFile } from "@patchwork/parser";
+import { SourceFile } from "@patchwork/parser/core";
 import {
   runWithAgent,
   type AcpAgentOptions,
@@ -12,7 +12,8 @@ import { renderDiagnostics } from "./files.js";
 import { resolveAgentCommand } from "./presets.js";
 import { Progress } from "./progress.js";
 import type { Recording } from "./recording.js";
-import { NO_AGENT_NOTICE, type RunArgs } from "./run-command.js";
+import { parseAhead } from "./programs.js";
+import { NO_AGENT_NOTICE, openCache, type RunArgs } from "./run-command.js";
 import type { Terminal } from "./terminal.js";
 
 const STOP_SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
@@ -61,6 +62,8 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term, arg
       source: text,
       fileName: args.file,
       cwd,
+      // Parsed while the agent starts (from the parse cache when it can): the threads load no parser.
+      parsed: () => parseAhead(args.file, text, cwd, openCache(args, term)),
       entry: args.entry,
       ...(argStrings ? { argStrings } : {}),
       entryMayBeArgument: !args.entryOption,

@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import type { Diagnostic, Program } from "@patchwork/parser/core";
 import { importedFiles, importedModule, moduleDir, type ParseFn } from "@patchwork/interpreter/core";
+import type { ParsedModules, ParsedProgram } from "@patchwork/agent";
 import type { ParseCache } from "./cache.js";
 
 export interface Parsed {
@@ -60,6 +61,41 @@ export async function loadProgram(file: string, text: string, cwd: string, cache
     return { program, diagnostics };
   };
   return { ...(main ?? parse(file, text)), parseModule: fromKnown(known, parse) };
+}
+
+/**
+ * The program and every file its imports load (transitively), parsed: from the cache where it
+ * has them, else by the parser (imported only then), filling the cache. For a run on evaluator
+ * threads (agent-run.ts), whose threads then load no parser. Undefined for a Threadbare file.
+ */
+export async function parseAhead(file: string, text: string, cwd: string, cache: ParseCache | null): Promise<ParsedProgram | undefined> {
+  if (file.toLowerCase().endsWith(".json")) return undefined;
+  let parsing: typeof import("./parsing.js") | undefined;
+  const parse = async (fileName: string, source: string): Promise<Parsed> => {
+    const cached = cache ? cachedParse(cache, fileName, source) : undefined;
+    if (cached) return cached;
+    parsing ??= await import("./parsing.js");
+    const { program, diagnostics } = parsing.parse(source, { fileName });
+    cache?.put("ast", astKey(cache, fileName, source), { program, diagnostics });
+    return { program, diagnostics };
+  };
+  const main = await parse(file, text);
+  const modules: ParsedModules = {};
+  const queue = importedFiles(main.program, moduleDir(file, cwd));
+  while (queue.length > 0) {
+    const path = queue.shift()!;
+    if (Object.hasOwn(modules, path)) continue;
+    let source: string;
+    try {
+      source = readFileSync(path, "utf8");
+    } catch {
+      continue; // the interpreter reports it, positioned at the import
+    }
+    const parsed = await parse(path, source);
+    modules[path] = { text: source, ...parsed };
+    queue.push(...importedFiles(parsed.program, moduleDir(path, cwd)));
+  }
+  return { ...main, modules };
 }
 
 /**

@@ -28,6 +28,7 @@ import {
   CassetteAgent,
   createNodeHost,
   importedFiles,
+  importedModule,
   moduleDir,
   NoAgent,
   runParsed,
@@ -36,7 +37,18 @@ import {
 } from "@patchwork/interpreter/core";
 import type { Diagnostic, Program } from "@patchwork/parser";
 import { ChannelSet } from "./channel.js";
-import type { NextTaskMessage, RunOutcome, SessionEntry, SessionRunMessage, ThinkReplyMessage, ThinkResponse, WorkerInit, WorkerMessage } from "./protocol.js";
+import type {
+  GoMessage,
+  NextTaskMessage,
+  ParsedModules,
+  RunOutcome,
+  SessionEntry,
+  SessionRunMessage,
+  ThinkReplyMessage,
+  ThinkResponse,
+  WorkerInit,
+  WorkerMessage,
+} from "./protocol.js";
 
 /** The interpreter API this thread needs (checked at run time: the interpreter may lag behind). */
 interface EvaluatorModule {
@@ -316,6 +328,8 @@ async function main(): Promise<void> {
   // A task thread may run several tasks one after another (pool.ts reuses threads): `init` is
   // then updated in place, so that the host's wrappers read the current task's worker.
   const init = { ...(workerData as WorkerInit) };
+  // Listening from the start: `go` may come while the interpreter still loads.
+  const go = init.gated ? goMessage() : null;
   let mod = (init.evaluatorModule === undefined ? await loadInterpreter(init) : await import(init.evaluatorModule)) as Partial<EvaluatorModule>;
   if (typeof mod.run !== "function" || typeof mod.createNodeHost !== "function") {
     post({ type: "failed", message: `${init.evaluatorModule ?? "@patchwork/interpreter"} does not export run() and createNodeHost()` });
@@ -371,7 +385,19 @@ async function main(): Promise<void> {
       })();
     });
   }
-  await runProgram(mod as EvaluatorModule, init, agent, base, host, lines, output);
+  await runProgram(mod as EvaluatorModule, init, agent, base, host, lines, output, go);
+}
+
+/** Resolves when the main thread says `go` (a `gated` thread: the agent has started). */
+function goMessage(): Promise<void> {
+  return new Promise((resolve) => {
+    const onMessage = (message: GoMessage) => {
+      if (message?.type !== "go") return;
+      parentPort!.off("message", onMessage);
+      resolve();
+    };
+    parentPort!.on("message", onMessage);
+  });
 }
 
 /** Runs the thread's program (or its task) and says `done` with its outcome. */
@@ -383,6 +409,7 @@ async function runProgram(
   host: Host,
   lines: LineBuffer | null,
   output: string[],
+  go: Promise<void> | null = null,
 ): Promise<void> {
   const noAgent = init.agentMode === "none" && mod.NoAgent ? new mod.NoAgent() : null;
   let thinker: Agent = noAgent ?? agent;
@@ -397,10 +424,22 @@ async function runProgram(
   const workers =
     init.session ? new ThreadWorkers(agent, init.session) : undefined;
   const task = init.task;
-  // The program's thread parses its program itself when it has workers, so that the first
-  // delegation hands the AST to the main thread (pool.ts), which then need not parse it again.
-  const own = !task && workers && !init.repl && init.evaluatorModule === undefined ? await parseOwn(init) : null;
-  if (own && workers) workers.program = own.program;
+  // The program's thread parses its program itself when it has workers (so that the first
+  // delegation hands the AST to the main thread, pool.ts, and task threads need no parser) or
+  // while it waits for the agent; unless the caller parsed it (`init.parsed`).
+  const parsedAhead = !task && init.parsed && !hasErrors(init.parsed.diagnostics) ? init.parsed : undefined;
+  const parsesOwn = !task && !init.parsed && Boolean(workers || go) && !init.repl && init.evaluatorModule === undefined;
+  // The parser-free core (loadInterpreter) reports the parse's warnings itself; the full interpreter given an AST does not.
+  const own =
+    parsedAhead && !(mod as { parsedAhead?: boolean }).parsedAhead
+      ? { program: parsedAhead.program, warnings: parsedAhead.diagnostics.map((d) => ({ ...d, fileName: d.fileName ?? init.fileName })) }
+      : parsesOwn
+        ? await parseOwn(init)
+        : null;
+  if (workers && !task) workers.program = own?.program ?? parsedAhead?.program;
+  // A program that does not parse runs nothing: its errors need not wait for the agent.
+  const parseFailed = (parsesOwn && own === null && !init.fileName.endsWith(".json")) || hasErrors(init.parsed?.diagnostics);
+  if (go && !parseFailed) await go;
   const result = mod.run(task && init.fileName !== task.fileName ? base.readFile(task.fileName) : init.source, {
     fileName: task ? task.fileName : init.fileName,
     agent: thinker,
@@ -438,21 +477,46 @@ function withWorker(agent: Agent, worker: string): Agent {
 }
 
 /**
- * The interpreter. A worker task given its file's AST that imports nothing needs no parser: it
- * runs on the parser-free core, which saves most of a thread's start-up (Chevrotain and the
- * parser). Else the full interpreter, by a literal specifier so that a bundler includes it.
+ * The interpreter. A thread given its program's AST (the program's thread: `init.parsed`; a
+ * task: `init.taskProgram`) whose imports were all parsed ahead (`init.modules`), or that has
+ * none, needs no parser: it runs on the parser-free core, which saves most of a thread's
+ * start-up (Chevrotain and the parser). Else the full interpreter, by a literal specifier so
+ * that a bundler includes it.
  */
 async function loadInterpreter(init: WorkerInit): Promise<unknown> {
-  const program = init.taskProgram;
-  if (init.task && program && !init.repl) {
-    if (importedFiles(program, moduleDir(init.task.fileName, init.cwd)).length === 0) {
-      // Nothing to parse: an import would have been the only reason.
-      const noParser: ParseFn = (_source, fileName) => ({ program: null, error: `cannot parse ${fileName}: this worker thread has no parser` });
-      const run = (_source: string, options: RunOptions) => runParsed(program, [], options, noParser);
-      return { run, AgentError: CoreAgentError, NoAgent, CassetteAgent, createNodeHost };
-    }
+  const parsed = init.task ? (init.taskProgram ? { program: init.taskProgram, diagnostics: [] } : undefined) : init.parsed;
+  const fileName = init.task ? init.task.fileName : init.fileName;
+  if (parsed && !init.repl && allParsed(parsed.program, fileName, init.cwd, init.modules ?? {})) {
+    const modules = init.modules ?? {};
+    const parseModule: ParseFn = (source, name) => {
+      const known = modules[name];
+      // Only when a file changed on disk while the program ran.
+      if (!known || known.text !== source) return { program: null, error: `${name} changed while the program ran; run it again` };
+      return importedModule(known, name);
+    };
+    const run = (_source: string, options: RunOptions) => runParsed(parsed.program, parsed.diagnostics, options, parseModule);
+    return { run, AgentError: CoreAgentError, NoAgent, CassetteAgent, createNodeHost, parsedAhead: true };
   }
   return import("@patchwork/interpreter");
+}
+
+/** Whether every file `program`'s imports load (transitively) is in `modules`. */
+function allParsed(program: Program, fileName: string, cwd: string, modules: ParsedModules): boolean {
+  const seen = new Set<string>();
+  const queue = importedFiles(program, moduleDir(fileName, cwd));
+  while (queue.length > 0) {
+    const path = queue.shift()!;
+    if (seen.has(path)) continue;
+    seen.add(path);
+    const module = modules[path];
+    if (!module) return false;
+    queue.push(...importedFiles(module.program, moduleDir(path, cwd)));
+  }
+  return true;
+}
+
+function hasErrors(diagnostics: Diagnostic[] | undefined): boolean {
+  return diagnostics?.some((d) => d.severity === "error") ?? false;
 }
 
 function outcomeOf(

@@ -8,11 +8,11 @@
 import { Worker } from "node:worker_threads";
 import type { JsonValue, WorkerFailure, WorkerTask } from "@patchwork/interpreter";
 import { AgentError, ensureSessionDir } from "@patchwork/interpreter";
-import { parse, type Program } from "@patchwork/parser";
+import type { Program } from "@patchwork/parser";
 import { AgentCodes } from "../errors.js";
 import type { AsyncAgent, RunEvent } from "../types.js";
 import { ThinkBridge } from "./bridge.js";
-import type { NextTaskMessage, RunOutcome, WorkerInit, WorkerMessage } from "./protocol.js";
+import type { GoMessage, NextTaskMessage, RunOutcome, WorkerInit, WorkerMessage } from "./protocol.js";
 import { ShellRunner } from "./shell.js";
 
 export interface PoolOptions {
@@ -138,6 +138,11 @@ export class EvaluatorPool {
       this.threads.add(root);
       this.listen(root, (end) => resolve(end));
     });
+  }
+
+  /** The agent is up: the program's thread (started `gated`) runs its program. */
+  release(): void {
+    if (!this.closed) this.root?.worker.postMessage({ type: "go" } satisfies GoMessage);
   }
 
   /** The request of the innermost think under way in the program's thread (for positions). */
@@ -309,16 +314,15 @@ export class EvaluatorPool {
   }
 
   /**
-   * The main program's AST, so task threads need no parser: the program's thread sends it with
-   * its first delegation; parsed here (once) only when it did not (a custom evaluator module).
+   * The AST of a task's file, so that its thread needs no parser: parsed ahead of the run (the
+   * CLI), or the main program's as its thread sent it with its first delegation. Otherwise the
+   * task's thread parses the file itself.
    */
   private programOf(fileName: string): Program | undefined {
-    if (fileName !== this.options.init.fileName || fileName.endsWith(".json")) return undefined;
-    if (this.program === undefined) {
-      const r = parse(this.options.init.source, { fileName });
-      this.program = r.diagnostics.some((d) => d.severity === "error") ? null : r.program;
-    }
-    return this.program ?? undefined;
+    const { init } = this.options;
+    if (fileName === init.fileName && !fileName.endsWith(".json")) return init.parsed?.program ?? this.program ?? undefined;
+    const module = init.modules?.[fileName];
+    return module && !module.diagnostics.some((d) => d.severity === "error") ? module.program : undefined;
   }
 
   private runningCount(): number {
@@ -384,6 +388,8 @@ export class EvaluatorPool {
       entry: undefined,
       argStrings: undefined,
       entryMayBeArgument: undefined,
+      parsed: undefined,
+      gated: undefined,
       task: run.spec,
       taskProgram: this.programOf(run.spec.fileName),
       lineBuffered: true,

@@ -47,6 +47,12 @@ export interface WorkerInit {
   task?: WorkerTask;
   /** The AST of the task's file, when the main thread has it (the thread then needs no parser). */
   taskProgram?: Program;
+  /** The program's AST and parse diagnostics, parsed by the caller (the program's thread then needs no parser). */
+  parsed?: { program: Program; diagnostics: Diagnostic[] };
+  /** Every file the program's imports load, parsed (with `parsed`; task threads get it too). */
+  modules?: ParsedModules;
+  /** Run nothing until the main thread says `go` (the agent is still starting); load and parse meanwhile. */
+  gated?: boolean;
   /** The worker key of the task this thread runs (pool.ts): set on its think requests and think events. */
   worker?: string;
   /** Write output in whole lines only (threads running side by side never split each other's lines). */
@@ -58,6 +64,14 @@ export interface WorkerInit {
    * each `SessionRunMessage` in one interpreter session (state kept) and answers `done`.
    */
   repl?: boolean;
+}
+
+/** Files parsed ahead of a run, by path as the program's imports name them: their text and parse. */
+export type ParsedModules = Record<string, { text: string; program: Program; diagnostics: Diagnostic[] }>;
+
+/** Main → the program's thread on `parentPort`, when `gated`: the agent is up, run the program. */
+export interface GoMessage {
+  type: "go";
 }
 
 /** Main → session thread on `parentPort`: the next program of the session. */

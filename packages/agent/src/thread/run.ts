@@ -7,14 +7,14 @@
 import { setMaxListeners } from "node:events";
 import { fileURLToPath } from "node:url";
 import type { Cassette, JsonValue } from "@patchwork/interpreter";
-import type { Diagnostic } from "@patchwork/parser";
+import type { Diagnostic, Program } from "@patchwork/parser";
 import type { AcpAgentOptions } from "../acp/agent.js";
 import { RecyclingAgent } from "../acp/recycling.js";
 import { AgentCodes, toAgentError } from "../errors.js";
 import type { AsyncAgent, Logger, McpTransport, PermissionAnswer, PermissionPolicy, PermissionQuestion, RunEvent } from "../types.js";
 import { newSession, removeSessionDir } from "@patchwork/interpreter";
 import { EvaluatorPool } from "./pool.js";
-import type { WorkerInit } from "./protocol.js";
+import type { ParsedModules, WorkerInit } from "./protocol.js";
 import type { TraceWriter } from "../trace/writer.js";
 
 export interface RunWithAgentOptions {
@@ -77,6 +77,19 @@ export interface RunWithAgentOptions {
    * `CassetteRecorder`.
    */
   replay?: { cassette: Cassette; fileName?: string };
+  /**
+   * The program already parsed, with every file its imports load (the CLI's parse cache): the
+   * program's thread and its task threads then load no parser. A function is called once the
+   * agent's start is under way, so that parsing and the agent's start overlap.
+   */
+  parsed?: ParsedProgram | (() => Promise<ParsedProgram | undefined>);
+}
+
+/** A program's AST and parse diagnostics, and those of every file its imports load (by path). */
+export interface ParsedProgram {
+  program: Program;
+  diagnostics: Diagnostic[];
+  modules: ParsedModules;
 }
 
 export interface RunWithAgentResult {
@@ -138,62 +151,94 @@ async function run(options: RunWithAgentOptions, cwd: string): Promise<RunWithAg
       options.logger?.warn(`onEvent threw: ${String(error)}`);
     }
   };
-  const fail = (code: string, message: string, cancelled = false): RunWithAgentResult => ({
+  if (options.signal?.aborted) return failure(options, AgentCodes.cancelled, "the run was cancelled before it started", true);
+
+  if (isAsyncAgent(options.agent)) {
+    const agent = options.agent;
+    try {
+      return await evaluate(options, cwd, emit, await parsedOf(options), agent ? { agent, starting: null } : null);
+    } finally {
+      await agent?.close?.();
+    }
+  }
+
+  // The agent process starts while the program's thread loads the interpreter and the program
+  // is parsed (here, or in that thread): the thread runs nothing until the agent is up, so a
+  // program never acts before its agent has started, and neither waits for the other.
+  const acpOptions = options.agent;
+  const startAbort = new AbortController();
+  const onRunAbort = () => startAbort.abort();
+  options.signal?.addEventListener("abort", onRunAbort, { once: true });
+  let acpAgent: RecyclingAgent | null = null;
+  const starting = RecyclingAgent.start({
+    cwd,
+    startSignal: startAbort.signal,
+    mcpTransport: options.mcpTransport,
+    permissions: options.permissions,
+    askPermission: options.askPermission,
+    thinkIdleTimeoutMs: options.thinkIdleTimeoutMs,
+    thinkTimeoutMs: options.thinkTimeoutMs,
+    logger: options.logger,
+    ...acpOptions,
+    onEvent: (event) => {
+      acpOptions.onEvent?.(event);
+      emit(event);
+    },
+  }).then((started) => (acpAgent = started));
+  starting.catch(() => undefined);
+  const killOnExit = () => acpAgent?.process.killNow();
+  process.once("exit", killOnExit);
+  try {
+    const parsed = await parsedOf(options);
+    return await evaluate(options, cwd, emit, parsed, { agent: lateAgent(starting), starting, acp: () => acpAgent });
+  } finally {
+    options.signal?.removeEventListener("abort", onRunAbort);
+    process.off("exit", killOnExit);
+    // A run that ended before its agent was up (a syntax error, Ctrl-C) abandons the start.
+    if (!acpAgent) startAbort.abort();
+    await starting.then((started) => started.close(), () => undefined);
+  }
+}
+
+/** The program, parsed by the caller (the CLI's parse cache), if it was. */
+async function parsedOf(options: RunWithAgentOptions): Promise<ParsedProgram | undefined> {
+  const parsed = options.parsed;
+  return typeof parsed === "function" ? await parsed() : parsed;
+}
+
+/** Thinks wait for the agent's start (none comes before it: the program's thread is held until then). */
+function lateAgent(starting: Promise<AsyncAgent>): AsyncAgent {
+  return { think: (request, runChild, signal, context) => starting.then((agent) => agent.think(request, runChild, signal, context)) };
+}
+
+function failure(options: RunWithAgentOptions, code: string, message: string, cancelled = false): RunWithAgentResult {
+  return {
     ok: false,
     exitCode: cancelled ? 130 : 1,
     value: null,
     output: "",
     diagnostics: [{ code, severity: "error", message, span: START, fileName: options.fileName }],
     cancelled,
-  });
-  if (options.signal?.aborted) return fail(AgentCodes.cancelled, "the run was cancelled before it started", true);
+  };
+}
 
-  let agent: AsyncAgent | null;
-  let acpAgent: RecyclingAgent | null = null;
-  if (isAsyncAgent(options.agent)) agent = options.agent;
-  else {
-    try {
-      acpAgent = await RecyclingAgent.start({
-        cwd,
-        startSignal: options.signal,
-        mcpTransport: options.mcpTransport,
-        permissions: options.permissions,
-        askPermission: options.askPermission,
-        thinkIdleTimeoutMs: options.thinkIdleTimeoutMs,
-        thinkTimeoutMs: options.thinkTimeoutMs,
-        logger: options.logger,
-        ...options.agent,
-        onEvent: (event) => {
-          (options.agent as AcpAgentOptions).onEvent?.(event);
-          emit(event);
-        },
-      });
-    } catch (error) {
-      const e = toAgentError(error, AgentCodes.spawnFailed);
-      // Ctrl-C while the agent was starting: a cancelled run (exit 130), not a failed start.
-      if (options.signal?.aborted) return fail(AgentCodes.cancelled, "the run was cancelled while the agent was starting", true);
-      return fail(e.code, e.message);
-    }
-    agent = acpAgent;
-  }
-  const killOnExit = () => acpAgent?.process.killNow();
-  process.once("exit", killOnExit);
-  try {
-    return await evaluate(options, cwd, agent, acpAgent, emit);
-  } finally {
-    process.off("exit", killOnExit);
-    await agent?.close?.();
-  }
+interface RunAgent {
+  agent: AsyncAgent;
+  /** An ACP agent still starting: the program's thread is held until it is up; a failed start fails the run. */
+  starting: Promise<RecyclingAgent> | null;
+  acp?: () => RecyclingAgent | null;
 }
 
 function evaluate(
   options: RunWithAgentOptions,
   cwd: string,
-  agent: AsyncAgent | null,
-  acpAgent: RecyclingAgent | null,
   emit: (event: RunEvent) => void,
+  parsed: ParsedProgram | undefined,
+  runAgent: RunAgent | null,
 ): Promise<RunWithAgentResult> {
   const session = newSession();
+  const starting = runAgent?.starting ?? null;
+  const acpAgent = () => runAgent?.acp?.() ?? null;
   const init: WorkerInit = {
     source: options.source,
     fileName: options.fileName,
@@ -208,8 +253,10 @@ function evaluate(
     env: options.env,
     evaluatorModule: options.evaluatorModule,
     session,
-    agentMode: agent ? "thread" : "none",
+    agentMode: runAgent ? "thread" : "none",
     ...(options.replay ? { replay: options.replay } : {}),
+    ...(parsed ? { parsed: { program: parsed.program, diagnostics: parsed.diagnostics }, modules: parsed.modules } : {}),
+    ...(starting ? { gated: true } : {}),
   };
   const runController = new AbortController();
   // One abort listener per evaluator thread's bridge: a run with many workers has many.
@@ -218,7 +265,7 @@ function evaluate(
   const pool = new EvaluatorPool({
     workerPath,
     init,
-    agent,
+    agent: runAgent?.agent ?? null,
     runSignal: runController.signal,
     emit,
     env: options.env ?? process.env,
@@ -240,7 +287,7 @@ function evaluate(
       options.signal?.removeEventListener("abort", onAbort);
       pool.shutdown(AgentCodes.cancelled, "the run has ended");
       if (!options.keepSession) removeSessionDir(session.dir);
-      const late = acpAgent?.diagnostics ?? [];
+      const late = acpAgent()?.diagnostics ?? [];
       const diagnostics = [...result.diagnostics, ...late];
       const ok = result.ok && !late.some((d) => d.severity === "error");
       resolve({ ...result, ok, exitCode: ok ? 0 : result.exitCode || 1, diagnostics });
@@ -250,7 +297,7 @@ function evaluate(
       const running = pool.innermost();
       const at = running ? { span: running.span, fileName: running.fileName } : { span: START, fileName: options.fileName };
       runController.abort();
-      acpAgent?.cancel(message);
+      acpAgent()?.cancel(message);
       pool.shutdown(code, message);
       finish({
         ok: false,
@@ -261,11 +308,23 @@ function evaluate(
         cancelled: true,
       });
     };
-    const onAbort = () => stop(AgentCodes.cancelled, "the run was cancelled", 130);
+    const onAbort = () =>
+      starting && !acpAgent()
+        ? stop(AgentCodes.cancelled, "the run was cancelled while the agent was starting", 130)
+        : stop(AgentCodes.cancelled, "the run was cancelled", 130);
     options.signal?.addEventListener("abort", onAbort, { once: true });
     if (options.signal?.aborted) onAbort();
     if (options.timeoutMs)
       timer = setTimeout(() => stop(AgentCodes.timeout, `the run timed out after ${options.timeoutMs} ms`, 1), options.timeoutMs);
+
+    starting?.then(
+      () => pool.release(),
+      (error: unknown) => {
+        if (options.signal?.aborted) return; // onAbort has answered
+        const e = toAgentError(error, AgentCodes.spawnFailed);
+        finish(failure(options, e.code, e.message));
+      },
+    );
 
     void pool.start().then((end) => {
       if (end.kind === "crashed") {
