@@ -1,7 +1,7 @@
 // Workers on evaluator threads of their own: the same results as in one thread, real
 // concurrency, thinks of different workers side by side (each `do` with its own worker),
 // failure propagation and cancellation leaving nothing running, mailboxes in order.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
@@ -14,7 +14,15 @@ const fixture = join(import.meta.dirname, "..", "..", "interpreter", "test", "fi
 
 async function runThreaded(
   source: string,
-  options: { fileName?: string; maxWorkers?: number; signal?: AbortSignal; events?: RunEvent[]; parsed?: ParsedProgram } = {},
+  options: {
+    fileName?: string;
+    maxWorkers?: number;
+    cpuSlots?: number;
+    starvedMs?: number;
+    signal?: AbortSignal;
+    events?: RunEvent[];
+    parsed?: ParsedProgram;
+  } = {},
 ) {
   const result = await runWithAgent({
     source,
@@ -26,9 +34,27 @@ async function runThreaded(
     ...(options.maxWorkers ? { maxWorkers: options.maxWorkers } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.parsed ? { parsed: options.parsed } : {}),
+    ...(options.cpuSlots ? { cpuSlots: options.cpuSlots } : {}),
+    ...(options.starvedMs ? { starvedMs: options.starvedMs } : {}),
     onEvent: (e) => options.events?.push(e),
   });
   return result;
+}
+
+/** Node numbers worker threads in creation order: the difference of two counts the threads made between. */
+function nextThreadId(): Promise<number> {
+  return new Promise<number>((resolve) => {
+    const w = new Worker("", { eval: true });
+    const id = w.threadId;
+    void w.terminate().then(() => resolve(id));
+  });
+}
+
+/** Task threads a run made (its program's thread not counted). */
+async function taskThreadsOf(run: () => Promise<unknown>): Promise<number> {
+  const before = await nextThreadId();
+  await run();
+  return (await nextThreadId()) - before - 2;
 }
 
 /** `source` parsed as the CLI does ahead of a run, with the files its imports load. */
@@ -128,13 +154,6 @@ self.delegate([w(1), w(2), w(3)]).await`;
   }, 60_000);
 
   it("start at most --max-workers task threads for many tasks: a finished task's thread takes the next", async () => {
-    // Node numbers worker threads in creation order: the difference counts the threads the run made.
-    const nextThreadId = () =>
-      new Promise<number>((resolve) => {
-        const w = new Worker("", { eval: true });
-        const id = w.threadId;
-        void w.terminate().then(() => resolve(id));
-      });
     const source = `
 worker sq(n) {
     var s = "task " + n
@@ -154,6 +173,78 @@ print(first, caught, again)`;
     // The program's thread and two task threads; a thread whose task threw is reused too (a task
     // cancelled because a sibling failed has its thread stopped, so the failing group has no sibling).
     expect(made).toBeLessThanOrEqual(3);
+  }, 60_000);
+
+  it("start no more CPU-bound tasks at once than there are CPU slots: the others take a finished task's thread", async () => {
+    const source = `
+worker sum(n) {
+    var s = 0
+    for i in 1...20000 { s = s + i }
+    return s + n
+}
+print(self.delegate([sum(1), sum(2), sum(3), sum(4), sum(5), sum(6)]).await)`;
+    let output = "";
+    const threads = await taskThreadsOf(async () => {
+      const r = await runThreaded(source, { maxWorkers: 6, cpuSlots: 1, starvedMs: 120_000 });
+      expect(r.diagnostics).toEqual([]);
+      output = r.output;
+    });
+    expect(output).toBe("200010001, 200010002, 200010003, 200010004, 200010005, 200010006\n");
+    expect(threads).toBe(1);
+  }, 60_000);
+
+  it("start the next task while the others wait in a shell command or a think: waiting uses no CPU slot", async () => {
+    const source = `
+worker w(n) {
+    print("start " + n)
+    $ sleep 0.5
+    var answer = think { task \${n} }
+    print("end " + n)
+    return n
+}
+print(self.delegate([w(1), w(2), w(3), w(4)]).await)`;
+    let output = "";
+    const threads = await taskThreadsOf(async () => {
+      const r = await runWithAgent({
+        source,
+        fileName: join(scratch, "waiting.pw"),
+        cwd: scratch,
+        agent: null,
+        writeOutput: false,
+        timeoutMs: 60_000,
+        maxWorkers: 4,
+        cpuSlots: 1,
+        starvedMs: 120_000,
+      });
+      expect(r.diagnostics).toEqual([]);
+      output = r.output;
+    });
+    const lines = output.trim().split("\n");
+    // All four started before any ended: each started while the others slept.
+    expect(lines.slice(0, 4).sort()).toEqual(["start 1", "start 2", "start 3", "start 4"]);
+    expect(lines.at(-1)).toBe("1, 2, 3, 4");
+    expect(threads).toBe(4);
+  }, 60_000);
+
+  it("start a queued task anyway when the CPU slots stay busy (a task polling for another's work)", async () => {
+    const source = `
+worker waits() {
+    var polls = 0
+    while !exists("starved.flag") {
+        polls = polls + 1
+        if polls > 50000000 { throw "never started" }
+    }
+    return "saw it"
+}
+worker makes() {
+    write("starved.flag", "here")
+    return "made it"
+}
+print(self.delegate([waits(), makes()]).await)`;
+    rmSync(join(scratch, "starved.flag"), { force: true });
+    const r = await runThreaded(source, { maxWorkers: 2, cpuSlots: 1, starvedMs: 200 });
+    expect(r.diagnostics).toEqual([]);
+    expect(r.output).toBe("saw it, made it\n");
   }, 60_000);
 
   it("carry 1,000 messages between two workers in order", async () => {

@@ -64,6 +64,15 @@ export class ThinkBridge {
     think.begin(this.agent, this.runSignal.aborted, this.emit, this.worker);
   }
 
+  /**
+   * Whether the evaluator thread is blocked in a think, waiting for the agent (not running one
+   * of its `do` children): it then uses no CPU (pool.ts starts other tasks meanwhile).
+   */
+  get waiting(): boolean {
+    for (const think of this.open.values()) if (think.evaluatorWaits) return true;
+    return false;
+  }
+
   /** The request of the innermost think under way (the latest opened), if any. */
   innermost(): ThinkRequest | undefined {
     let latest: OpenThink | undefined;
@@ -100,6 +109,8 @@ class OpenThink {
   private closed = false;
   /** The last turn answered normally: closing needs no abort. */
   private answered = false;
+  /** The evaluator thread is blocked on this think's channel (not running a `do` child, not past the answer). */
+  evaluatorWaits = true;
 
   constructor(
     private readonly message: ThinkRequestMessage,
@@ -153,6 +164,7 @@ class OpenThink {
       case "do-result": {
         const resolve = this.pendingDo.get(message.doId);
         this.pendingDo.delete(message.doId);
+        this.evaluatorWaits = true;
         resolve?.(message.result);
         return;
       }
@@ -165,6 +177,7 @@ class OpenThink {
           return;
         }
         this.answered = false;
+        this.evaluatorWaits = true;
         this.settle(followUp(message.message, this.runChild, this.controller.signal));
         return;
       }
@@ -186,6 +199,8 @@ class OpenThink {
 
   private send(response: Response): void {
     if (this.closed) return;
+    // A `do` runs a child on the evaluator thread; an answer or a cancel lets it go on.
+    this.evaluatorWaits = false;
     this.post(response);
   }
 

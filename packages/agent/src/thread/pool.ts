@@ -5,6 +5,7 @@
  * fork-join groups, the mailboxes, the `--max-workers` queue, think numbering across threads,
  * and cancellation (a failed task stops its siblings: their thinks, shell commands, threads).
  */
+import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import type { JsonValue, WorkerFailure, WorkerTask } from "@patchwork/interpreter";
 import { AgentError, ensureSessionDir } from "@patchwork/interpreter";
@@ -27,6 +28,16 @@ export interface PoolOptions {
   shellStdin: "ignore" | "inherit";
   /** Most task threads running at once (threads blocked in `await` or `receive` do not count). */
   maxWorkers: number;
+  /**
+   * Most threads using the CPU at once before another task thread starts (default: the cores).
+   * A thread blocked in a think, a shell command, `await` or `receive` uses none. Starting a
+   * thread costs CPU too; past this number, CPU-bound tasks would only share the cores (and pay
+   * for more thread starts), so a queued task waits for a thread to block or end, or for
+   * `starvedMs` without any task starting (a task may be polling for another's work).
+   */
+  cpuSlots?: number;
+  /** See `cpuSlots` (default `STARVED_MS`). */
+  starvedMs?: number;
   onOutput: (text: string) => void;
 }
 
@@ -84,6 +95,11 @@ class EvaluatorThread {
   /** Its task done, it waits for another (pool.ts keeps up to `maxWorkers` such threads). */
   idle = false;
 
+  /** Using the CPU (starting, or running code): not idle and not blocked in a request. */
+  get busy(): boolean {
+    return !this.ended && !this.idle && this.blocked === 0 && !this.bridge.waiting && !this.shells.busy;
+  }
+
   constructor(
     public label: string,
     public run: TaskRun | null,
@@ -127,8 +143,14 @@ export class EvaluatorPool {
   private root: EvaluatorThread | null = null;
   private closed = false;
   private program: Program | null | undefined;
+  private readonly cpuSlots: number;
+  /** Armed while queued tasks wait for a CPU slot: then one starts anyway. */
+  private starvedTimer: NodeJS.Timeout | null = null;
+  private starved = false;
 
-  constructor(private readonly options: PoolOptions) {}
+  constructor(private readonly options: PoolOptions) {
+    this.cpuSlots = Math.max(1, options.cpuSlots ?? availableParallelism());
+  }
 
   /** Starts the program's thread; resolves when it ends. */
   start(): Promise<RootEnd> {
@@ -153,6 +175,7 @@ export class EvaluatorPool {
   /** Stops every thread (cancel, timeout, the end of the run). */
   shutdown(code: string, message: string): void {
     this.closed = true;
+    if (this.starvedTimer) clearTimeout(this.starvedTimer);
     for (const t of this.threads) t.stop(code, message);
     this.threads.clear();
     this.queue.length = 0;
@@ -200,6 +223,7 @@ export class EvaluatorPool {
         const start = message.start ? ({ ...message.start, id } as typeof message.start) : undefined;
         if (start) emit(start);
         t.bridge.start({ ...message, request: { ...message.request, id }, start });
+        this.pump(); // the thread waits for the agent: a queued task may take its CPU
         return;
       }
       case "event":
@@ -212,6 +236,7 @@ export class EvaluatorPool {
         void t.shells
           .run(message.command, message.cwd ?? this.options.init.cwd, message.env)
           .then((result) => t.bridge.answer(message.seq, { type: "shell-result", result }));
+        this.pump();
         return;
       case "delegate":
         if (message.program && !t.run && this.program === undefined) this.program = message.program;
@@ -303,14 +328,37 @@ export class EvaluatorPool {
     group.owner.bridge.answer(seq, { type: "joined", result });
   }
 
-  /** Starts queued tasks while fewer than `maxWorkers` task threads are running (not blocked). */
+  /**
+   * Starts queued tasks while fewer than `maxWorkers` task threads are running (not blocked in
+   * `await` or `receive`) and fewer than `cpuSlots` threads use the CPU; past that, a task waits
+   * for a thread to block or end, or `starvedMs` (then one starts anyway).
+   */
   private pump(): void {
     if (this.closed) return;
     while (this.queue.length > 0 && this.runningCount() < this.options.maxWorkers) {
+      if (this.busyCount() >= this.cpuSlots && !this.starved) {
+        this.starvedTimer ??= setTimeout(() => {
+          this.starvedTimer = null;
+          this.starved = true;
+          this.pump();
+        }, this.options.starvedMs ?? STARVED_MS);
+        return;
+      }
       const run = this.queue.shift()!;
       if (run.state !== "queued") continue;
+      this.starved = false;
       this.spawn(run);
     }
+    if (this.starvedTimer && this.queue.length === 0) {
+      clearTimeout(this.starvedTimer);
+      this.starvedTimer = null;
+    }
+  }
+
+  private busyCount(): number {
+    let n = 0;
+    for (const t of this.threads) if (t.busy) n++;
+    return n;
   }
 
   /**
@@ -494,6 +542,9 @@ export class EvaluatorPool {
     }
   }
 }
+
+/** A queued task waits at most this long for a CPU slot while no task starts (see `cpuSlots`). */
+const STARVED_MS = 500;
 
 /** A task's failure from how its thread ended. */
 function failureOf(spec: WorkerTask, end: RootEnd): WorkerFailure {

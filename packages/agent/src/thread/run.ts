@@ -36,6 +36,14 @@ export interface RunWithAgentOptions {
   argStrings?: { positional?: string[]; named?: Record<string, string> };
   /** Most worker tasks running at once (default 8); the rest wait in a queue. */
   maxWorkers?: number;
+  /**
+   * Most evaluator threads using the CPU at once before another task starts (default: the
+   * machine's cores); threads blocked in a think, a shell command, `await` or `receive` do not
+   * count. See docs/workers.md, "Scheduling".
+   */
+  cpuSlots?: number;
+  /** A queued task waiting for a CPU slot starts anyway after this long without any task starting (default 500 ms). */
+  starvedMs?: number;
   /** Keep `self.session.dir` after the run (default: removed). */
   keepSession?: boolean;
   /** For ACP agents: `auto` (default), `http`, `stdio` or `acp`. */
@@ -271,6 +279,8 @@ function evaluate(
     env: options.env ?? process.env,
     shellStdin: options.shellStdin ?? "ignore",
     maxWorkers: options.maxWorkers ?? DEFAULT_MAX_WORKERS,
+    ...(options.cpuSlots !== undefined ? { cpuSlots: options.cpuSlots } : {}),
+    ...(options.starvedMs !== undefined ? { starvedMs: options.starvedMs } : {}),
     onOutput: (text) => {
       output.push(text);
       options.onOutput?.(text);

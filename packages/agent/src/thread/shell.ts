@@ -53,6 +53,11 @@ export class ShellRunner {
     });
   }
 
+  /** Whether a command is running (its evaluator thread is blocked waiting for it). */
+  get busy(): boolean {
+    return this.running.size > 0;
+  }
+
   /** Kills every running command's process group. */
   killAll(): void {
     for (const child of this.running) {
