@@ -12,6 +12,7 @@ export const endToEndSuites = [
   "packages/cli/test/cache-cli.test.ts",
   "packages/cli/test/acp-cli.test.ts",
   "packages/cli/test/examples.test.ts",
+  "packages/cli/test/historian.test.ts",
   "packages/cli/test/replay.test.ts",
   "packages/cli/test/run.test.ts",
   "packages/cli/test/signals.test.ts",
