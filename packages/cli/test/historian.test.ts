@@ -191,6 +191,15 @@ describe("the historian (examples/historian)", () => {
     expect(cleanBranches()).toEqual([]);
   });
 
+  it("says it needs an agent when run without one (--no-agent), changing nothing", () => {
+    const before = snapshot();
+    const r = patchwork(["run", historian, "narrate", "Add a parser", "--no-agent"], { cwd: repo, timeoutMs: 120_000 });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`analyst.pw:${positionOf("analyst.pw", 'throw "the historian needs an agent')}: error[PW3001]: worker 'analyst' failed`);
+    expect(snapshot()).toEqual(before);
+    expect(cleanBranches()).toEqual([]);
+  });
+
   it("fails in the narrator when the scribe reports a commit whose build fails, back on the original branch", () => {
     const feature = git(repo, "rev-parse", "feature");
     const r = narrate(agent(PLAN, "echo 'model is broken' >&2; exit 3"));
