@@ -25,7 +25,11 @@ const PLAN: Planned[] = [
   { message: "Document the parser", files: ["README.md", "docs/guide.md"] },
 ];
 
-const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8" }).trim();
+// The machine's git configuration (hooks, signing, diff settings) stays out: the repository
+// configures what the tests need.
+const gitEnv = { GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" };
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, ...gitEnv } }).trim();
 
 let root: string;
 let repo: string;
@@ -38,7 +42,6 @@ function makeRepo(): void {
   git(repo, "init", "--quiet", "-b", "main");
   git(repo, "config", "user.name", "Historian Test");
   git(repo, "config", "user.email", "historian@example.com");
-  git(repo, "config", "commit.gpgsign", "false");
   const put = (files: Record<string, string>) => {
     for (const [path, text] of Object.entries(files)) {
       mkdirSync(join(repo, path, ".."), { recursive: true });
@@ -89,7 +92,7 @@ function agentScript(plan: Planned[], buildCommand: string): string {
 }
 
 function narrate(agentCommand: string) {
-  return patchwork(["run", historian, "narrate", "Add a parser", "--agent", agentCommand], { cwd: repo, timeoutMs: 120_000 });
+  return patchwork(["run", historian, "narrate", "Add a parser", "--agent", agentCommand], { cwd: repo, env: gitEnv, timeoutMs: 120_000 });
 }
 
 /** Everything about the repository a failed run must leave as it was. */
@@ -193,7 +196,7 @@ describe("the historian (examples/historian)", () => {
 
   it("says it needs an agent when run without one (--no-agent), changing nothing", () => {
     const before = snapshot();
-    const r = patchwork(["run", historian, "narrate", "Add a parser", "--no-agent"], { cwd: repo, timeoutMs: 120_000 });
+    const r = patchwork(["run", historian, "narrate", "Add a parser", "--no-agent"], { cwd: repo, env: gitEnv, timeoutMs: 120_000 });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(`analyst.pw:${positionOf("analyst.pw", 'throw "the historian needs an agent')}: error[PW3001]: worker 'analyst' failed`);
     expect(snapshot()).toEqual(before);
