@@ -125,7 +125,7 @@ export class ModuleIndex {
   private checkUnused(out: Finding[]): void {
     for (const u of this.units) {
       for (const d of u.facts.decls) {
-        if (d.kind !== "var" || d.name.startsWith("_")) continue;
+        if (d.kind !== "var" || d.name.startsWith("_") || d.checks) continue;
         if (d.reads + (this.topReads.get(d) ?? 0) > 0) continue;
         out.push({ code: "PW5005", start: u.base + d.start, end: u.base + d.end, args: { name: d.name } });
       }

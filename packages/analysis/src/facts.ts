@@ -62,6 +62,8 @@ export interface Decl {
   reads: number;
   /** For imports: the import node's index in `imports`. */
   importIndex: number;
+  /** A pattern field with a literal type (`{type: "done"}`): written to check the value, so never "unused". */
+  checks?: boolean;
 }
 
 export interface Ref {
@@ -400,7 +402,10 @@ class Walker {
       case "WildcardPattern":
         return;
       case "ObjectPattern":
-        for (const f of p.fields) this.declare(f.key, "var", f.span.start.offset, nodeStart, nodeEnd, { type: this.typeText(f.type) });
+        for (const f of p.fields) {
+          const checks = f.type !== null && isLiteralType(f.type);
+          this.declare(f.key, "var", f.span.start.offset, nodeStart, nodeEnd, { type: this.typeText(f.type), ...(checks ? { checks } : {}) });
+        }
         return;
       case "ArrayPattern":
         for (const e of p.elements) this.pattern(e, nodeStart, nodeEnd, null);
@@ -538,4 +543,9 @@ export function unitFacts(body: readonly TopLevel[], text: string, start = 0, en
 
 export function isActorName(name: string): boolean {
   return ACTOR_NAMES.has(name);
+}
+
+/** A literal type, or a union of literals (`"done"`, `"ok" | "error"`): a pattern field with one checks the value. */
+function isLiteralType(t: TypeExpr): boolean {
+  return t.kind === "LiteralType" || (t.kind === "UnionType" && t.types.every(isLiteralType));
 }

@@ -73,6 +73,12 @@ describe("static checks", () => {
     ]);
   });
 
+  it("a pattern field with a literal type checks the value: never reported unused; other pattern fields are", () => {
+    expect(check('var {kind: "done", n: number, extra} = json("{}")\nvar {state: "ok" | "error"} = json("{}")\nprint(n)\n')).toEqual([
+      "1:31 hint PW5005 'extra' is declared but never used",
+    ]);
+  });
+
   it("an interpolated function renders the function, not a value", () => {
     expect(check('fun f() { return 1 }\nprint("${f}")\nvar t = think {\n    ${len}\n}\nprint(t)\n')).toEqual([
       "2:10 warning PW5006 'f' is a function: ${f} renders the function itself, not a value (did you mean ${f()}?)",
