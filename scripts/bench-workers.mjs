@@ -26,7 +26,7 @@ function agentCommand(script) {
 }
 
 /** Runs a program; returns wall ms, CPU ms of this process (all threads), output, think span. */
-async function timed(source, { agent = null, maxWorkers, onOutput } = {}) {
+async function timed(source, { agent = null, maxWorkers, cpuSlots, onOutput } = {}) {
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   let firstStart = Infinity;
@@ -39,6 +39,7 @@ async function timed(source, { agent = null, maxWorkers, onOutput } = {}) {
     agent: agent ? { command: agent } : null,
     writeOutput: false,
     ...(maxWorkers ? { maxWorkers } : {}),
+    ...(cpuSlots ? { cpuSlots } : {}),
     onOutput: (text) => {
       output.push(text);
       onOutput?.(text);
@@ -114,8 +115,10 @@ for (const n of size([27, 35], [20])) {
   const base = [];
   const withN = [];
   for (let i = 0; i < repeats; i++) {
-    base.push(await timed(trivial(1), { maxWorkers: n }));
-    withN.push(await timed(trivial(n + 1), { maxWorkers: n + 1 }));
+    // As many CPU slots as tasks: each task starts a thread of its own (with the default, the
+    // cores, trivial tasks would mostly reuse a finished task's thread).
+    base.push(await timed(trivial(1), { maxWorkers: n, cpuSlots: n + 1 }));
+    withN.push(await timed(trivial(n + 1), { maxWorkers: n + 1, cpuSlots: n + 2 }));
   }
   const wallPer = withN.map((r, i) => (r.wall - base[i].wall) / n);
   const cpuPer = withN.map((r, i) => (r.cpu - base[i].cpu) / n);

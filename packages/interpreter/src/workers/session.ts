@@ -1,5 +1,4 @@
 /** The run's session: a ULID, the start time, and a scratch directory created on first use. */
-import { randomBytes } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,7 +13,9 @@ export function ulid(now = Date.now()): string {
     time = CROCKFORD[t % 32]! + time;
     t = Math.floor(t / 32);
   }
-  const bytes = randomBytes(16);
+  // Web Crypto's CSPRNG, loaded on first use: an evaluator thread, which never makes a session,
+  // does not load node:crypto (≈ 8 ms of every thread's start).
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
   let rand = "";
   for (let i = 0; i < 16; i++) rand += CROCKFORD[bytes[i]! & 31];
   return time + rand;
