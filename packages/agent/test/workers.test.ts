@@ -197,7 +197,7 @@ print(self.delegate([sum(1), sum(2), sum(3), sum(4), sum(5), sum(6)]).await)`;
     const source = `
 worker w(n) {
     print("start " + n)
-    $ sleep 0.5
+    $ sleep 1
     var answer = think { task \${n} }
     print("end " + n)
     return n
@@ -220,10 +220,24 @@ print(self.delegate([w(1), w(2), w(3), w(4)]).await)`;
       output = r.output;
     });
     const lines = output.trim().split("\n");
-    // All four started before any ended: each started while the others slept.
-    expect(lines.slice(0, 4).sort()).toEqual(["start 1", "start 2", "start 3", "start 4"]);
+    // Each started while the one before slept: four threads at once (one CPU slot, never two busy).
+    expect(lines.indexOf("start 2")).toBeLessThan(lines.indexOf("end 1"));
     expect(lines.at(-1)).toBe("1, 2, 3, 4");
     expect(threads).toBe(4);
+  }, 60_000);
+
+  it("start task threads ahead, as many as CPU slots, only for a program that declares workers", async () => {
+    let output = "";
+    const withWorkers = await taskThreadsOf(async () => {
+      output = (await runThreaded("worker w(n) { return n + 1 }\nprint(self.delegate([w(1)]).await)\n", { cpuSlots: 2, maxWorkers: 8 })).output;
+    });
+    expect(output).toBe("2\n");
+    expect(withWorkers).toBe(2);
+    const without = await taskThreadsOf(async () => {
+      output = (await runThreaded('print("no workers here")\n', { cpuSlots: 2 })).output;
+    });
+    expect(output).toBe("no workers here\n");
+    expect(without).toBe(0);
   }, 60_000);
 
   it("start a queued task anyway when the CPU slots stay busy (a task polling for another's work)", async () => {

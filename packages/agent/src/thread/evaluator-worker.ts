@@ -374,7 +374,7 @@ async function main(): Promise<void> {
     post({ type: "ready" });
     return;
   }
-  if (init.task) {
+  if (init.task || init.standby) {
     parentPort!.on("message", (message: NextTaskMessage) => {
       if (message.type !== "next-task") return;
       void (async () => {
@@ -385,7 +385,8 @@ async function main(): Promise<void> {
       })();
     });
   }
-  await runProgram(mod as EvaluatorModule, init, agent, base, host, lines, output, go);
+  // A thread started ahead of any task (pool.ts) waits for its first `next-task`.
+  if (!init.standby) await runProgram(mod as EvaluatorModule, init, agent, base, host, lines, output, go);
 }
 
 /** Resolves when the main thread says `go` (a `gated` thread: the agent has started). */
@@ -484,6 +485,13 @@ function withWorker(agent: Agent, worker: string): Agent {
  * that a bundler includes it.
  */
 async function loadInterpreter(init: WorkerInit): Promise<unknown> {
+  if (init.standby) {
+    // No task yet: the core, for its host and error class (the task's own comes with it).
+    const run = () => {
+      throw new Error("this thread has no task yet");
+    };
+    return { run, AgentError: CoreAgentError, NoAgent, CassetteAgent, createNodeHost };
+  }
   const parsed = init.task ? (init.taskProgram ? { program: init.taskProgram, diagnostics: [] } : undefined) : init.parsed;
   const fileName = init.task ? init.task.fileName : init.fileName;
   if (parsed && !init.repl && allParsed(parsed.program, fileName, init.cwd, init.modules ?? {})) {

@@ -159,12 +159,30 @@ export class EvaluatorPool {
       this.root = root;
       this.threads.add(root);
       this.listen(root, (end) => resolve(end));
+      if (declaresWorkers(this.options.init)) this.prewarm(Math.min(this.cpuSlots, this.options.maxWorkers));
     });
   }
 
   /** The agent is up: the program's thread (started `gated`) runs its program. */
   release(): void {
     if (!this.closed) this.root?.worker.postMessage({ type: "go" } satisfies GoMessage);
+  }
+
+  /**
+   * Starts `count` task threads ahead of any task, while the program's thread starts (and the
+   * agent, if any): they wait idle, and the first delegation's tasks take them without the wait
+   * for a thread start (≈ 0.1 s of CPU each: docs/benchmarks.md). For programs that declare
+   * workers only; at most as many as may use the CPU at once.
+   */
+  private prewarm(count: number): void {
+    for (let i = 0; i < count; i++) {
+      const init: WorkerInit = { ...this.standbyInit(), standby: true };
+      const t = new EvaluatorThread("standby", null, init, this.options);
+      t.idle = true;
+      this.threads.add(t);
+      this.idle.push(t);
+      this.listen(t);
+    }
   }
 
   /** The request of the innermost think under way in the program's thread (for positions). */
@@ -431,6 +449,11 @@ export class EvaluatorPool {
   }
 
   private taskInit(run: TaskRun): WorkerInit {
+    return { ...this.standbyInit(), task: run.spec, taskProgram: this.programOf(run.spec.fileName), worker: run.key };
+  }
+
+  /** What every task thread's init shares (a task's adds the task). */
+  private standbyInit(): WorkerInit {
     return {
       ...this.options.init,
       entry: undefined,
@@ -438,10 +461,8 @@ export class EvaluatorPool {
       entryMayBeArgument: undefined,
       parsed: undefined,
       gated: undefined,
-      task: run.spec,
-      taskProgram: this.programOf(run.spec.fileName),
+      standby: undefined,
       lineBuffered: true,
-      worker: run.key,
       // A task thread never reads the terminal: `ask` goes to the agent.
       askUser: false,
     };
@@ -541,6 +562,17 @@ export class EvaluatorPool {
       });
     }
   }
+}
+
+/**
+ * Whether the program (or a module it imports, parsed ahead) declares a worker: then task
+ * threads are started ahead (`prewarm`). Without the ASTs, from its text.
+ */
+function declaresWorkers(init: WorkerInit): boolean {
+  if (init.repl || init.evaluatorModule !== undefined) return false;
+  if (!init.parsed) return /\bworker\s+[A-Za-z_]\w*\s*\(/.test(init.source);
+  const programs = [init.parsed.program, ...Object.values(init.modules ?? {}).map((m) => m.program)];
+  return programs.some((p) => p.body.some((item) => item.kind === "FunDecl" && item.flavor === "worker"));
 }
 
 /** A queued task waits at most this long for a CPU slot while no task starts (see `cpuSlots`). */

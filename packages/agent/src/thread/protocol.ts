@@ -53,6 +53,8 @@ export interface WorkerInit {
   modules?: ParsedModules;
   /** Run nothing until the main thread says `go` (the agent is still starting); load and parse meanwhile. */
   gated?: boolean;
+  /** A task thread started ahead of any task (pool.ts): it loads, then waits for its first `next-task`. */
+  standby?: boolean;
   /** The worker key of the task this thread runs (pool.ts): set on its think requests and think events. */
   worker?: string;
   /** Write output in whole lines only (threads running side by side never split each other's lines). */
