@@ -2,7 +2,7 @@
  * PW4xxx agent error codes (listed with examples in docs/errors/agent.md).
  * One table, one constructor: call sites name a code, the wording lives here.
  */
-import { AgentError } from "@patchwork/interpreter";
+import { AgentError } from "@patchwork/interpreter/core";
 
 export const AgentCodes = {
   /** The agent command could not be started. */

@@ -11,6 +11,7 @@ import { signalStatus } from "@patchwork/interpreter";
 import { renderDiagnostics } from "./files.js";
 import { resolveAgentCommand } from "./presets.js";
 import { Progress } from "./progress.js";
+import type { EarlyAgent } from "./early-agent.js";
 import type { Recording } from "./recording.js";
 import { parseAhead } from "./programs.js";
 import { NO_AGENT_NOTICE, openCache, type RunArgs } from "./run-command.js";
@@ -28,10 +29,12 @@ export interface AgentRunInput {
   argStrings?: { positional: string[]; named: Record<string, string> };
   /** `--trace`, `--record`, `--replay … --replay-missing=agent`. */
   recording?: Recording | null;
+  /** The agent process, spawned from `agentCommand` before this module loaded (early-agent.ts). */
+  early?: EarlyAgent;
 }
 
 /** `patchwork run FILE --agent …`: the evaluator thread plus the ACP runtime. */
-export async function runWithAcpAgent({ args, text, cwd, agentCommand, term, argStrings, recording }: AgentRunInput): Promise<number> {
+export async function runWithAcpAgent({ args, text, cwd, agentCommand, term, argStrings, recording, early }: AgentRunInput): Promise<number> {
   const command = agentCommand === undefined ? undefined : resolveAgentCommand(agentCommand);
   const progress = new Progress(term, { spinner: term.stderrIsTTY, verbose: Boolean(args.verbose) });
   // On an interactive terminal the spinner shares the screen with program output: write that
@@ -46,6 +49,8 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term, arg
     controller.abort();
   };
   for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+  // From here a signal cancels the run, whose agent runtime kills the early process too.
+  early?.handOver();
   const acpOptions: AcpAgentOptions | null = command === undefined ? null : {
     command,
     cwd,
@@ -54,6 +59,7 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term, arg
     askPermission: (question) => askOnTerminal(question, term, progress),
     thinkIdleTimeoutMs: args.idleTimeout !== undefined ? args.idleTimeout * 1000 : undefined,
     restartAfterSessions: args.restartAgentAfter,
+    ...(early ? { process: early.process } : {}),
   };
   let announced = false;
   let result;

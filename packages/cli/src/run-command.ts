@@ -100,8 +100,16 @@ export async function runCommand(args: RunArgs, term: Terminal): Promise<number>
     }
   }
   if (threaded) {
-    const { runWithAcpAgent } = await import("./agent-run.js");
-    return runWithAcpAgent({ args, text, cwd, agentCommand: viaAgent ? agentCommand : undefined, term, argStrings, recording });
+    // The agent process starts while its runtime loads (early-agent.ts).
+    const early = viaAgent ? (await import("./early-agent.js")).spawnAgentEarly(agentCommand, cwd) : undefined;
+    let agentRun: typeof import("./agent-run.js");
+    try {
+      agentRun = await import("./agent-run.js");
+    } catch (error) {
+      early?.abandon();
+      throw error;
+    }
+    return agentRun.runWithAcpAgent({ args, text, cwd, agentCommand: viaAgent ? agentCommand : undefined, term, argStrings, recording, early });
   }
   return runInProcess(args, text, cwd, term, argStrings, recording);
 }

@@ -106,3 +106,19 @@ describe("signals during a command, with an agent", () => {
     expect(o.stderr).toMatch(/PW4\d{3}\]: .*cancelled/);
   });
 });
+
+describe("signals while the agent starts", () => {
+  // The agent process starts before the CLI loads its agent runtime (early-agent.ts): a signal
+  // that comes first, while that loads or while `initialize` waits, ends the run all the same.
+  // Here the "agent" is `sleep 30`, which never answers: the signal is sent as soon as it runs.
+  it.each([
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as [NodeJS.Signals, number][])("%s: status %i within 2 s, the agent process gone", async (signal, status) => {
+    const o = await interrupt('print(think { hello })\n', signal, ["--agent", "sleep 30"]);
+    expect(o.left).toEqual([]);
+    expect(shellStatus(o)).toBe(status);
+    expect(o.ms).toBeLessThan(2000);
+  });
+});
+

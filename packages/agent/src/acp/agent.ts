@@ -55,6 +55,12 @@ export interface AcpAgentOptions {
   /** Abandons start-up when aborted: the process is killed and `start` rejects (PW4010). */
   startSignal?: AbortSignal;
   /**
+   * The agent process, already spawned from `command` (`@patchwork/agent/process`): the CLI
+   * spawns it before it loads this runtime, so that the two start side by side. Used by the
+   * first start only (a restart spawns anew).
+   */
+  process?: AgentProcess;
+  /**
    * From the second think on, create the next think's session ahead of time, while the
    * current think runs (default true). One unused session is left at the end of a loop.
    */
@@ -136,11 +142,10 @@ export class AcpAgent implements AsyncAgent {
   static async start(options: AcpAgentOptions): Promise<AcpAgent> {
     const cwd = options.cwd ?? globalThis.process.cwd();
     const emit = (event: AgentEvent) => options.onEvent?.(event);
-    const child = new AgentProcess(options.command, {
-      cwd,
-      env: options.env,
-      onStderr: (text) => emit({ type: "agent-stderr", text }),
-    });
+    const onStderr = (text: string) => emit({ type: "agent-stderr", text });
+    // A process spawned early (the CLI starts the agent before it loads this runtime) runs `options.command` already.
+    const child = options.process ?? new AgentProcess(options.command, { cwd, env: options.env, onStderr });
+    if (options.process) child.listenStderr(onStderr);
     const hub = new McpHub((error) => options.logger?.debug?.(`mcp: ${error.message}`));
     let self: AcpAgent | null = null;
     const ledger = new ToolCallLedger();

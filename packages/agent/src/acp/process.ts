@@ -21,6 +21,7 @@ export interface ProcessFault {
 }
 
 const STDERR_TAIL = 4000;
+const EARLY_STDERR = 64 * 1024;
 
 export class AgentProcess {
   readonly child: ChildProcess;
@@ -29,6 +30,9 @@ export class AgentProcess {
   /** The first fault seen (garbage, exit, spawn error), if any. */
   fault: ProcessFault | null = null;
   private stderrTail = "";
+  /** Where stderr text goes; until one is set (`listenStderr`), it is kept (the first 64 KB). */
+  private stderrListener: ((text: string) => void) | undefined;
+  private earlyStderr = "";
   private exitInfo: { code: number | null; signal: NodeJS.Signals | null } | null = null;
   private killing = false;
   private readonly faultListeners = new Set<(fault: ProcessFault) => void>();
@@ -59,11 +63,21 @@ export class AgentProcess {
       /* EPIPE after the agent died: reported through `exit`. */
     });
     this.child.stderr!.setEncoding("utf8");
+    this.stderrListener = options.onStderr;
     this.child.stderr!.on("data", (text: string) => {
       this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL);
-      options.onStderr?.(text);
+      if (this.stderrListener) this.stderrListener(text);
+      else if (this.earlyStderr.length < EARLY_STDERR) this.earlyStderr += text.slice(0, EARLY_STDERR - this.earlyStderr.length);
     });
     this.stream = { readable: this.readable(), writable: this.writable() };
+  }
+
+  /** Sends stderr text to `listener` from now on, after what came before any listener (a process spawned early). */
+  listenStderr(listener: (text: string) => void): void {
+    this.stderrListener = listener;
+    const early = this.earlyStderr;
+    this.earlyStderr = "";
+    if (early) listener(early);
   }
 
   get pid(): number | undefined {

@@ -109,7 +109,7 @@ export class RecyclingAgent implements AsyncAgent {
     this.retired.push(...old.diagnostics);
     try {
       await old.close();
-      this.current = await AcpAgent.start({ ...this.options, startSignal: this.stopping.signal });
+      this.current = await AcpAgent.start({ ...this.options, process: undefined, startSignal: this.stopping.signal });
     } catch (error) {
       this.renewalFailed = true;
       throw error;

@@ -159,7 +159,10 @@ async function run(options: RunWithAgentOptions, cwd: string): Promise<RunWithAg
       options.logger?.warn(`onEvent threw: ${String(error)}`);
     }
   };
-  if (options.signal?.aborted) return failure(options, AgentCodes.cancelled, "the run was cancelled before it started", true);
+  if (options.signal?.aborted) {
+    if (!isAsyncAgent(options.agent)) options.agent.process?.killNow(); // spawned early by the caller
+    return failure(options, AgentCodes.cancelled, "the run was cancelled before it started", true);
+  }
 
   if (isAsyncAgent(options.agent)) {
     const agent = options.agent;
@@ -194,7 +197,7 @@ async function run(options: RunWithAgentOptions, cwd: string): Promise<RunWithAg
     },
   }).then((started) => (acpAgent = started));
   starting.catch(() => undefined);
-  const killOnExit = () => acpAgent?.process.killNow();
+  const killOnExit = () => (acpAgent?.process ?? acpOptions.process)?.killNow();
   process.once("exit", killOnExit);
   try {
     const parsed = await parsedOf(options);
