@@ -2,8 +2,8 @@
 //
 // Start-up matters (a scripting language is run from shells, hooks and editors all day; see
 // "Start-up" in docs/benchmarks.md), so this module loads almost nothing by itself:
-//   - `fastPath` answers the common command lines (`run FILE`, `check FILE…`, `--version`)
-//     without loading yargs;
+//   - `fastPath` answers the common command lines (`run FILE` with an entry, arguments,
+//     `--agent` and the common flags; `check FILE…`; `--version`) without loading yargs;
 //   - everything else goes through the yargs table in `commandLine`, and yargs is itself
 //     imported only then;
 //   - each handler imports its command's code with `await import("./x.js")` when it runs, so
@@ -35,8 +35,28 @@ export function cliVersion(): string {
   return JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
 }
 
-/** Builds the yargs command table. Handlers store their exit status in `result.status`. */
-function commandLine(yargs: (argv: string[]) => Argv, argv: string[], term: Terminal, result: { status: number }) {
+/** `run`'s arguments as yargs parsed them (the positional `name`: the entry, or with `--entry` the first argument). */
+function runArgsOf(args: RunArgs & { name?: string }, argv: string[]): RunArgs {
+  const entryOption = argv.some((a) => a === "--entry" || a.startsWith("--entry="));
+  const { name, ...rest } = args;
+  // With --entry, every word after the file is an argument; else the first one names the entry.
+  const words = name === undefined ? [] : [String(name)];
+  return entryOption
+    ? { ...rest, args: [...words, ...(rest.args ?? [])], entryOption }
+    : { ...rest, ...(name !== undefined ? { entry: String(name) } : {}), entryOption };
+}
+
+/**
+ * Builds the yargs command table. Handlers store their exit status in `result.status`;
+ * `onRun` (tests) receives `run`'s arguments instead of running.
+ */
+function commandLine(
+  yargs: (argv: string[]) => Argv,
+  argv: string[],
+  term: Terminal,
+  result: { status: number },
+  onRun?: (args: RunArgs) => void,
+) {
   return yargs(argv)
     .scriptName("patchwork")
     .parserConfiguration({ "boolean-negation": false })
@@ -93,14 +113,9 @@ function commandLine(yargs: (argv: string[]) => Argv, argv: string[], term: Term
           })
           .option("no-cache", { type: "boolean", describe: "parse every file afresh; read and write no cache entry (docs/cli.md)" }),
       async (args) => {
+        const runArgs = runArgsOf(args as unknown as RunArgs & { name?: string }, argv);
+        if (onRun) return onRun(runArgs);
         const { runCommand } = await import("./run-command.js");
-        const entryOption = argv.some((a) => a === "--entry" || a.startsWith("--entry="));
-        const { name, ...rest } = args as unknown as RunArgs & { name?: string };
-        // With --entry, every word after the file is an argument; else the first one names the entry.
-        const words = name === undefined ? [] : [String(name)];
-        const runArgs: RunArgs = entryOption
-          ? { ...rest, args: [...words, ...(rest.args ?? [])], entryOption }
-          : { ...rest, ...(name !== undefined ? { entry: String(name) } : {}), entryOption };
         result.status = await runCommand(runArgs, term);
       },
     )
@@ -233,20 +248,75 @@ function commandLine(yargs: (argv: string[]) => Argv, argv: string[], term: Term
 /** An argument yargs would take as a positional value (not an option, not `--`). */
 const plain = (arg: string | undefined): arg is string => arg !== undefined && arg !== "" && !arg.startsWith("-");
 
+/** `run`'s flags the fast path knows (each sets its option to true), as yargs names them. */
+const RUN_FLAGS: Record<string, "noAgent" | "verbose" | "keepSession" | "askUser" | "noCache"> = {
+  "--no-agent": "noAgent",
+  "--verbose": "verbose",
+  "-v": "verbose",
+  "--keep-session": "keepSession",
+  "--ask-user": "askUser",
+  "--no-cache": "noCache",
+};
+
+/**
+ * `run FILE [ENTRY [ARGS…]]` with only `--agent CMD` (or `--agent=CMD`) and the flags of
+ * RUN_FLAGS, each at most once, read as yargs reads them; undefined for any other command line
+ * (yargs then decides). A test compares the two on many command lines.
+ */
+export function fastRunArgs(argv: string[]): RunArgs | undefined {
+  if (argv[0] !== "run" || !plain(argv[1])) return undefined;
+  const out: RunArgs = { file: argv[1], ...RUN_DEFAULTS };
+  const words: string[] = [];
+  const seen = new Set<string>();
+  for (let i = 2; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg !== "" && !arg.startsWith("-")) {
+      words.push(arg);
+      continue;
+    }
+    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    const key = name === "--agent" ? "agent" : RUN_FLAGS[name];
+    if (key === undefined || seen.has(key)) return undefined;
+    seen.add(key);
+    if (key === "agent") {
+      const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+      if (!plain(value)) return undefined;
+      out.agent = value;
+    } else if (eq > 0) return undefined;
+    else out[key] = true;
+  }
+  if (words.length > 0) out.entry = words[0];
+  if (words.length > 1) out.args = words.slice(1);
+  return { ...out, entryOption: false };
+}
+
+/** `run`'s arguments as the full command line (yargs) reads `argv` (tests compare the fast path with it). */
+export async function yargsRunArgs(argv: string[]): Promise<RunArgs | undefined> {
+  const { default: yargs } = await import("yargs");
+  let got: RunArgs | undefined;
+  await commandLine(yargs, argv, processTerminal, { status: 0 }, (args) => (got = args))
+    .exitProcess(false)
+    .parseAsync();
+  return got;
+}
+
 /**
  * The most common command lines, decided without yargs (which costs more start-up time than
- * the rest of a small run): exactly `--version`, `run FILE` and `check FILE…`. Returns
- * undefined for anything else (options, help, other commands), which yargs then handles,
- * with the same handlers and defaults.
+ * the rest of a small run: ≈ 0.15 s here): exactly `--version`, `check FILE…`, and `run FILE`
+ * with an entry, its arguments, `--agent` and the common flags (`fastRunArgs`). Returns
+ * undefined for anything else (other options, help, other commands), which yargs then
+ * handles, with the same handlers and defaults.
  */
 async function fastPath(argv: string[], term: Terminal): Promise<number | undefined> {
   if (argv.length === 1 && argv[0] === "--version") {
     term.stdout(`${cliVersion()}\n`);
     return 0;
   }
-  if (argv.length === 2 && argv[0] === "run" && plain(argv[1])) {
+  const run = fastRunArgs(argv);
+  if (run) {
     const { runCommand } = await import("./run-command.js");
-    return runCommand({ file: argv[1], ...RUN_DEFAULTS }, term);
+    return runCommand(run, term);
   }
   if (argv.length >= 2 && argv[0] === "check" && argv.slice(1).every(plain)) {
     const { checkCommand } = await import("./check-command.js");

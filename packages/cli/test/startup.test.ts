@@ -69,8 +69,14 @@ describe("start-up loads only what the command needs", () => {
     expect(bytesOf(r.modules)).toBeLessThan(20_000);
   });
 
+  it("run FILE with an entry, --agent or the common flags takes the fast path too: no yargs", () => {
+    const r = loaded(["run", "examples/hello.pw", "--no-agent", "--verbose"]);
+    expect(r.stdout).toBe("Hello, world!\n");
+    expect(r.modules.filter((m) => heavy.test(m))).toEqual([]);
+  });
+
   it("other command lines go through yargs, still without the agent's code", () => {
-    const r = loaded(["run", "examples/hello.pw", "--no-agent"]);
+    const r = loaded(["run", "examples/hello.pw", "--timeout", "60"]);
     expect(r.stdout).toBe("Hello, world!\n");
     expect(r.modules.some((m) => /node_modules\/yargs\//.test(m))).toBe(true);
     expect(r.modules.filter((m) => /zod|@agentclientprotocol|@modelcontextprotocol|agent-run/.test(m))).toEqual([]);
