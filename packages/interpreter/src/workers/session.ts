@@ -1,9 +1,11 @@
 /** The run's session: a ULID, the start time, and a scratch directory created on first use. */
 import { mkdirSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+let crypto: typeof import("node:crypto") | undefined;
 
 /** A ULID (https://github.com/ulid/spec): 10 characters of milliseconds, 16 of randomness. */
 export function ulid(now = Date.now()): string {
@@ -13,9 +15,10 @@ export function ulid(now = Date.now()): string {
     time = CROCKFORD[t % 32]! + time;
     t = Math.floor(t / 32);
   }
-  // Web Crypto's CSPRNG, loaded on first use: an evaluator thread, which never makes a session,
-  // does not load node:crypto (≈ 8 ms of every thread's start).
-  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  // node:crypto on first use: an evaluator thread never makes a session, and need not load it
+  // (≈ 8 ms of every thread's start); Web Crypto would load more of it than randomBytes needs.
+  crypto ??= createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto");
+  const bytes = crypto.randomBytes(16);
   let rand = "";
   for (let i = 0; i < 16; i++) rand += CROCKFORD[bytes[i]! & 31];
   return time + rand;
