@@ -8,6 +8,9 @@
 //   - CPU time (user + system, from the children's times in /proc/self/stat; tick-coarse,
 //     10 ms, but far less disturbed by the other processes on a loaded machine).
 // `--rounds N` sets the number of rounds (default 30; `--smoke`: 3).
+// `--baseline BIN` adds the cold `run` and `check` of another build's `bin/patchwork.js` (e.g. a
+// copy of the previous build's packages/cli, kept inside the repository so that its npm
+// dependencies resolve) to the same interleaved rounds: before/after figures under one load.
 //
 // `run` and `check` are measured twice: "cold", with the parse cache off (PATCHWORK_NO_CACHE=1:
 // the parser is built, as on a file's first run), and "warm", with hello.pw's parse in a cache
@@ -29,6 +32,8 @@ const cacheDir = mkdtempSync(join(tmpdir(), "pw-bench-cache-"));
 process.on("exit", () => rmSync(cacheDir, { recursive: true, force: true }));
 const cold = { PATCHWORK_NO_CACHE: "1" };
 const warm = { PATCHWORK_CACHE_DIR: cacheDir };
+const baselineFlag = process.argv.indexOf("--baseline");
+const baseline = baselineFlag > 0 ? process.argv[baselineFlag + 1] : undefined;
 const commands = [
   { label: "node -e 0", args: ["-e", "0"] },
   { label: "patchwork run hello.pw (cold)", args: [bin, "run", "examples/hello.pw"], env: cold, goal: 1.5 },
@@ -36,6 +41,12 @@ const commands = [
   { label: "patchwork check hello.pw (cold)", args: [bin, "check", "examples/hello.pw"], env: cold, goal: 1.5 },
   { label: "patchwork check hello.pw (warm)", args: [bin, "check", "examples/hello.pw"], env: warm, goal: 1.5 },
   { label: "patchwork --version", args: [bin, "--version"], goal: 1.2 },
+  ...(baseline === undefined
+    ? []
+    : [
+        { label: "baseline: run hello.pw (cold)", args: [baseline, "run", "examples/hello.pw"], env: cold },
+        { label: "baseline: check hello.pw (cold)", args: [baseline, "check", "examples/hello.pw"], env: cold },
+      ]),
 ];
 const spawn = (command) =>
   spawnSync(process.execPath, command.args, {

@@ -23,6 +23,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createHash } from "node:crypto";
 import { build } from "esbuild";
+import { generateParserTables } from "./generate-parser-tables.mjs";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const cli = join(repo, "packages", "cli");
@@ -86,13 +87,19 @@ function newestInput() {
   return newest;
 }
 
+// The parser's precomputed grammar analysis must match the grammar bundled (decision 0011):
+// after a bare `tsc -b` it may not, and the bundle cannot check it at run time.
+await generateParserTables();
+
 const stamp = join(outdir, "index.js");
 const force = process.argv.includes("--force");
 if (!force && existsSync(stamp) && statSync(stamp).mtimeMs >= newestInput()) process.exit(0); // up to date
 
 rmSync(outdir, { recursive: true, force: true });
 const { parser, interpreter, agent, ...cliPoints } = entryPoints;
-const define = { __PATCHWORK_BUILD_ID__: JSON.stringify(buildId()) };
+// __PATCHWORK_TABLES_CHECKED__: the parser's tables were checked against this code just above
+// (packages/parser/src/precomputed.ts).
+const define = { __PATCHWORK_BUILD_ID__: JSON.stringify(buildId()), __PATCHWORK_TABLES_CHECKED__: "true" };
 for (const [group, points] of [["cli", cliPoints], ["lib", { parser, interpreter, agent }]]) await build({
   entryPoints: points,
   outdir,

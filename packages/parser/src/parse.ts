@@ -1,5 +1,5 @@
 /** `parse(source)`: source text to AST and diagnostics. Never throws. */
-import type { ILexingError, IToken } from "./chevrotain.js";
+import type { ILexingError, IToken, Lexer } from "./chevrotain.js";
 import type { Program, Span } from "./ast.js";
 import type { Diagnostic } from "./diagnostics.js";
 import { tokenize } from "./lexer/lexer.js";
@@ -107,13 +107,13 @@ function tooDeep(src: SourceFile, offset: number): string {
 }
 
 /** A parse that ended by an exception: one diagnostic, an empty program. */
-function failedParse(e: unknown, src: SourceFile, fileName: string | undefined): ParseResult {
+function failedParse(e: unknown, src: SourceFile, fileName: string | undefined, engine: Engine | undefined): ParseResult {
   // A bug, not a user error: still never throw at the caller.
   if (process.env["PATCHWORK_PARSER_DEBUG"] === "1" && !(e instanceof NestedTooDeeply)) throw e;
   let d: Diagnostic;
   if (e instanceof NestedTooDeeply || e instanceof RangeError) {
     // A RangeError is the stack overflowing anyway (a caller with little stack left).
-    const token = e instanceof NestedTooDeeply ? e.token : parser?.nextToken();
+    const token = e instanceof NestedTooDeeply ? e.token : (engine?.parser ?? parser)?.nextToken();
     const start = token === undefined || Number.isNaN(token.startOffset) ? src.text.length : token.startOffset;
     const end = token === undefined ? start : Math.min(src.text.length, start + Math.max(1, token.image.length));
     d = { code: Codes.tooDeep, severity: "error", message: tooDeep(src, start), span: src.span(start, end) };
@@ -122,18 +122,29 @@ function failedParse(e: unknown, src: SourceFile, fileName: string | undefined):
     d = { code: Codes.syntax, severity: "error", message, span: src.span(0, 0) };
   }
   // Rebuild the parser after anything unexpected; a depth limit leaves it in a known state.
-  if (!(e instanceof NestedTooDeeply)) parser = undefined;
+  if (!(e instanceof NestedTooDeeply) && engine === undefined) parser = undefined;
   if (fileName !== undefined) d.fileName = fileName;
   return { program: emptyProgram(src), diagnostics: [d], comments: [], recoveredToEnd: true };
 }
 
 /** Parse Patchwork source into a Program. Never throws; problems are diagnostics. */
 export function parse(source: string, options: ParseOptions = {}): ParseResult {
+  return parseWith(undefined, source, options);
+}
+
+/** A lexer and a parser of one's own (the tests compare differently analysed ones). */
+export interface Engine {
+  lexer: Lexer;
+  parser: PatchworkParser;
+}
+
+/** `parse` with `engine`'s lexer and parser instead of the process's own. */
+export function parseWith(engine: Engine | undefined, source: string, options: ParseOptions = {}): ParseResult {
   const src = new SourceFile(source, options.fileName);
   const fileName = options.fileName;
   try {
-    const lexed = tokenize(source);
-    const p = getParser();
+    const lexed = engine === undefined ? tokenize(source) : tokenize(source, engine.lexer);
+    const p = engine?.parser ?? getParser();
     p.begin(src, lexed.tokens, fileName);
     const body = p.program();
     p.explainEndOfInput();
@@ -151,6 +162,6 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
     const comments = lexed.comments.map((t) => ({ text: t.image, span: src.span(t.startOffset, t.startOffset + t.image.length) }));
     return { program, diagnostics, comments, recoveredToEnd };
   } catch (e) {
-    return failedParse(e, src, fileName);
+    return failedParse(e, src, fileName, engine);
   }
 }

@@ -2,55 +2,11 @@
 // `npm run fuzz`): random token soup and mutated real programs never make it throw, every
 // diagnostic and node span lies inside the source with a line and column that match its
 // offset, and repeating any piece of input makes parsing take linear, not quadratic, time.
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parse, SourceFile, type Diagnostic } from "../src/index.js";
+import { corpus, pieces, mutated, soup } from "./generators.js";
 import { checkSpans } from "./helpers.js";
-
-const here = dirname(fileURLToPath(import.meta.url));
-const corpus: string[] = [];
-for (const sub of ["golden", "seeds", "reference/book"]) {
-  const dir = join(here, "fixtures", sub);
-  for (const f of readdirSync(dir)) if (f.endsWith(".pw")) corpus.push(readFileSync(join(dir, f), "utf8"));
-}
-
-/** Pieces of Patchwork: openers and closers of every mode, operators, keywords, odd characters. */
-const pieces = [
-  "{", "}", "(", ")", "[", "]", "<", ">", "$", "${", "$@{", "$<", "$@<", "$(", "($ ", "$ ", "$?", "$'x'", "\"", "'", "\\",
-  "#", "\n", "\r\n", "\r", " ", "\t", "think {", "think <", "ask {", "ask <", "do {", "do <", "if ", "else ", "while ",
-  "for ", " in ", "var ", "fun ", "worker ", "trait ", "type ", "import ", "export ", "default ", "from ", "try ",
-  "catch ", "throw ", "await ", "@", "return", "break", "=", "==", "!=", "<=", "...", "++", "--", "&&", "||", "|", ";",
-  ",", ".", ":", "!", "-", "+", "*", "/", "%", "x", "self", "1", "2.5", "1e3", "\"s $x ${y}\"", "`", "~", "é", "😀",
-  "\u0000", "\uFEFF", "2>&1", ">>", "&>", "&", "'q'", "${x:-d}", "${#x}", "$1", "list<", "int", "?", "//", "$ls ", "$x",
-];
-const piece = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...pieces) }, { weight: 1, arbitrary: fc.string({ maxLength: 4 }) });
-const soup = fc.array(piece, { maxLength: 60 }).map((ps) => ps.join(""));
-
-type Mutation = { at: number; op: "insert" | "delete" | "duplicate" | "cut"; piece: string; len: number };
-const mutation: fc.Arbitrary<Mutation> = fc.record({
-  at: fc.nat(),
-  op: fc.constantFrom("insert", "insert", "delete", "duplicate", "cut"),
-  piece: fc.constantFrom(...pieces),
-  len: fc.integer({ min: 1, max: 30 }),
-});
-
-function mutate(text: string, ms: Mutation[]): string {
-  let s = text;
-  for (const m of ms) {
-    const at = m.at % (s.length + 1);
-    if (m.op === "insert") s = s.slice(0, at) + m.piece + s.slice(at);
-    else if (m.op === "delete") s = s.slice(0, at) + s.slice(at + m.len);
-    else if (m.op === "duplicate") s = s.slice(0, at) + s.slice(at, at + m.len) + s.slice(at);
-    else s = s.slice(0, at);
-  }
-  return s;
-}
-const mutated = fc
-  .tuple(fc.nat({ max: corpus.length - 1 }), fc.array(mutation, { minLength: 1, maxLength: 5 }))
-  .map(([i, ms]) => mutate(corpus[i]!, ms));
 
 /** A diagnostic is well-formed: a known code, in range, its line and column those of its offset. */
 function checkDiagnostic(d: Diagnostic, source: string, src: SourceFile): void {

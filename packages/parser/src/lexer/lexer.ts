@@ -1,5 +1,6 @@
 /** The Patchwork lexer: Chevrotain over the modes of `modes.ts`, plus keyword retagging. */
 import { Lexer, type IToken, type ILexingError, type TokenType } from "../chevrotain.js";
+import { lexerTables, withStartCharsHints } from "../precomputed.js";
 import { continuesLine, resetShellParenScans } from "./matchers.js";
 import { lexerDefinition } from "./modes.js";
 import * as T from "./tokens.js";
@@ -26,12 +27,24 @@ for (const t of T.allTokens) {
 
 let lexer: Lexer | undefined;
 
+/**
+ * The lexer: with `analysis: "auto"`, the regexps' first characters come from the build's
+ * tables when they match these token types (docs/decisions/0011-precomputed-grammar-analysis.md);
+ * `full` is Chevrotain's own analysis of every regexp.
+ */
+export function createLexer(analysis: "auto" | "full" = "auto"): Lexer {
+  const build = (): Lexer =>
+    new Lexer(lexerDefinition, {
+      positionTracking: "onlyOffset",
+      ensureOptimizations: true,
+      skipValidations: true,
+    });
+  const table = analysis === "auto" ? lexerTables(T.allTokens) : undefined;
+  return table === undefined ? build() : withStartCharsHints(table, T.allTokens, build);
+}
+
 function getLexer(): Lexer {
-  lexer ??= new Lexer(lexerDefinition, {
-    positionTracking: "onlyOffset",
-    ensureOptimizations: true,
-    skipValidations: true,
-  });
+  lexer ??= createLexer();
   return lexer;
 }
 
@@ -50,9 +63,9 @@ function retag(token: IToken, type: TokenType): void {
 }
 
 /** Tokenize `text`: never throws; lexing errors are returned. */
-export function tokenize(text: string): LexResult {
+export function tokenize(text: string, using: Lexer = getLexer()): LexResult {
   resetShellParenScans();
-  const result = getLexer().tokenize(text);
+  const result = using.tokenize(text);
   resetShellParenScans();
   const tokens = result.tokens;
   for (let i = 0; i < tokens.length; i++) {

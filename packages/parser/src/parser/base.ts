@@ -7,6 +7,7 @@ import {
   EmbeddedActionsParser,
   EOF,
   isRecognitionException,
+  type ILookaheadStrategy,
   type IRecognitionException,
   type IToken,
   type ParserMethod,
@@ -63,10 +64,35 @@ for (const t of [T.RBrace, T.ShellRBrace, T.AngleClose]) closesBlock[t.tokenType
 const shellLineEnd: boolean[] = [];
 for (const t of [T.ShellLineEndCode, T.ShellLineEndPlain]) shellLineEnd[t.tokenTypeIdx!] = true;
 
+/**
+ * How a parser is analysed when constructed (docs/decisions/0011-precomputed-grammar-analysis.md):
+ * - `auto`: from the tables computed at build time when they match this code, else as `full`;
+ * - `full`: Chevrotain's own analysis (`performSelfAnalysis`), with a given `lookaheadStrategy`
+ *   if any; with `PATCHWORK_VALIDATE_GRAMMAR=1`, also its grammar validations;
+ * - `grammar`: the grammar recorded, no lookahead functions built: a parser that cannot parse,
+ *   only describe its grammar (for the messages of syntax errors, the syntax diagrams).
+ */
+export interface ParserOptions {
+  analysis?: "auto" | "full" | "grammar";
+  lookaheadStrategy?: ILookaheadStrategy;
+}
+
+/** A lookahead strategy that builds nothing (`analysis: "grammar"`). */
+const noLookahead: ILookaheadStrategy = {
+  validate: () => [],
+  buildLookaheadForAlternation: () => () => undefined,
+  buildLookaheadForOptional: () => () => false,
+};
+
 /** A `do` block being parsed (for error messages). */
 interface DoContext {
   line: number;
   column: number;
+}
+
+/** `PATCHWORK_VALIDATE_GRAMMAR=1`: Chevrotain's grammar validations (and its full analysis). */
+export function validateGrammar(): boolean {
+  return process.env["PATCHWORK_VALIDATE_GRAMMAR"] === "1";
 }
 
 export abstract class ParserBase extends EmbeddedActionsParser {
@@ -79,12 +105,14 @@ export abstract class ParserBase extends EmbeddedActionsParser {
   protected abstract statements: ParserMethod<[], Stmt[]>;
   protected abstract block: ParserMethod<[], Block>;
 
-  constructor() {
+  constructor(options: ParserOptions) {
+    const lookaheadStrategy = options.analysis === "grammar" ? noLookahead : options.lookaheadStrategy;
     super(T.allTokens, {
       recoveryEnabled: false,
       maxLookahead: 3,
-      skipValidations: process.env["PATCHWORK_VALIDATE_GRAMMAR"] !== "1",
+      skipValidations: !validateGrammar(),
       errorMessageProvider: errorMessages,
+      ...(lookaheadStrategy === undefined ? {} : { lookaheadStrategy }),
     });
   }
 

@@ -1,8 +1,10 @@
 /** Grammar rules for items and the program; the complete Patchwork parser. */
-import type { IToken } from "../chevrotain.js";
-import { EOF } from "../chevrotain.js";
+import type { ISerializedGast, IToken, Rule } from "../chevrotain.js";
+import { EOF, serializeGrammar } from "../chevrotain.js";
 import type { Annotation, FunDecl, FunFlavor, ImportDecl, Item, Param, Span, TopLevel, TraitDecl, TypeExpr } from "../ast.js";
 import * as T from "../lexer/tokens.js";
+import { installLookahead, parserTables, type ParserTables } from "../precomputed.js";
+import { validateGrammar, type ParserOptions } from "./base.js";
 import { StmtRules } from "./stmtRules.js";
 
 interface Modifiers {
@@ -276,8 +278,35 @@ export class PatchworkParser extends StmtRules {
     return { ...rest, span: this.span(kw.startOffset, end) } as ImportDecl;
   });
 
-  constructor() {
-    super();
-    this.performSelfAnalysis();
+  /** The grammar was not recorded: the lookahead functions came from the build's tables. */
+  private readonly fromTables: boolean;
+
+  constructor(options: ParserOptions = {}) {
+    super(options);
+    const table = options.analysis === undefined || options.analysis === "auto" ? usableParserTables(new.target) : undefined;
+    this.fromTables = table !== undefined && installLookahead(this, table);
+    if (!this.fromTables) this.performSelfAnalysis();
   }
+
+  /**
+   * The recorded grammar. Chevrotain reads it only to word a syntax error (the expected paths
+   * of NoViableAlt and EarlyExit) and to serialize the grammar; a parser built from the tables
+   * records it on first request, once per process, with a parser of its own.
+   */
+  override getGAstProductions(): Record<string, Rule> {
+    if (!this.fromTables) return super.getGAstProductions();
+    recordedGrammar ??= new PatchworkParser({ analysis: "grammar" }).getGAstProductions();
+    return recordedGrammar;
+  }
+
+  override getSerializedGastProductions(): ISerializedGast[] {
+    return this.fromTables ? serializeGrammar(Object.values(this.getGAstProductions())) : super.getSerializedGastProductions();
+  }
+}
+
+let recordedGrammar: Record<string, Rule> | undefined;
+
+/** The build's lookahead tables, unless they do not match this (sub)class's code or validations are asked for. */
+function usableParserTables(parserClass: typeof PatchworkParser): ParserTables | undefined {
+  return validateGrammar() ? undefined : parserTables(parserClass, T.allTokens);
 }

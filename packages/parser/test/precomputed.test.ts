@@ -1,0 +1,116 @@
+// The grammar analysis precomputed at build time (docs/decisions/0011-precomputed-grammar-analysis.md)
+// against Chevrotain's own. The compiled parser (dist/, built by `npm run build`) holds the tables:
+// they must equal what Chevrotain computes from the current grammar, and a lexer and parser built
+// from them must give the same tokens, ASTs and diagnostics (messages and positions, syntax errors
+// included) as ones that analysed the grammar themselves, over every fixture, the reference
+// corpus, the examples, the docs' Patchwork blocks, every prefix of those, and generated programs.
+// Tables that do not match the code, no tables at all, or PATCHWORK_VALIDATE_GRAMMAR=1 mean the
+// full analysis. The comparison runs in plain Node (precomputed-check.mjs: vitest's transform
+// changes the code's text, which the tables' fingerprint is computed from).
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { corpusFiles, repoRoot } from "./format/roundtrip.js";
+import { mutated, program, soup } from "./generators.js";
+
+const dist = join(import.meta.dirname, "..", "dist");
+const checker = join(import.meta.dirname, "precomputed-check.mjs");
+
+/** Every Patchwork source the project has: fixtures, examples, and the docs' Patchwork blocks. */
+function sources(): string[] {
+  const out = corpusFiles().map((f) => readFileSync(join(repoRoot, f), "utf8"));
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (name.endsWith(".md")) for (const m of readFileSync(p, "utf8").matchAll(/```(?:patchwork|pw)[^\n]*\n([\s\S]*?)```/g)) out.push(m[1]!);
+    }
+  };
+  walk(join(repoRoot, "docs"));
+  return out;
+}
+
+type Report = Record<string, unknown> & { mismatches: unknown[]; compared: number; withErrors: number };
+
+const temp = mkdtempSync(join(tmpdir(), "pw-precomputed-"));
+afterAll(() => rmSync(temp, { recursive: true, force: true }));
+
+function check(distDir: string, inputs: string[]): Report {
+  const file = join(temp, `inputs-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(file, JSON.stringify(inputs));
+  const env = { ...process.env };
+  delete env["PATCHWORK_VALIDATE_GRAMMAR"];
+  return JSON.parse(execFileSync(process.execPath, [checker, distDir, file], { encoding: "utf8", env, maxBuffer: 64 << 20 })) as Report;
+}
+
+const files = sources();
+/** Files, their prefixes (syntax errors of every kind, at every place) and generated programs. */
+function inputs(): string[] {
+  const out: string[] = [];
+  for (const text of files) {
+    out.push(text);
+    const step = Math.max(1, Math.floor(text.length / 40));
+    for (let n = 0; n < text.length; n += step) out.push(text.slice(0, n));
+  }
+  out.push(...fc.sample(program, { numRuns: 300, seed: 14 }));
+  out.push(...fc.sample(soup, { numRuns: 1000, seed: 14 }));
+  out.push(...fc.sample(mutated, { numRuns: 500, seed: 14 }));
+  return out;
+}
+
+describe("precomputed grammar analysis", () => {
+  let report: Report;
+  beforeAll(() => {
+    report = check(dist, inputs());
+  }, 120_000);
+
+  it("the build stored tables, and they equal what Chevrotain computes from the current grammar", () => {
+    expect(report["tablesPresent"], "dist/tables.js has no tables: run `npm run build`").toBe(true);
+    expect(report["tablesEqualComputed"]).toBe(true);
+  });
+
+  it("a lexer built from the tables has Chevrotain's own first-character analysis; the hints do not stay", () => {
+    expect(report["hintedTokens"]).toBeGreaterThan(50);
+    expect(report["lexerBucketsEqual"]).toBe(true);
+    expect(report["lexerStateEqual"]).toBe(true);
+    expect(report["hintsLeftOnTokens"]).toEqual([]);
+  });
+
+  it("a parser built from the tables records no grammar and has the same lookahead decisions", () => {
+    expect(report["fastRecordedRules"]).toBe(0);
+    expect(report["fullRecordedRules"]).toBeGreaterThan(50);
+    expect(report["lookaheadDecisions"]).toBeGreaterThan(50);
+    expect(report["lookaheadKeysEqual"]).toBe(true);
+    expect(report["fastRecordedRulesAfter"]).toBe(0);
+    expect(report["grammarRecordedOnRequest"]).toBe(true);
+  });
+
+  it(`gives the same tokens, AST and diagnostics on ${files.length} files and docs blocks, their prefixes and generated programs`, () => {
+    expect(files.length).toBeGreaterThan(60);
+    expect(report.mismatches).toEqual([]);
+    expect(report.compared).toBeGreaterThan(5000);
+    expect(report.withErrors).toBeGreaterThan(1000);
+  });
+
+  it("tables that do not match the parser's code are not used; PATCHWORK_VALIDATE_GRAMMAR=1 is the full analysis", () => {
+    expect(report["changedFingerprintDiffers"]).toBe(true);
+    expect(report["changedRecordedRules"]).toBe(report["fullRecordedRules"]);
+    expect(report["validateRecordedRules"]).toBe(report["fullRecordedRules"]);
+    expect(report["validateSkipsValidations"]).toBe(false);
+  });
+
+  it("without tables (a bare `tsc -b`), the full analysis parses the same", () => {
+    const copy = join(temp, "dist");
+    cpSync(dist, copy, { recursive: true });
+    writeFileSync(join(copy, "tables.js"), "export const tables = undefined;\n");
+    const sample = [...files.slice(0, 20), "fun f(a) {\n  return a +\n}\n", "if x { print(1) } else {", "var x = think { hi ${x"];
+    const bare = check(copy, sample);
+    expect(bare["tablesPresent"]).toBe(false);
+    expect(bare["fastRecordedRules"]).toBe(bare["fullRecordedRules"]);
+    expect(bare.mismatches).toEqual([]);
+    expect(bare.compared).toBe(sample.length);
+  }, 60_000);
+});
