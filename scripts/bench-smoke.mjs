@@ -43,6 +43,8 @@ const runs = [
       `^patchwork check hello.pw \\(cold\\) +${number} ms +${number}× +${number} ms +${number}×`,
       `^patchwork check hello.pw \\(warm\\) +${number} ms +${number}× +${number} ms +${number}×`,
       `^patchwork --version +${number} ms +${number}× +${number} ms +${number}×`,
+      `^tables( +${number} / ${number}){5}$`,
+      `^full( +${number} / ${number}){5}$`,
     ],
   },
   {

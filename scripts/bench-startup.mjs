@@ -99,3 +99,51 @@ commands.forEach((command, i) => {
     `${command.label.padEnd(36)} ${`${w.toFixed(1)} ms`.padStart(9)} ${ratio(w, base.wall).padStart(7)}   ${cpuText.padStart(9)} ${(Number.isNaN(c) ? "" : ratio(c, base.cpu)).padStart(7)}   ${command.goal ? `≤ ${command.goal}×` : ""}`,
   );
 });
+
+// The parser package's cold start, inside fresh processes: importing it, then the first
+// construction of the lexer and of the parser, and a first parse of hello.pw (the compiled
+// library, packages/parser/dist/, which also checks its tables' fingerprint: the bundle does not
+// need to). "tables": built from the grammar analysis precomputed at build time (the default);
+// "full": Chevrotain's own analysis (decision 0011). Interleaved, medians of wall / CPU ms.
+const distUrl = new URL("../packages/parser/dist/", import.meta.url).href;
+const probe = `
+const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+const mode = process.argv[1];
+const out = [];
+let t = performance.now(), c = cpu();
+const mark = () => { const n = performance.now(), nc = cpu(); out.push([n - t, nc - c]); t = n; c = nc; };
+const { parseWith } = await import(${JSON.stringify(distUrl + "parse.js")});
+const { createLexer } = await import(${JSON.stringify(distUrl + "lexer/lexer.js")});
+const { PatchworkParser } = await import(${JSON.stringify(distUrl + "parser/parser.js")});
+mark();
+const lexer = createLexer(mode);
+mark();
+const parser = new PatchworkParser({ analysis: mode });
+mark();
+const r = parseWith({ lexer, parser }, ${JSON.stringify(readFileSync(join(repo, "examples", "hello.pw"), "utf8"))});
+mark();
+if (r.diagnostics.length > 0) throw new Error("hello.pw did not parse");
+console.log(JSON.stringify(out));`;
+const phases = ["import", "lexer", "parser", "first parse"];
+const modes = ["auto", "full"];
+const figures = modes.map(() => phases.map(() => ({ wall: [], cpu: [] })));
+for (let round = 0; round < rounds; round++) {
+  modes.forEach((mode, m) => {
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", probe, mode], { encoding: "utf8", timeout: 60_000 });
+    if (r.status !== 0) {
+      console.error(`construction probe (${mode}): exit ${r.status ?? r.signal}\n${r.stdout}${r.stderr}`);
+      process.exit(1);
+    }
+    JSON.parse(r.stdout).forEach(([w, c], p) => {
+      figures[m][p].wall.push(w);
+      figures[m][p].cpu.push(c);
+    });
+  });
+}
+console.log(`\nparser package, first construction in a fresh process (dist/), medians of ${rounds} rounds, wall / CPU ms`);
+console.log(`${"analysis".padEnd(10)}${phases.map((p) => p.padStart(16)).join("")}${"total".padStart(16)}`);
+modes.forEach((mode, m) => {
+  const cells = figures[m].map((f) => `${median(f.wall).toFixed(1)} / ${median(f.cpu).toFixed(1)}`);
+  const total = (k) => median(figures[m][0][k].map((_, i) => figures[m].reduce((s, f) => s + f[k][i], 0)));
+  console.log(`${(mode === "auto" ? "tables" : "full").padEnd(10)}${cells.map((c) => c.padStart(16)).join("")}${`${total("wall").toFixed(1)} / ${total("cpu").toFixed(1)}`.padStart(16)}`);
+});

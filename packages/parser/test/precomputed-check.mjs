@@ -4,13 +4,17 @@
 // module transform changes (a parser whose text is not the one the tables were computed from
 // does not use them, so under vitest every parser would do the full analysis).
 //
-//   node precomputed-check.mjs DIST INPUTS.json   → one JSON report on stdout
+// BARE is a copy of DIST as a bare `tsc -b` leaves it: no tables, and `chevrotain.js` the plain
+// re-export of Chevrotain as published (not the build's patched bundle): the same inputs must
+// give the same results there, by Chevrotain's own full analysis.
+//
+//   node precomputed-check.mjs DIST BARE INPUTS.json   → one JSON report on stdout
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [dist, inputsFile] = process.argv.slice(2);
-const load = (file) => import(pathToFileURL(join(dist, file)).href);
+const [dist, bareDist, inputsFile] = process.argv.slice(2);
+const load = (file, from = dist) => import(pathToFileURL(join(from, file)).href);
 const { computeTables } = await load("computeTables.js");
 const { createLexer, tokenize } = await load("lexer/lexer.js");
 const { allTokens } = await load("lexer/tokens.js");
@@ -18,6 +22,13 @@ const { parseWith } = await load("parse.js");
 const { PatchworkParser } = await load("parser/parser.js");
 const { parserFingerprint } = await load("precomputed.js");
 const { tables } = await load("tables.js");
+const bare = {
+  tables: (await load("tables.js", bareDist)).tables,
+  chevrotain: await load("chevrotain.js", bareDist),
+  parseWith: (await load("parse.js", bareDist)).parseWith,
+  tokenize: (await load("lexer/lexer.js", bareDist)).tokenize,
+  getParser: (await load("parse.js", bareDist)).getParser,
+};
 
 const recorded = (p) => Object.keys(p.gastProductionsCache).length;
 const cacheKeys = (p) => [...p.lookAheadFuncsCache.keys()].sort((a, b) => a - b);
@@ -60,17 +71,36 @@ function outcome(engine, source) {
   });
 }
 
+/** `outcome` by the bare copy's own `parse` (its process-wide lexer and parser). */
+function bareOutcome(source) {
+  const lexed = bare.tokenize(source);
+  const r = bare.parseWith(undefined, source, { fileName: "t.pw" });
+  return JSON.stringify({
+    tokens: lexed.tokens.map((t) => [t.tokenType.name, t.startOffset, t.image]),
+    lexErrors: lexed.errors,
+    comments: r.comments,
+    program: r.program,
+    diagnostics: r.diagnostics,
+    recoveredToEnd: r.recoveredToEnd,
+  });
+}
+
 const inputs = JSON.parse(readFileSync(inputsFile, "utf8"));
 report.compared = 0;
 report.withErrors = 0;
 report.mismatches = [];
+report.bareMismatches = [];
 for (const source of inputs) {
   const a = outcome(fast, source);
   const b = outcome(full, source);
   report.compared++;
   if (JSON.parse(b).diagnostics.some((d) => d.severity === "error")) report.withErrors++;
   if (a !== b && report.mismatches.length < 3) report.mismatches.push({ source, fromTables: a, full: b });
+  if (a !== bareOutcome(source) && report.bareMismatches.length < 3) report.bareMismatches.push(source);
 }
+report.bareTablesPresent = bare.tables !== undefined;
+report.bareHasInternals = bare.chevrotain.chevrotainInternals !== undefined;
+report.bareRecordedRules = recorded(bare.getParser());
 // Its grammar, recorded on request (by a parser of its own: its own cache stays empty).
 report.fastRecordedRulesAfter = recorded(fast.parser);
 report.grammarRecordedOnRequest = same(fast.parser.getSerializedGastProductions(), full.parser.getSerializedGastProductions());
