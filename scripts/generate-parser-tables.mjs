@@ -31,7 +31,8 @@ export async function generateParserTables() {
   const { lexerTables, parserTables } = await import(pathToFileURL(join(dist, "precomputed.js")).href);
   const { PatchworkParser } = await import(pathToFileURL(join(dist, "parser", "parser.js")).href);
   const { allTokens } = await import(pathToFileURL(join(dist, "lexer", "tokens.js")).href);
-  if (generated && lexerTables(allTokens) !== undefined && parserTables(PatchworkParser, allTokens) !== undefined) {
+  const { lexerDefinition } = await import(pathToFileURL(join(dist, "lexer", "modes.js")).href);
+  if (generated && lexerTables(allTokens, lexerDefinition) !== undefined && parserTables(PatchworkParser, allTokens) !== undefined) {
     writeFileSync(target, readFileSync(target)); // current: only its time was older
     return false;
   }
@@ -40,7 +41,10 @@ export async function generateParserTables() {
   writeFileSync(
     target,
     `${MARK} from the compiled grammar; do not edit. Source: src/tables.ts\n` +
-      `export const tables = JSON.parse(${JSON.stringify(json)});\n`,
+      `let tables;\n` +
+      `export function loadTables() {\n` +
+      `  return (tables ??= JSON.parse(${JSON.stringify(json)}));\n` +
+      `}\n`,
   );
   return true;
 }

@@ -8,7 +8,17 @@ import { getLookaheadPaths, LLkLookaheadStrategy, type ILookaheadStrategy, type 
 import { createLexer } from "./lexer/lexer.js";
 import * as T from "./lexer/tokens.js";
 import { PatchworkParser } from "./parser/parser.js";
-import { lexerFingerprint, parserFingerprint, type LexerTables, type LookaheadEntry, type ParserTables, type Tables } from "./precomputed.js";
+import { lexerDefinition } from "./lexer/modes.js";
+import {
+  lexerFingerprint,
+  parserFingerprint,
+  type LexerTables,
+  type LookaheadEntry,
+  type ParserTables,
+  type StoredConfig,
+  type StoredMode,
+  type Tables,
+} from "./precomputed.js";
 
 type Options = Parameters<ILookaheadStrategy["buildLookaheadForAlternation"]>[0];
 type OptionalOptions = Parameters<ILookaheadStrategy["buildLookaheadForOptional"]>[0];
@@ -64,27 +74,77 @@ export function computeParserTables(): ParserTables {
   return { fingerprint: parserFingerprint(PatchworkParser, T.allTokens), tokens, lookahead };
 }
 
+interface ChevrotainConfig {
+  pattern: unknown;
+  longerAlt: number[] | undefined;
+  canLineTerminator: boolean;
+  isCustom: boolean;
+  short: number | false;
+  group: string | false | undefined;
+  push: string | undefined;
+  pop: boolean;
+  tokenTypeIdx: number;
+  tokenType: TokenType;
+}
+
 interface ChevrotainLexerState {
-  charCodeToPatternIdxToConfig: Record<string, ({ tokenType: TokenType }[] | undefined)[]>;
+  modes: string[];
+  defaultMode: string;
+  emptyGroups: Record<string, unknown>;
+  patternIdxToConfig: Record<string, ChevrotainConfig[]>;
+  charCodeToPatternIdxToConfig: Record<string, (ChevrotainConfig[] | undefined)[]>;
+  canModeBeOptimized: Record<string, boolean>;
 }
 
 export function computeLexerTables(): LexerTables {
   const lexer = createLexer("full") as unknown as ChevrotainLexerState;
-  const analysed = new Set(T.allTokens.filter((t) => t.PATTERN instanceof RegExp && t.START_CHARS_HINT === undefined).map((t) => t.name));
-  const buckets = new Map<string, Set<number>>();
-  for (const byBucket of Object.values(lexer.charCodeToPatternIdxToConfig)) {
-    byBucket.forEach((configs, bucket) => {
-      for (const { tokenType } of configs ?? []) {
-        if (!analysed.has(tokenType.name)) continue;
-        let set = buckets.get(tokenType.name);
-        if (set === undefined) buckets.set(tokenType.name, (set = new Set()));
-        set.add(bucket);
-      }
+  const tokens: string[] = [];
+  const tokenIndex = new Map<string, number>();
+  const indexOf = (t: TokenType): number => {
+    let i = tokenIndex.get(t.name);
+    if (i === undefined) {
+      i = tokens.length;
+      tokens.push(t.name);
+      tokenIndex.set(t.name, i);
+    }
+    return i;
+  };
+  const orNull = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
+  const modes: StoredMode[] = lexer.modes.map((name) => {
+    if (lexer.canModeBeOptimized[name] !== true) throw new Error(`lexer mode ${name} is not optimized`);
+    const configs = lexer.patternIdxToConfig[name]!;
+    const stored = configs.map((c): StoredConfig => {
+      const p = c.pattern;
+      let pattern: StoredConfig[1];
+      if (typeof p === "string") pattern = p;
+      else if (p instanceof RegExp) pattern = [p.source, p.flags];
+      else if (p === c.tokenType.PATTERN) pattern = "object";
+      else if (typeof p === "object" && p !== null && (p as { exec?: unknown }).exec === c.tokenType.PATTERN && Object.keys(p).length === 1) pattern = "exec";
+      else throw new Error(`pattern of ${c.tokenType.name} not understood`);
+      if (c.tokenTypeIdx !== c.tokenType.tokenTypeIdx) throw new Error(`token type index of ${c.tokenType.name}`);
+      return [indexOf(c.tokenType), pattern, orNull(c.longerAlt), c.canLineTerminator, c.isCustom, c.short, orNull(c.group), orNull(c.push), c.pop];
     });
-  }
-  const startBuckets: Record<string, number[]> = {};
-  for (const name of [...buckets.keys()].sort()) startBuckets[name] = [...buckets.get(name)!].sort((a, b) => a - b);
-  return { fingerprint: lexerFingerprint(T.allTokens), startBuckets };
+    const byBucket = lexer.charCodeToPatternIdxToConfig[name]!;
+    const buckets: StoredMode["buckets"] = [];
+    byBucket.forEach((b, bucket) => {
+      const indices = b!.map((c) => {
+        const i = configs.indexOf(c);
+        if (i < 0) throw new Error(`a bucket of mode ${name} holds a configuration of no pattern`);
+        return i;
+      });
+      const run = buckets[buckets.length - 1];
+      if (run !== undefined && run[1] === bucket - 1 && run[2].join() === indices.join()) run[1] = bucket;
+      else buckets.push([bucket, bucket, indices]);
+    });
+    return { name, configs: stored, buckets, bucketsLength: byBucket.length };
+  });
+  return {
+    fingerprint: lexerFingerprint(T.allTokens, lexerDefinition),
+    tokens,
+    modes,
+    defaultMode: lexer.defaultMode,
+    emptyGroups: Object.keys(lexer.emptyGroups),
+  };
 }
 
 export function computeTables(): Tables {

@@ -21,9 +21,10 @@
  * the code that loads it is not used (see `lexerTables`, `parserTables`), and then, as without
  * tables, Chevrotain analyses the grammar itself. `PATCHWORK_VALIDATE_GRAMMAR=1` always does.
  */
+import { createRequire } from "node:module";
 import * as chevrotain from "./chevrotain.js";
-import type { TokenType } from "./chevrotain.js";
-import { tables } from "./tables.js";
+import type { IMultiModeLexerDefinition, TokenType } from "./chevrotain.js";
+import { loadTables } from "./tables.js";
 
 /** What the build stores (dist/tables.js). */
 export interface Tables {
@@ -33,9 +34,45 @@ export interface Tables {
 
 export interface LexerTables {
   fingerprint: string;
-  /** Token name → the first-character buckets (Chevrotain's optimized char indices) it is in. */
-  startBuckets: Record<string, number[]>;
+  /** Token names, referred to by index below. */
+  tokens: string[];
+  /** What Chevrotain's `analyzeTokenTypes` made of each mode, in the lexer's order. */
+  modes: StoredMode[];
+  defaultMode: string;
+  emptyGroups: string[];
 }
+
+export interface StoredMode {
+  name: string;
+  /** One per token of the mode (its "pattern index"). */
+  configs: StoredConfig[];
+  /**
+   * The first-character buckets: runs of consecutive buckets that try the same patterns, as
+   * [first bucket, last bucket, pattern indices in order]; buckets in no run are empty.
+   */
+  buckets: [number, number, number[]][];
+  /** The length of Chevrotain's (sparse) bucket array. */
+  bucketsLength: number;
+}
+
+/**
+ * A pattern's configuration (Chevrotain's `IPatternConfig`), as a tuple: the token's index, the
+ * pattern, then Chevrotain's `longerAlt`, `canLineTerminator`, `isCustom`, `short`, `group`,
+ * `push`, `pop`; `null` stands for `undefined`. The pattern: a one-character string, a regexp's
+ * [source, flags] (as Chevrotain rewrote it), "exec" (the token's pattern is a function, wrapped
+ * as `{ exec }`) or "object" (the token's pattern object itself).
+ */
+export type StoredConfig = [
+  token: number,
+  pattern: string | [string, string],
+  longerAlt: number[] | null,
+  canLineTerminator: boolean,
+  isCustom: boolean,
+  short: number | false,
+  group: string | false | null,
+  push: string | null,
+  pop: boolean,
+];
 
 export interface ParserTables {
   fingerprint: string;
@@ -67,6 +104,18 @@ interface Internals {
   toFastProperties(o: object): void;
 }
 
+/** The lexer's own state, as its constructor leaves it (the fields `analyzeTokenTypes` fills). */
+interface LexerState {
+  lexerDefinition: unknown;
+  patternIdxToConfig: Record<string, object[]>;
+  charCodeToPatternIdxToConfig: Record<string, (object[] | undefined)[]>;
+  modes: string[];
+  emptyGroups: Record<string, never[]>;
+  hasCustom: boolean;
+  canModeBeOptimized: Record<string, boolean>;
+  defaultMode: string;
+}
+
 /**
  * Exported by the pre-bundled Chevrotain only (scripts/bundle-vendor.mjs); absent when
  * `dist/chevrotain.js` is the plain re-export of a bare `tsc -b`.
@@ -77,38 +126,38 @@ const internals = (chevrotain as unknown as { chevrotainInternals?: Internals })
  * Set by scripts/bundle-cli.mjs (esbuild's `define`) in the CLI's bundle, which it builds only
  * after checking the tables of the `dist/` it bundles against that code: the bundle's text is
  * esbuild's reprint of `dist/`, so the parser's fingerprint of its own source (below) would not
- * match there.
+ * match there, and the tables cannot be older than the code. The bundle checks no fingerprint.
  */
 declare const __PATCHWORK_TABLES_CHECKED__: boolean | undefined;
 const checkedAtBuild = typeof __PATCHWORK_TABLES_CHECKED__ === "boolean" && __PATCHWORK_TABLES_CHECKED__;
 
-/** A 64-bit string hash (two 32-bit FNV-1a-style lanes): enough to tell one grammar from another. */
+/**
+ * A short SHA-256 of `text`: enough to tell one grammar from another. `node:crypto` is loaded
+ * only here, on the path that checks fingerprints (not in the bundle, see above).
+ */
 export function hash(text: string): string {
-  let h1 = 0x811c9dc5;
-  let h2 = 0x01000193 ^ text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 0x01000193);
-    h2 = Math.imul(h2 ^ c, 0x5bd1e995);
-    h2 ^= h2 >>> 15;
-  }
-  return (h1 >>> 0).toString(16).padStart(8, "0") + (h2 >>> 0).toString(16).padStart(8, "0");
+  const { createHash } = createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto");
+  return createHash("sha256").update(text).digest("hex").slice(0, 16);
 }
 
+/** Every property of the token types that the lexer's or the parser's analysis reads. */
 function describeTokens(tokens: readonly TokenType[]): string {
+  const names = (ts: TokenType | TokenType[] | undefined): string => (ts === undefined ? "" : [ts].flat().map((t) => t.name).join(","));
   return tokens
     .map((t) => {
       const p = t.PATTERN;
       const pattern = p instanceof RegExp ? String(p) : typeof p === "string" ? JSON.stringify(p) : typeof p;
-      const categories = (t.CATEGORIES ?? []).map((c) => c.name).join(",");
-      return `${t.name} ${pattern} ${t.START_CHARS_HINT === undefined ? "" : "hint"} ${categories}`;
+      const hint = t.START_CHARS_HINT === undefined ? "" : JSON.stringify(t.START_CHARS_HINT);
+      const group = typeof t.GROUP === "string" ? t.GROUP : String(t.GROUP);
+      return [t.name, pattern, hint, names(t.CATEGORIES), group, t.PUSH_MODE ?? "", String(t.POP_MODE), names(t.LONGER_ALT), String(t.LINE_BREAKS)].join(" ");
     })
     .join("\n");
 }
 
-/** What the lexer's first-character analysis depends on: the token types and their patterns. */
-export function lexerFingerprint(tokens: readonly TokenType[]): string {
-  return hash(`chevrotain ${chevrotain.VERSION}\n${describeTokens(tokens)}`);
+/** What the lexer's analysis depends on: the token types and the modes. */
+export function lexerFingerprint(tokens: readonly TokenType[], definition: IMultiModeLexerDefinition): string {
+  const modes = Object.entries(definition.modes).map(([name, ts]) => `${name}: ${ts.map((t) => t.name).join(" ")}`);
+  return hash(`chevrotain ${chevrotain.VERSION}\n${describeTokens(tokens)}\n${definition.defaultMode}\n${modes.join("\n")}`);
 }
 
 /**
@@ -123,43 +172,89 @@ export function parserFingerprint(parserClass: abstract new (...args: never[]) =
   return hash(`chevrotain ${chevrotain.VERSION}\n${describeTokens(tokens)}\n${sources.join("\n")}`);
 }
 
-/** The lexer's tables, when present and computed from these token types. */
-export function lexerTables(tokens: readonly TokenType[]): LexerTables | undefined {
-  const t = tables?.lexer;
-  return t !== undefined && t.fingerprint === lexerFingerprint(tokens) ? t : undefined;
+/** The lexer's tables, when present and computed from these token types and modes. */
+export function lexerTables(tokens: readonly TokenType[], definition: IMultiModeLexerDefinition): LexerTables | undefined {
+  const t = loadTables()?.lexer;
+  if (t === undefined) return undefined;
+  return checkedAtBuild || t.fingerprint === lexerFingerprint(tokens, definition) ? t : undefined;
 }
 
 /** The parser's tables, when present, usable and computed from this parser's code. */
 export function parserTables(parserClass: abstract new (...args: never[]) => unknown, tokens: readonly TokenType[]): ParserTables | undefined {
-  const t = tables?.parser;
+  const t = loadTables()?.parser;
   if (t === undefined || internals === undefined) return undefined;
   if (!checkedAtBuild && t.fingerprint !== parserFingerprint(parserClass, tokens)) return undefined;
   return t;
 }
 
-/** A char code in Chevrotain's first-character bucket `bucket` (`charCodeToOptimizedIndex`'s inverse). */
-function charCodeOfBucket(bucket: number): number {
-  return bucket < 256 ? bucket : Math.max(256, (bucket - 255) * 255);
-}
-
 /**
- * `build()` (a lexer's construction) with the stored first-character buckets given as
- * `START_CHARS_HINT`s, which Chevrotain takes instead of analysing the regexps; the hints are
- * removed again afterwards (they are read at construction only).
+ * A lexer for `definition` with the state Chevrotain's constructor would compute, from `table`.
+ * `construct(seed)` constructs Chevrotain's lexer with this process's configuration for `seed`,
+ * a definition of one mode holding one custom-pattern token: that sets everything that does not
+ * depend on the modes (the configuration, the choice of internal methods: several modes, custom
+ * patterns, positions by offset only) at the cost of analysing one token. The per-mode state is
+ * then replaced with the table's: each pattern's configuration (custom patterns taken from the
+ * token types, as Chevrotain does) and the first-character buckets, which share those
+ * configuration objects as Chevrotain's do. Returns undefined when the table names a token the
+ * definition lacks.
  */
-export function withStartCharsHints<T>(table: LexerTables, tokens: readonly TokenType[], build: () => T): T {
-  const hinted: TokenType[] = [];
-  try {
-    for (const t of tokens) {
-      const buckets = table.startBuckets[t.name];
-      if (buckets === undefined || t.START_CHARS_HINT !== undefined) continue;
-      t.START_CHARS_HINT = buckets.map(charCodeOfBucket);
-      hinted.push(t);
-    }
-    return build();
-  } finally {
-    for (const t of hinted) delete t.START_CHARS_HINT;
+export function lexerFromTables<L>(table: LexerTables, definition: IMultiModeLexerDefinition, seedToken: TokenType, construct: (seed: IMultiModeLexerDefinition) => L): L | undefined {
+  const byName = new Map<string, TokenType>();
+  for (const ts of Object.values(definition.modes)) for (const t of ts) byName.set(t.name, t);
+  const tokens: TokenType[] = [];
+  for (const name of table.tokens) {
+    const t = byName.get(name);
+    if (t === undefined) return undefined;
+    tokens.push(t);
   }
+  const patternIdxToConfig: Record<string, object[]> = {};
+  const charCodeToPatternIdxToConfig: Record<string, (object[] | undefined)[]> = {};
+  const canModeBeOptimized: Record<string, boolean> = {};
+  const orUndefined = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
+  for (const mode of table.modes) {
+    const configs = mode.configs.map(([token, stored, longerAlt, canLineTerminator, isCustom, short, group, push, pop]) => {
+      const tokenType = tokens[token]!;
+      const pattern =
+        stored === "exec"
+          ? { exec: tokenType.PATTERN }
+          : stored === "object"
+            ? tokenType.PATTERN
+            : typeof stored === "string"
+              ? stored
+              : new RegExp(stored[0], stored[1]);
+      return {
+        pattern,
+        longerAlt: orUndefined(longerAlt),
+        canLineTerminator,
+        isCustom,
+        short,
+        group: orUndefined(group),
+        push: orUndefined(push),
+        pop,
+        tokenTypeIdx: tokenType.tokenTypeIdx,
+        tokenType,
+      };
+    });
+    const buckets: (object[] | undefined)[] = [];
+    for (const [first, last, indices] of mode.buckets) {
+      for (let b = first; b <= last; b++) buckets[b] = indices.map((i) => configs[i]!);
+    }
+    buckets.length = mode.bucketsLength;
+    patternIdxToConfig[mode.name] = configs;
+    charCodeToPatternIdxToConfig[mode.name] = buckets;
+    canModeBeOptimized[mode.name] = true;
+  }
+  const lexer = construct({ modes: { seed: [seedToken] }, defaultMode: "seed" });
+  const state = lexer as unknown as LexerState;
+  if (!state.hasCustom) return undefined;
+  state.lexerDefinition = definition;
+  state.patternIdxToConfig = patternIdxToConfig;
+  state.charCodeToPatternIdxToConfig = charCodeToPatternIdxToConfig;
+  state.modes = table.modes.map((m) => m.name);
+  state.emptyGroups = Object.fromEntries(table.emptyGroups.map((g) => [g, []]));
+  state.canModeBeOptimized = canModeBeOptimized;
+  state.defaultMode = table.defaultMode;
+  return lexer;
 }
 
 /** The part of Chevrotain's parser that its own `performSelfAnalysis` fills in. */

@@ -7,4 +7,7 @@
  */
 import type { Tables } from "./precomputed.js";
 
-export const tables: Tables | undefined = undefined;
+/** The tables (parsed on the first call, so that importing the package costs nothing). */
+export function loadTables(): Tables | undefined {
+  return undefined;
+}

@@ -21,9 +21,9 @@ const { allTokens } = await load("lexer/tokens.js");
 const { parseWith } = await load("parse.js");
 const { PatchworkParser } = await load("parser/parser.js");
 const { parserFingerprint } = await load("precomputed.js");
-const { tables } = await load("tables.js");
+const tables = (await load("tables.js")).loadTables();
 const bare = {
-  tables: (await load("tables.js", bareDist)).tables,
+  tables: (await load("tables.js", bareDist)).loadTables(),
   chevrotain: await load("chevrotain.js", bareDist),
   parseWith: (await load("parse.js", bareDist)).parseWith,
   tokenize: (await load("lexer/lexer.js", bareDist)).tokenize,
@@ -34,12 +34,43 @@ const recorded = (p) => Object.keys(p.gastProductionsCache).length;
 const cacheKeys = (p) => [...p.lookAheadFuncsCache.keys()].sort((a, b) => a - b);
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
-/** Chevrotain's first-character buckets of each lexer mode, by token name. */
-function buckets(lexer) {
-  return Object.fromEntries(
-    Object.entries(lexer.charCodeToPatternIdxToConfig).map(([mode, b]) => [mode, Array.from(b, (configs) => configs?.map((c) => c.tokenType.name) ?? null)]),
-  );
+/**
+ * Everything of a lexer's own state, as comparable data: each mode's pattern configurations
+ * (patterns by what they are: the character, the regexp's source and flags, or which of the
+ * token type's objects), the buckets as indices of those configuration objects (so that sharing
+ * counts), functions by identity (per-instance closures by their text), the order of the fields.
+ */
+function lexerState(lexer, functionIds) {
+  const fn = (f) => {
+    if (!functionIds.has(f)) functionIds.set(f, `function#${functionIds.size}`);
+    return functionIds.get(f);
+  };
+  const pattern = (c) =>
+    typeof c.pattern === "string"
+      ? { char: c.pattern }
+      : c.pattern instanceof RegExp
+        ? { source: c.pattern.source, flags: c.pattern.flags, lastIndex: c.pattern.lastIndex }
+        : c.pattern === c.tokenType.PATTERN
+          ? "the token's pattern object"
+          : { keys: Object.keys(c.pattern), exec: c.pattern.exec === c.tokenType.PATTERN ? "the token's pattern function" : fn(c.pattern.exec) };
+  const out = { keys: Object.keys(lexer) };
+  for (const [k, v] of Object.entries(lexer)) {
+    if (k === "patternIdxToConfig") {
+      out[k] = Object.fromEntries(
+        Object.entries(v).map(([mode, configs]) => [mode, configs.map((c) => ({ ...c, keys: Object.keys(c), pattern: pattern(c), tokenType: c.tokenType.name }))]),
+      );
+    } else if (k === "charCodeToPatternIdxToConfig") {
+      out[k] = Object.fromEntries(
+        Object.entries(v).map(([mode, buckets]) => [mode, { length: buckets.length, holes: Array.from(buckets, (b, i) => !(i in buckets)).filter(Boolean).length, buckets: Array.from(buckets, (b) => b?.map((c) => lexer.patternIdxToConfig[mode].indexOf(c))) }]),
+      );
+    } else if (k === "TRACE_INIT") out[k] = String(v);
+    else if (typeof v === "function") out[k] = fn(v);
+    else if (k === "config") out[k] = Object.fromEntries(Object.entries(v).map(([ck, cv]) => [ck, typeof cv === "function" || (typeof cv === "object" && cv !== null && !Array.isArray(cv)) ? fn(cv) : cv]));
+    else out[k] = v;
+  }
+  return JSON.stringify(out);
 }
+const recordedLexer = (lexer) => Object.keys(lexer.patternIdxToConfig).length;
 
 const report = {};
 report.tablesPresent = tables !== undefined;
@@ -49,11 +80,14 @@ const fast = { lexer: createLexer("auto"), parser: new PatchworkParser({ analysi
 const full = { lexer: createLexer("full"), parser: new PatchworkParser({ analysis: "full" }) };
 report.fastRecordedRules = recorded(fast.parser);
 report.fullRecordedRules = recorded(full.parser);
-report.lexerBucketsEqual = same(buckets(fast.lexer), buckets(full.lexer));
-report.lexerStateEqual = ["canModeBeOptimized", "hasCustom", "emptyGroups", "modes", "defaultMode"].every((k) => same(fast.lexer[k], full.lexer[k]));
-const hinted = Object.keys(tables?.lexer.startBuckets ?? {});
-report.hintedTokens = hinted.length;
-report.hintsLeftOnTokens = allTokens.filter((t) => hinted.includes(t.name) && t.START_CHARS_HINT !== undefined).map((t) => t.name);
+{
+  const ids = new Map();
+  const a = lexerState(fast.lexer, ids);
+  const b = lexerState(full.lexer, ids);
+  report.lexerStateEqual = a === b;
+  if (a !== b) report.lexerStates = { fromTables: a, full: b };
+}
+report.lexerModes = recordedLexer(fast.lexer);
 report.lookaheadKeysEqual = same(cacheKeys(fast.parser), cacheKeys(full.parser));
 report.lookaheadDecisions = cacheKeys(fast.parser).length;
 

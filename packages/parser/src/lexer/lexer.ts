@@ -1,6 +1,6 @@
 /** The Patchwork lexer: Chevrotain over the modes of `modes.ts`, plus keyword retagging. */
-import { Lexer, type IToken, type ILexingError, type TokenType } from "../chevrotain.js";
-import { lexerTables, withStartCharsHints } from "../precomputed.js";
+import { Lexer, type IMultiModeLexerDefinition, type IToken, type ILexingError, type TokenType } from "../chevrotain.js";
+import { lexerFromTables, lexerTables } from "../precomputed.js";
 import { continuesLine, resetShellParenScans } from "./matchers.js";
 import { lexerDefinition } from "./modes.js";
 import * as T from "./tokens.js";
@@ -28,19 +28,19 @@ for (const t of T.allTokens) {
 let lexer: Lexer | undefined;
 
 /**
- * The lexer: with `analysis: "auto"`, the regexps' first characters come from the build's
- * tables when they match these token types (docs/decisions/0011-precomputed-grammar-analysis.md);
- * `full` is Chevrotain's own analysis of every regexp.
+ * The lexer: with `analysis: "auto"`, its analysis of every mode (each pattern's configuration,
+ * the first-character buckets) comes from the build's tables when they match these token types
+ * and modes (docs/decisions/0011-precomputed-grammar-analysis.md); `full` is Chevrotain's own.
  */
 export function createLexer(analysis: "auto" | "full" = "auto"): Lexer {
-  const build = (): Lexer =>
-    new Lexer(lexerDefinition, {
+  const build = (definition: IMultiModeLexerDefinition): Lexer =>
+    new Lexer(definition, {
       positionTracking: "onlyOffset",
       ensureOptimizations: true,
       skipValidations: true,
     });
-  const table = analysis === "auto" ? lexerTables(T.allTokens) : undefined;
-  return table === undefined ? build() : withStartCharsHints(table, T.allTokens, build);
+  const table = analysis === "auto" ? lexerTables(T.allTokens, lexerDefinition) : undefined;
+  return (table && lexerFromTables(table, lexerDefinition, T.NL, build)) ?? build(lexerDefinition);
 }
 
 function getLexer(): Lexer {
