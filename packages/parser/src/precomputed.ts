@@ -9,8 +9,9 @@
  * (`computeTables.ts`, run by scripts/generate-parser-tables.mjs) constructs both the ordinary way
  * and stores what the analysis found, as data, in `dist/tables.js`:
  *
- * - for every regexp token without a `start_chars_hint`, the first-character buckets Chevrotain
- *   put it in; here they become `START_CHARS_HINT`s for the lexer's construction only;
+ * - for every lexer mode, what Chevrotain's `analyzeTokenTypes` made of it: each pattern's
+ *   configuration and the first-character buckets (which, for the regexps, come from parsing
+ *   them); here they are installed on a lexer constructed for one token (`lexerFromTables`);
  * - for every lookahead decision of the parser, the paths Chevrotain's `LLkLookaheadStrategy`
  *   computed; here Chevrotain's own builders turn them into the same lookahead functions, and
  *   the grammar is not recorded. The grammar tree, which Chevrotain needs only for the expected
