@@ -1,6 +1,6 @@
 // Generators of Patchwork programs for property tests (fast-check), shared by the parser's
 // hostile-input properties, the formatter's properties and the comparison of the precomputed
-// grammar analysis with Chevrotain's own (precomputed.test.ts).
+// grammar analysis with Chevrotain's own (precomputed.property.test.ts).
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";

@@ -1,4 +1,4 @@
-// The child process of precomputed.test.ts: compares, in plain Node, the compiled lexer and parser
+// The child process of precomputed.property.test.ts: compares, in plain Node, the compiled lexer and parser
 // (dist/) built from the build's tables with ones that did Chevrotain's full analysis. It must run
 // outside vitest: the parser's fingerprint is a hash of its classes' source text, which vitest's
 // module transform changes (a parser whose text is not the one the tables were computed from
