@@ -110,6 +110,8 @@ export function computeLexerTables(): LexerTables {
     return i;
   };
   const orNull = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
+  /** A token's pattern as Chevrotain rewrote it, which must be the same in every mode (it is shared). */
+  const patternOf = new Map<string, string>();
   const modes: StoredMode[] = lexer.modes.map((name) => {
     if (lexer.canModeBeOptimized[name] !== true) throw new Error(`lexer mode ${name} is not optimized`);
     const configs = lexer.patternIdxToConfig[name]!;
@@ -122,6 +124,9 @@ export function computeLexerTables(): LexerTables {
       else if (typeof p === "object" && p !== null && (p as { exec?: unknown }).exec === c.tokenType.PATTERN && Object.keys(p).length === 1) pattern = "exec";
       else throw new Error(`pattern of ${c.tokenType.name} not understood`);
       if (c.tokenTypeIdx !== c.tokenType.tokenTypeIdx) throw new Error(`token type index of ${c.tokenType.name}`);
+      const seen = patternOf.get(c.tokenType.name);
+      if (seen !== undefined && seen !== JSON.stringify(pattern)) throw new Error(`the pattern of ${c.tokenType.name} differs between modes`);
+      patternOf.set(c.tokenType.name, JSON.stringify(pattern));
       return [indexOf(c.tokenType), pattern, orNull(c.longerAlt), c.canLineTerminator, c.isCustom, c.short, orNull(c.group), orNull(c.push), c.pop];
     });
     const byBucket = lexer.charCodeToPatternIdxToConfig[name]!;

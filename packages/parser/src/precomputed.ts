@@ -212,17 +212,25 @@ export function lexerFromTables<L>(table: LexerTables, definition: IMultiModeLex
   const charCodeToPatternIdxToConfig: Record<string, (object[] | undefined)[]> = {};
   const canModeBeOptimized: Record<string, boolean> = {};
   const orUndefined = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
+  // One pattern object per token for all the modes it is in (Chevrotain makes one per mode; the
+  // lexer sets a regexp's lastIndex before each use, so they cannot tell): a token is in up to
+  // 21 modes, and creating its regexps again for each was most of this function's time.
+  const patterns = new Map<number, unknown>();
   for (const mode of table.modes) {
     const configs = mode.configs.map(([token, stored, longerAlt, canLineTerminator, isCustom, short, group, push, pop]) => {
       const tokenType = tokens[token]!;
-      const pattern =
-        stored === "exec"
-          ? { exec: tokenType.PATTERN }
-          : stored === "object"
-            ? tokenType.PATTERN
-            : typeof stored === "string"
-              ? stored
-              : new RegExp(stored[0], stored[1]);
+      let pattern = patterns.get(token);
+      if (pattern === undefined) {
+        pattern =
+          stored === "exec"
+            ? { exec: tokenType.PATTERN }
+            : stored === "object"
+              ? tokenType.PATTERN
+              : typeof stored === "string"
+                ? stored
+                : new RegExp(stored[0], stored[1]);
+        patterns.set(token, pattern);
+      }
       return {
         pattern,
         longerAlt: orUndefined(longerAlt),
@@ -238,7 +246,9 @@ export function lexerFromTables<L>(table: LexerTables, definition: IMultiModeLex
     });
     const buckets: (object[] | undefined)[] = [];
     for (const [first, last, indices] of mode.buckets) {
-      for (let b = first; b <= last; b++) buckets[b] = indices.map((i) => configs[i]!);
+      // One array for a run of buckets (Chevrotain makes one per bucket; the lexer only reads them).
+      const tried = indices.map((i) => configs[i]!);
+      for (let b = first; b <= last; b++) buckets[b] = tried;
     }
     buckets.length = mode.bucketsLength;
     patternIdxToConfig[mode.name] = configs;
