@@ -10,7 +10,7 @@
 // inputs. The comparison runs in plain Node (precomputed-check.mjs: vitest's transform
 // changes the code's text, which the tables' fingerprint is computed from).
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -41,11 +41,13 @@ const temp = mkdtempSync(join(tmpdir(), "pw-precomputed-"));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
 /**
- * dist/ as a bare `tsc -b` leaves it: no tables, `chevrotain.js` the plain re-export. Inside the
- * package, so that `chevrotain` resolves to node_modules.
+ * dist/ as a bare `tsc -b` leaves it: no tables, `chevrotain.js` the plain re-export. Under the
+ * repository's node_modules/.cache (ignored by git), so that `chevrotain` resolves.
  */
 function bareCopy(): string {
-  const copy = mkdtempSync(join(dist, "..", ".bare-dist-"));
+  const cache = join(repoRoot, "node_modules", ".cache");
+  mkdirSync(cache, { recursive: true });
+  const copy = mkdtempSync(join(cache, "pw-bare-dist-"));
   cpSync(dist, copy, { recursive: true });
   writeFileSync(join(copy, "tables.js"), "export function loadTables() {\n  return undefined;\n}\n");
   writeFileSync(join(copy, "chevrotain.js"), 'export * from "chevrotain";\n');
