@@ -20,7 +20,7 @@ const { createLexer, tokenize } = await load("lexer/lexer.js");
 const { allTokens } = await load("lexer/tokens.js");
 const { parseWith } = await load("parse.js");
 const { PatchworkParser } = await load("parser/parser.js");
-const { parserFingerprint } = await load("precomputed.js");
+const { parserFingerprint, parserTables } = await load("precomputed.js");
 const tables = (await load("tables.js")).loadTables();
 const bare = {
   tables: (await load("tables.js", bareDist)).loadTables(),
@@ -142,6 +142,8 @@ report.grammarRecordedOnRequest = same(fast.parser.getSerializedGastProductions(
 // Tables that do not match the parser's code are not used.
 class Changed extends PatchworkParser {}
 report.changedFingerprintDiffers = parserFingerprint(Changed, allTokens) !== parserFingerprint(PatchworkParser, allTokens);
+report.tablesMatchParser = parserTables(PatchworkParser, allTokens) !== undefined;
+report.tablesMatchChanged = parserTables(Changed, allTokens) !== undefined;
 report.changedRecordedRules = recorded(new Changed());
 
 // PATCHWORK_VALIDATE_GRAMMAR=1: the full analysis, with validations.

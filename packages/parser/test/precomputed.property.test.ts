@@ -120,6 +120,8 @@ describe("precomputed grammar analysis", () => {
 
   it("tables that do not match the parser's code are not used; PATCHWORK_VALIDATE_GRAMMAR=1 is the full analysis", () => {
     expect(report["changedFingerprintDiffers"]).toBe(true);
+    expect(report["tablesMatchParser"]).toBe(true);
+    expect(report["tablesMatchChanged"]).toBe(false);
     expect(report["changedRecordedRules"]).toBe(report["fullRecordedRules"]);
     expect(report["validateRecordedRules"]).toBe(report["fullRecordedRules"]);
     expect(report["validateSkipsValidations"]).toBe(false);

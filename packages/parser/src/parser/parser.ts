@@ -306,7 +306,10 @@ export class PatchworkParser extends StmtRules {
 
 let recordedGrammar: Record<string, Rule> | undefined;
 
-/** The build's lookahead tables, unless they do not match this (sub)class's code or validations are asked for. */
+/**
+ * The build's lookahead tables, unless they do not match this code or validations are asked
+ * for. They are PatchworkParser's: a subclass (which may add rules) does the full analysis.
+ */
 function usableParserTables(parserClass: typeof PatchworkParser): ParserTables | undefined {
-  return validateGrammar() ? undefined : parserTables(parserClass, T.allTokens);
+  return validateGrammar() || parserClass !== PatchworkParser ? undefined : parserTables(parserClass, T.allTokens);
 }
