@@ -5,7 +5,7 @@
 // and bundle-vendor.mjs, and by bundle-cli.mjs before it bundles (so that a bundle never holds
 // tables older than its grammar). A no-op when the tables are newer than every other file of
 // the parser's dist/ (or, failing that, when their fingerprints match the compiled code).
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -25,6 +25,8 @@ function newestOtherFile(dir) {
 }
 
 export async function generateParserTables() {
+  // A deleted dist/tables.js (which `tsc -b` does not re-emit): the stub, so that dist/ loads.
+  if (!existsSync(target)) writeFileSync(target, "export function loadTables() {\n  return undefined;\n}\n");
   const generated = readFileSync(target, "utf8").startsWith(MARK);
   if (generated && statSync(target).mtimeMs >= newestOtherFile(dist)) return false; // up to date
   const { computeTables } = await import(pathToFileURL(join(dist, "computeTables.js")).href);
@@ -38,14 +40,17 @@ export async function generateParserTables() {
   }
   const tables = computeTables();
   const json = JSON.stringify(tables);
+  // Written aside and renamed into place: a process importing dist/ meanwhile sees either file whole.
+  const temp = `${target}.${process.pid}.tmp`;
   writeFileSync(
-    target,
+    temp,
     `${MARK} from the compiled grammar; do not edit. Source: src/tables.ts\n` +
       `let tables;\n` +
       `export function loadTables() {\n` +
       `  return (tables ??= JSON.parse(${JSON.stringify(json)}));\n` +
       `}\n`,
   );
+  renameSync(temp, target);
   return true;
 }
 
