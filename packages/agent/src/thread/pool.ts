@@ -364,7 +364,6 @@ export class EvaluatorPool {
       }
       const run = this.queue.shift()!;
       if (run.state !== "queued") continue;
-      this.starved = false;
       this.spawn(run);
     }
     if (this.starvedTimer && this.queue.length === 0) {
@@ -397,7 +396,15 @@ export class EvaluatorPool {
     return n;
   }
 
+  /** A task starts: the wait for a CPU slot counts again from now. */
+  private started(): void {
+    this.starved = false;
+    if (this.starvedTimer) clearTimeout(this.starvedTimer);
+    this.starvedTimer = null;
+  }
+
   private spawn(run: TaskRun): void {
+    this.started();
     const idle = this.takeIdle();
     if (idle) return this.assign(idle, run);
     const t = new EvaluatorThread(run.key, run, this.taskInit(run), this.options);
@@ -443,6 +450,7 @@ export class EvaluatorPool {
 
   /** A live task thread, its task done, runs `run` next. */
   private assign(t: EvaluatorThread, run: TaskRun): void {
+    this.started();
     t.reuse(run, this.taskInit(run));
     run.state = "running";
     run.thread = t;

@@ -201,7 +201,7 @@ async function run(options: RunWithAgentOptions, cwd: string): Promise<RunWithAg
   process.once("exit", killOnExit);
   try {
     const parsed = await parsedOf(options);
-    return await evaluate(options, cwd, emit, parsed, { agent: lateAgent(starting), starting, acp: () => acpAgent });
+    return await evaluate(options, cwd, emit, parsed, { agent: lateAgent(starting), starting });
   } finally {
     options.signal?.removeEventListener("abort", onRunAbort);
     process.off("exit", killOnExit);
@@ -237,7 +237,6 @@ interface RunAgent {
   agent: AsyncAgent;
   /** An ACP agent still starting: the program's thread is held until it is up; a failed start fails the run. */
   starting: Promise<RecyclingAgent> | null;
-  acp?: () => RecyclingAgent | null;
 }
 
 function evaluate(
@@ -249,7 +248,8 @@ function evaluate(
 ): Promise<RunWithAgentResult> {
   const session = newSession();
   const starting = runAgent?.starting ?? null;
-  const acpAgent = () => runAgent?.acp?.() ?? null;
+  /** The ACP agent, once started. */
+  let started: RecyclingAgent | null = null;
   const init: WorkerInit = {
     source: options.source,
     fileName: options.fileName,
@@ -300,7 +300,7 @@ function evaluate(
       options.signal?.removeEventListener("abort", onAbort);
       pool.shutdown(AgentCodes.cancelled, "the run has ended");
       if (!options.keepSession) removeSessionDir(session.dir);
-      const late = acpAgent()?.diagnostics ?? [];
+      const late = started?.diagnostics ?? [];
       const diagnostics = [...result.diagnostics, ...late];
       const ok = result.ok && !late.some((d) => d.severity === "error");
       resolve({ ...result, ok, exitCode: ok ? 0 : result.exitCode || 1, diagnostics });
@@ -310,7 +310,7 @@ function evaluate(
       const running = pool.innermost();
       const at = running ? { span: running.span, fileName: running.fileName } : { span: START, fileName: options.fileName };
       runController.abort();
-      acpAgent()?.cancel(message);
+      started?.cancel(message);
       pool.shutdown(code, message);
       finish({
         ok: false,
@@ -322,7 +322,7 @@ function evaluate(
       });
     };
     const onAbort = () =>
-      starting && !acpAgent()
+      starting && !started
         ? stop(AgentCodes.cancelled, "the run was cancelled while the agent was starting", 130)
         : stop(AgentCodes.cancelled, "the run was cancelled", 130);
     options.signal?.addEventListener("abort", onAbort, { once: true });
@@ -331,7 +331,10 @@ function evaluate(
       timer = setTimeout(() => stop(AgentCodes.timeout, `the run timed out after ${options.timeoutMs} ms`, 1), options.timeoutMs);
 
     starting?.then(
-      () => pool.release(),
+      (agent) => {
+        started = agent;
+        pool.release();
+      },
       (error: unknown) => {
         if (options.signal?.aborted) return; // onAbort has answered
         const e = toAgentError(error, AgentCodes.spawnFailed);
