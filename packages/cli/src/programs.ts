@@ -54,11 +54,7 @@ export async function loadProgram(file: string, text: string, cwd: string, cache
   const parse = (fileName: string, source: string): Parsed => {
     const hit = known.get(fileName);
     if (hit && hit.text === source) return hit.parsed;
-    const cached = cache ? cachedParse(cache, fileName, source) : undefined;
-    if (cached) return cached;
-    const { program, diagnostics } = parsing.parse(source, { fileName });
-    cache?.put("ast", astKey(cache, fileName, source), { program, diagnostics });
-    return { program, diagnostics };
+    return (cache ? cachedParse(cache, fileName, source) : undefined) ?? parseAndCache(parsing, cache, fileName, source);
   };
   return { ...(main ?? parse(file, text)), parseModule: fromKnown(known, parse) };
 }
@@ -71,14 +67,9 @@ export async function loadProgram(file: string, text: string, cwd: string, cache
 export async function parseAhead(file: string, text: string, cwd: string, cache: ParseCache | null): Promise<ParsedProgram | undefined> {
   if (file.toLowerCase().endsWith(".json")) return undefined;
   let parsing: typeof import("./parsing.js") | undefined;
-  const parse = async (fileName: string, source: string): Promise<Parsed> => {
-    const cached = cache ? cachedParse(cache, fileName, source) : undefined;
-    if (cached) return cached;
-    parsing ??= await import("./parsing.js");
-    const { program, diagnostics } = parsing.parse(source, { fileName });
-    cache?.put("ast", astKey(cache, fileName, source), { program, diagnostics });
-    return { program, diagnostics };
-  };
+  const parse = async (fileName: string, source: string): Promise<Parsed> =>
+    (cache ? cachedParse(cache, fileName, source) : undefined) ??
+    parseAndCache((parsing ??= await import("./parsing.js")), cache, fileName, source);
   const main = await parse(file, text);
   const modules: ParsedModules = {};
   const queue = importedFiles(main.program, moduleDir(file, cwd));
@@ -96,6 +87,13 @@ export async function parseAhead(file: string, text: string, cwd: string, cache:
     queue.push(...importedFiles(parsed.program, moduleDir(path, cwd)));
   }
   return { ...main, modules };
+}
+
+/** Parses `source` as `fileName` and keeps the result in the cache (if any). */
+function parseAndCache(parsing: typeof import("./parsing.js"), cache: ParseCache | null, fileName: string, source: string): Parsed {
+  const { program, diagnostics } = parsing.parse(source, { fileName });
+  cache?.put("ast", astKey(cache, fileName, source), { program, diagnostics });
+  return { program, diagnostics };
 }
 
 /**

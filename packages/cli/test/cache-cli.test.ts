@@ -4,7 +4,7 @@
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { patchwork, tempFiles } from "./helpers.js";
+import { patchwork, repoRoot, tempFiles } from "./helpers.js";
 
 describe("patchwork run and check with the cache (the binary)", () => {
   const program = {
@@ -28,6 +28,31 @@ describe("patchwork run and check with the cache (the binary)", () => {
     writeFileSync(join(d, "lib.pw"), "export fun half(n) {\n  return 0\n}\n");
     const changed = patchwork(["run", "main.pw"], { cwd: d, env });
     expect(changed.stdout).toBe("start\n0\n0\n");
+    expect(changed.status).toBe(0);
+  });
+
+  it("a run with an agent parses ahead through the cache: warm prints what cold does, and sees an import change", () => {
+    const d = tempFiles({
+      ...program,
+      "main.pw": 'import { half } from "./lib.pw"\nworker w(n) { return half(n) }\nif 1 = 1 { print(think { one }) }\nprint(self.delegate([w(8)]).await)\nprint(half("x"))\n',
+      "script.json": JSON.stringify({ fallback: { steps: [{ reply: "answered" }] } }),
+    });
+    const agent = `"${process.execPath}" "${join(repoRoot, "packages", "agent", "bin", "patchwork-test-agent.js")}" "${join(d, "script.json")}"`;
+    const cacheDir = join(d, "cache");
+    const run = (env: Record<string, string>) => patchwork(["run", "main.pw", "--agent", agent], { cwd: d, env });
+    const cold = run({ PATCHWORK_NO_CACHE: "1" });
+    expect(cold.stdout).toBe("answered\n4\n");
+    expect(cold.stderr).toMatch(/main\.pw:3:\d+: warning/);
+    expect(cold.stderr).toMatch(/lib\.pw:2:\d+: error\[PW\d{4}\]/);
+    expect(cold.status).toBe(1);
+    const first = run({ PATCHWORK_CACHE_DIR: cacheDir });
+    const warm = run({ PATCHWORK_CACHE_DIR: cacheDir });
+    expect(first).toEqual(cold);
+    expect(warm).toEqual(cold);
+    expect(readdirSync(cacheDir).filter((n) => n.startsWith("ast-"))).toHaveLength(2);
+    writeFileSync(join(d, "lib.pw"), "export fun half(n) {\n  return 0\n}\n");
+    const changed = run({ PATCHWORK_CACHE_DIR: cacheDir });
+    expect(changed.stdout).toBe("answered\n0\n0\n");
     expect(changed.status).toBe(0);
   });
 
