@@ -292,6 +292,9 @@ export function loopFigures(agent: string, r: RunResult, thinks: number): { earl
   figure(agent, "  of which: tool-result request → next think's first request, median (s)", seconds(median(starts.slice(1).map((t, k) => t - results[k]))));
   figure(agent, "peak RSS of the run, thinks 3-6 (MB)", (early / MB).toFixed(0));
   figure(agent, `peak RSS of the run, thinks ${thinks - 3}-${thinks} (MB)`, (late / MB).toFixed(0));
+  const cliPeak = (from: number, to = Infinity) =>
+    Math.max(0, ...r.samples.filter((s) => s.modelRequests >= from && s.modelRequests < to).map((s) => s.cliRss));
+  figure(agent, `of which patchwork's own RSS, thinks 3-6 → ${thinks - 3}-${thinks} (MB)`, `${(cliPeak(2 * perThink, 6 * perThink) / MB).toFixed(0)} → ${(cliPeak((thinks - 4) * perThink) / MB).toFixed(0)}`);
   figure(agent, "processes of the run at most", Math.max(...r.samples.map((s) => s.processes)));
   figure(agent, "load average while measuring (2 cores)", loadavg()[0].toFixed(1));
   return { early, late };
