@@ -51,7 +51,7 @@ const runs = [
     script: "bench-workers.mjs",
     expect: [
       `^ +ratio: run ${number}×, thinks ${number}×`,
-      `^ +speed-up: ${number}×`,
+      `^ +speed-up vs in sequence: computation ${number}×, run ${number}×`,
       `^ +per worker: wall ${number} \\[`,
       `rss per worker: ${number} \\[`,
     ],
