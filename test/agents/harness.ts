@@ -248,6 +248,17 @@ export function peakRss(result: RunResult, from = 0, to = Infinity): number {
   return Math.max(0, ...inRange.map((s) => s.agentRss + s.cliRss));
 }
 
+/**
+ * Median of `agentRss + cliRss` over the same samples as `peakRss`. An agent that starts a
+ * process per session (Claude Code) has two of them alive now and then, for a sample or two:
+ * the peak of a few thinks swings by ±150 MB with where those moments fall, the median shows
+ * what the run keeps.
+ */
+export function medianRss(result: RunResult, from = 0, to = Infinity): number {
+  const inRange = result.samples.filter((s) => s.modelRequests >= from && s.modelRequests < to).map((s) => s.agentRss + s.cliRss);
+  return median(inRange);
+}
+
 export const MB = 1024 * 1024;
 
 /**
@@ -276,10 +287,12 @@ const seconds = (ms: number) => (ms / 1000).toFixed(2);
  * agent) and → the next think's first request (final answer, session close, new session,
  * prompt); peak RSS of the whole run over thinks 3-6 (`early`) and over the last four (`late`).
  */
-export function loopFigures(agent: string, r: RunResult, thinks: number): { early: number; late: number } {
+export function loopFigures(agent: string, r: RunResult, thinks: number): { early: number; late: number; earlyMedian: number; lateMedian: number } {
   const perThink = r.modelRequests.length / thinks;
   const early = peakRss(r, 2 * perThink, 6 * perThink);
   const late = peakRss(r, (thinks - 4) * perThink);
+  const earlyMedian = medianRss(r, 2 * perThink, 6 * perThink);
+  const lateMedian = medianRss(r, (thinks - 4) * perThink);
   const starts = turnRequests(r).filter((q) => !q.model?.afterTool).map((q) => q.time);
   const results = turnRequests(r).filter((q) => q.model?.afterTool).map((q) => q.time);
   // CPU per think (all processes of the run): a figure the machine's load hardly changes.
@@ -292,12 +305,13 @@ export function loopFigures(agent: string, r: RunResult, thinks: number): { earl
   figure(agent, "  of which: tool-result request → next think's first request, median (s)", seconds(median(starts.slice(1).map((t, k) => t - results[k]))));
   figure(agent, "peak RSS of the run, thinks 3-6 (MB)", (early / MB).toFixed(0));
   figure(agent, `peak RSS of the run, thinks ${thinks - 3}-${thinks} (MB)`, (late / MB).toFixed(0));
+  figure(agent, `median RSS of the run, thinks 3-6 → ${thinks - 3}-${thinks} (MB)`, `${(earlyMedian / MB).toFixed(0)} → ${(lateMedian / MB).toFixed(0)}`);
   const cliPeak = (from: number, to = Infinity) =>
     Math.max(0, ...r.samples.filter((s) => s.modelRequests >= from && s.modelRequests < to).map((s) => s.cliRss));
   figure(agent, `of which patchwork's own RSS, thinks 3-6 → ${thinks - 3}-${thinks} (MB)`, `${(cliPeak(2 * perThink, 6 * perThink) / MB).toFixed(0)} → ${(cliPeak((thinks - 4) * perThink) / MB).toFixed(0)}`);
   figure(agent, "processes of the run at most", Math.max(...r.samples.map((s) => s.processes)));
   figure(agent, "load average while measuring (2 cores)", loadavg()[0].toFixed(1));
-  return { early, late };
+  return { early, late, earlyMedian, lateMedian };
 }
 
 /** A short description of a run, for assertion messages. */
