@@ -49,9 +49,8 @@ interface ChevrotainParserState {
   lookAheadFuncsCache: Map<number, unknown>;
 }
 
-export function computeParserTables(): ParserTables {
-  const strategy = new RecordingStrategy({ maxLookahead: 3 });
-  const parser = new PatchworkParser({ analysis: "full", lookaheadStrategy: strategy }) as unknown as ChevrotainParserState;
+/** Token types numbered in the order first seen: the tables name a token by its number in `tokens`. */
+function tokenNumbers(): { tokens: string[]; indexOf: (t: TokenType) => number } {
   const tokens: string[] = [];
   const tokenIndex = new Map<string, number>();
   const indexOf = (t: TokenType): number => {
@@ -63,6 +62,13 @@ export function computeParserTables(): ParserTables {
     }
     return i;
   };
+  return { tokens, indexOf };
+}
+
+export function computeParserTables(): ParserTables {
+  const strategy = new RecordingStrategy({ maxLookahead: 3 });
+  const parser = new PatchworkParser({ analysis: "full", lookaheadStrategy: strategy }) as unknown as ChevrotainParserState;
+  const { tokens, indexOf } = tokenNumbers();
   const lookahead: LookaheadEntry[] = [];
   for (const [key, f] of parser.lookAheadFuncsCache) {
     const r = strategy.built.get(f);
@@ -98,17 +104,7 @@ interface ChevrotainLexerState {
 
 export function computeLexerTables(): LexerTables {
   const lexer = createLexer("full") as unknown as ChevrotainLexerState;
-  const tokens: string[] = [];
-  const tokenIndex = new Map<string, number>();
-  const indexOf = (t: TokenType): number => {
-    let i = tokenIndex.get(t.name);
-    if (i === undefined) {
-      i = tokens.length;
-      tokens.push(t.name);
-      tokenIndex.set(t.name, i);
-    }
-    return i;
-  };
+  const { tokens, indexOf } = tokenNumbers();
   const orNull = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
   /** A token's pattern as Chevrotain rewrote it, which must be the same in every mode (it is shared). */
   const patternOf = new Map<string, string>();

@@ -93,22 +93,16 @@ report.lookaheadDecisions = cacheKeys(fast.parser).length;
 
 /** Tokens, AST, comments and diagnostics of `source`, as one comparable string. */
 function outcome(engine, source) {
-  const lexed = tokenize(source, engine.lexer);
-  const r = parseWith(engine, source, { fileName: "t.pw" });
-  return JSON.stringify({
-    tokens: lexed.tokens.map((t) => [t.tokenType.name, t.startOffset, t.image]),
-    lexErrors: lexed.errors,
-    comments: r.comments,
-    program: r.program,
-    diagnostics: r.diagnostics,
-    recoveredToEnd: r.recoveredToEnd,
-  });
+  return described(tokenize(source, engine.lexer), parseWith(engine, source, { fileName: "t.pw" }));
 }
 
 /** `outcome` by the bare copy's own `parse` (its process-wide lexer and parser). */
 function bareOutcome(source) {
-  const lexed = bare.tokenize(source);
-  const r = bare.parseWith(undefined, source, { fileName: "t.pw" });
+  return described(bare.tokenize(source), bare.parseWith(undefined, source, { fileName: "t.pw" }));
+}
+
+/** What a lex and a parse gave, as one comparable string. */
+function described(lexed, r) {
   return JSON.stringify({
     tokens: lexed.tokens.map((t) => [t.tokenType.name, t.startOffset, t.image]),
     lexErrors: lexed.errors,
