@@ -205,17 +205,7 @@ worker w(n) {
 print(self.delegate([w(1), w(2), w(3), w(4)]).await)`;
     let output = "";
     const threads = await taskThreadsOf(async () => {
-      const r = await runWithAgent({
-        source,
-        fileName: join(scratch, "waiting.pw"),
-        cwd: scratch,
-        agent: null,
-        writeOutput: false,
-        timeoutMs: 60_000,
-        maxWorkers: 4,
-        cpuSlots: 1,
-        starvedMs: 120_000,
-      });
+      const r = await runThreaded(source, { fileName: join(scratch, "waiting.pw"), maxWorkers: 4, cpuSlots: 1, starvedMs: 120_000 });
       expect(r.diagnostics).toEqual([]);
       output = r.output;
     });

@@ -35,7 +35,7 @@ export interface AgentRunInput {
 
 /** `patchwork run FILE --agent …`: the evaluator thread plus the ACP runtime. */
 export async function runWithAcpAgent({ args, text, cwd, agentCommand, term, argStrings, recording, early }: AgentRunInput): Promise<number> {
-  const command = agentCommand === undefined ? undefined : resolveAgentCommand(agentCommand);
+  const command = early?.command ?? (agentCommand === undefined ? undefined : resolveAgentCommand(agentCommand));
   const progress = new Progress(term, { spinner: term.stderrIsTTY, verbose: Boolean(args.verbose) });
   // On an interactive terminal the spinner shares the screen with program output: write that
   // output here, on the main thread, clearing the spinner line first.

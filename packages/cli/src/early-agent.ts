@@ -10,6 +10,8 @@ const STOP_SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
 export interface EarlyAgent {
   process: AgentProcess;
+  /** The command it runs (the preset resolved). */
+  command: string;
   /** The agent runtime owns the process now (its own signal handling and kill on exit). */
   handOver(): void;
   /** Nothing took the process over (the run stopped before): kill it. */
@@ -17,7 +19,8 @@ export interface EarlyAgent {
 }
 
 export function spawnAgentEarly(agentCommand: string, cwd: string): EarlyAgent {
-  const child = new AgentProcess(resolveAgentCommand(agentCommand), { cwd });
+  const command = resolveAgentCommand(agentCommand);
+  const child = new AgentProcess(command, { cwd });
   const onExit = () => child.killNow();
   const onSignal = (signal: NodeJS.Signals) => {
     child.killNow();
@@ -31,6 +34,7 @@ export function spawnAgentEarly(agentCommand: string, cwd: string): EarlyAgent {
   };
   return {
     process: child,
+    command,
     handOver: release,
     abandon() {
       release();
