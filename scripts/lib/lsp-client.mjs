@@ -72,8 +72,14 @@ export class LspClient {
     this.write({ jsonrpc: "2.0", method, params });
   }
 
-  /** The next notification matching `pred` (or one already received since `since`). */
-  waitFor(pred, timeoutMs = 20000, since = this.notifications.length) {
+  /**
+   * The first notification matching `pred` among those received from index `since` on: already
+   * received, or the next to arrive. Take `since` (`client.notifications.length`) *before* sending
+   * the message that causes the notification; there is no default, because "from now" misses a
+   * notification that arrived while the caller awaited something else.
+   */
+  waitFor(pred, since, timeoutMs = 20000) {
+    if (!Number.isInteger(since) || since < 0) throw new TypeError("waitFor(pred, since, timeoutMs): since must be client.notifications.length taken before the message was sent");
     for (const n of this.notifications.slice(since)) if (pred(n)) return Promise.resolve(n);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {

@@ -32,8 +32,13 @@ function advertised(id: string): acp.AvailableCommand[] {
   return last && "availableCommands" in last ? last.availableCommands : [];
 }
 
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
+/** Polls state the panel has accumulated (nothing that arrived earlier can be missed). */
+async function until(check: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error("timed out waiting for the panel's state");
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 function folder(files: Record<string, string>): string {

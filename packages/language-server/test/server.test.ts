@@ -47,7 +47,7 @@ let version = 1;
 async function diagnosticsAfter(send: () => void, forUri = uri): Promise<Diag[]> {
   const since = client.notifications.length;
   send();
-  const n = await client.waitFor((m: { method: string; params: { uri: string } }) => m.method === "textDocument/publishDiagnostics" && m.params.uri === forUri, 20_000, since);
+  const n = await client.waitFor((m: { method: string; params: { uri: string } }) => m.method === "textDocument/publishDiagnostics" && m.params.uri === forUri, since, 20_000);
   return n.params.diagnostics;
 }
 
@@ -111,7 +111,7 @@ describe("patchwork lsp", () => {
     // Opening lib checks main again (an open file's text may differ from the disk's).
     const since = client.notifications.length;
     await diagnosticsAfter(() => client.notify("textDocument/didOpen", { textDocument: { uri: libUri, languageId: "patchwork", version: 1, text: LIB } }), libUri);
-    await client.waitFor((m: { method: string; params: { uri: string } }) => m.method === "textDocument/publishDiagnostics" && m.params.uri === uri, 20_000, since);
+    await client.waitFor((m: { method: string; params: { uri: string } }) => m.method === "textDocument/publishDiagnostics" && m.params.uri === uri, since, 20_000);
     // Rename the export in the (unsaved) lib: main's import now names something lib lacks.
     const diags = await diagnosticsAfter(() =>
       client.notify("textDocument/didChange", {
@@ -188,11 +188,12 @@ describe("patchwork lsp", () => {
     const unit = (i: number) => `fun f${i}(a, b) {\n    var s = a + b\n    for x in [a, b] {\n        s = s + x * ${i}\n    }\n    return think {\n        Sum \${s} and \${a}.\n    }\n}\nprint(f${i}(1, 2))\n`;
     const big = Array.from({ length: 1000 }, (_, i) => unit(i)).join("");
     const bigUri = pathToFileURL(join(dir, "large.pw")).href;
+    const beforeOpen = client.notifications.length;
     client.notify("textDocument/didOpen", { textDocument: { uri: bigUri, languageId: "patchwork", version: 1, text: big } });
     const hover = client.request("textDocument/hover", { ...td, position: pos(5, 1) });
     const id = client.lastId;
     expect((await hover).contents.value).toContain("fun show(label: string)");
-    await client.waitFor((m: { method: string; params: { uri: string } }) => m.method === "textDocument/publishDiagnostics" && m.params.uri === bigUri, 60_000);
+    await client.waitFor((m: { method: string; params: { uri: string } }) => m.method === "textDocument/publishDiagnostics" && m.params.uri === bigUri, beforeOpen, 60_000);
     const order = client.arrivals.filter((a: string) => a === `response ${id}` || a === `textDocument/publishDiagnostics ${bigUri}`);
     expect(order).toEqual([`response ${id}`, `textDocument/publishDiagnostics ${bigUri}`]);
     // A request on the large file itself waits for its analysis, then answers.
@@ -224,8 +225,8 @@ describe("patchwork lsp", () => {
     // (The clearing of the closed document has no version.)
     const d = await client.waitFor(
       (m: { method: string; params: { uri: string; version?: number } }) => m.method === "textDocument/publishDiagnostics" && m.params.uri === bigUri && m.params.version !== undefined,
-      60_000,
       since,
+      60_000,
     );
     expect(d.params.version).toBe(2);
     expect(d.params.diagnostics.map((x: { code: string }) => x.code)).toEqual(["PW5001"]);
