@@ -44,7 +44,7 @@ export const entryPoints = {
 };
 
 /** The workspace packages whose compiled code goes into the bundle. */
-const bundledPackages = ["parser", "interpreter", "analysis", "agent", "language-server", "cli"];
+const bundledPackages = ["parser", "interpreter", "analysis", "agent", "serve", "language-server", "cli"];
 
 /** Every npm dependency of the CLI package stays an import of that package. */
 const external = Object.keys(JSON.parse(readFileSync(join(cli, "package.json"), "utf8")).dependencies ?? {});

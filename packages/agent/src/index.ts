@@ -1,11 +1,12 @@
 /**
  * @patchwork/agent — runs Patchwork programs with an asynchronous agent: the evaluator
  * thread, the ACP client runtime (client loop, redirect actor, think handlers), the MCP
- * `do` server (http, stdio relay, acp), and the scripted ACP test agent.
+ * `do` server (http, stdio relay, acp), and the scripted ACP test agent. Patchwork served to
+ * other tools (the ACP proxy, the MCP server) is @patchwork/serve, above this package.
  */
 export { runWithAgent } from "./thread/run.js";
 export type { ParsedProgram, RunWithAgentOptions, RunWithAgentResult } from "./thread/run.js";
-export type { ParsedModules } from "./thread/protocol.js";
+export type { ParsedModules, SessionEntry } from "./thread/protocol.js";
 export { AcpAgent, spawnAcpAgent } from "./acp/agent.js";
 export { RecyclingAgent } from "./acp/recycling.js";
 export type { AcpAgentOptions } from "./acp/agent.js";
@@ -15,7 +16,7 @@ export type { AgentProfile, PermissionToolCall } from "./acp/profiles/index.js";
 export { runMcpRelay, relayScriptPath } from "./mcp/relay.js";
 export { DO_TOOL_DESCRIPTION, MCP_SERVER_NAME } from "./mcp/do-server.js";
 export { runTestAgentMain } from "./test-agent/main.js";
-export { AgentCodes } from "./errors.js";
+export { AgentCodes, toAgentError } from "./errors.js";
 export { TraceWriter } from "./trace/writer.js";
 export type { TraceRunEnd, TraceRunInfo, TraceWriterOptions } from "./trace/writer.js";
 export { readTrace, TraceError } from "./trace/read.js";
@@ -37,9 +38,5 @@ export type {
   RunEvent,
   ThinkContext,
 } from "./types.js";
-export { serveAcpProxy, stdioStream } from "./proxy/proxy.js";
-export type { AcpProxyOptions } from "./proxy/proxy.js";
-export { classifyPrompt } from "./proxy/prompts.js";
-export type { PromptKind } from "./proxy/prompts.js";
 export { EvaluatorSession } from "./thread/session.js";
 export type { EvaluatorSessionOptions, ProgramHandlers, ProgramResult } from "./thread/session.js";

@@ -1,4 +1,4 @@
-import { serveAcpProxy, stdioStream } from "@patchwork/agent";
+import { serveAcpProxy, stdioStream } from "@patchwork/serve";
 import { UsageError } from "./files.js";
 import { resolveAgentCommand } from "./presets.js";
 import type { Terminal } from "./terminal.js";

@@ -19,14 +19,21 @@ import { isAbsolute, resolve } from "node:path";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { formatDiagnostic, SourceFile, type Diagnostic } from "@patchwork/parser";
 import { findEntry, listEntries } from "@patchwork/interpreter";
-import type { AcpAgent, AcpAgentOptions } from "../acp/agent.js";
-import { RecyclingAgent } from "../acp/recycling.js";
-import type { AgentCommand } from "../acp/process.js";
-import { toAgentError, AgentCodes } from "../errors.js";
-import type { UsageFigures } from "../acp/turn-record.js";
-import { EvaluatorSession, type ProgramResult } from "../thread/session.js";
-import type { SessionEntry } from "../thread/protocol.js";
-import type { AsyncAgent, Logger, McpTransport } from "../types.js";
+import {
+  AgentCodes,
+  EvaluatorSession,
+  RecyclingAgent,
+  toAgentError,
+  type AcpAgent,
+  type AcpAgentOptions,
+  type AgentCommand,
+  type AsyncAgent,
+  type Logger,
+  type McpTransport,
+  type ProgramResult,
+  type SessionEntry,
+  type UsageFigures,
+} from "@patchwork/agent";
 import { classifyPrompt, COMMANDS, entryOf, parsePanelProgram, splitNamedArgs } from "./prompts.js";
 import { FileCommands } from "./file-commands.js";
 import { ProgramView } from "./view.js";

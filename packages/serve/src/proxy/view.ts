@@ -15,8 +15,7 @@ import type {
   ToolKind,
 } from "@agentclientprotocol/sdk/unstable";
 import type { ShellResult } from "@patchwork/interpreter";
-import { addUsage, emptyUsage, type UsageFigures } from "../acp/turn-record.js";
-import type { RunEvent } from "../types.js";
+import { addUsage, emptyUsage, type RunEvent, type UsageFigures } from "@patchwork/agent";
 
 /** Text for a tool call's content, clipped (a tool call is a summary; the output streams as messages). */
 const MAX_CONTENT = 16_000;
