@@ -205,3 +205,25 @@ function tryJson(text: string): JsonArg | undefined {
     return undefined;
   }
 }
+
+/**
+ * An entry's return value as it is shown after the run, on every host alike (the terminal, the
+ * panel, a tool result): nothing for null, a string as is, any other value as pretty JSON (as
+ * `cat(v)` prints it).
+ */
+export function valueText(value: JsonArg | undefined): string {
+  if (value === null || value === undefined) return "";
+  return typeof value === "string" ? value : JSON.stringify(value, null, 2);
+}
+
+/**
+ * The whole result of running an entry, as text (docs/decisions/0012-entry-results.md): what it
+ * printed (the answers of its statement thinks among it, as they happened), then its return
+ * value (`valueText`) on a line of its own.
+ */
+export function entryResultText(result: { output: string; value: JsonArg | undefined }): string {
+  const value = valueText(result.value);
+  if (value === "") return result.output;
+  const sep = result.output === "" || result.output.endsWith("\n") ? "" : "\n";
+  return `${result.output}${sep}${value}\n`;
+}

@@ -54,7 +54,7 @@ export type { RuntimeCode } from "./errors.js";
 export { PwBuiltin, PwFunction, deepEqual, fromJson, stringifyJson, toJson, toText, truthy, typeName } from "./values.js";
 export type { PwObject, Value } from "./values.js";
 export { parseJson } from "./json.js";
-export { listEntries, findEntry, defaultEntry, convertArgs } from "./entries.js";
+export { listEntries, findEntry, defaultEntry, convertArgs, entryResultText, valueText } from "./entries.js";
 export type { EntryInfo, EntryParam, EntryArgs } from "./entries.js";
 export { InThreadWorkers, failureOf } from "./workers/in-thread.js";
 export type { TaskRunner } from "./workers/in-thread.js";

@@ -8,3 +8,5 @@ export { serveAcpProxy, stdioStream } from "./proxy/proxy.js";
 export type { AcpProxyOptions } from "./proxy/proxy.js";
 export { classifyPrompt } from "./proxy/prompts.js";
 export type { PromptKind } from "./proxy/prompts.js";
+export { kebabCase, pluginName, toolNameOf, toolNames, TOOL_NAME } from "./names.js";
+export type { NamedSkill } from "./names.js";
