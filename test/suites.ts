@@ -11,6 +11,7 @@ export const endToEndSuites = [
   "packages/cli/test/agent-cli.test.ts",
   "packages/cli/test/cache-cli.test.ts",
   "packages/cli/test/acp-cli.test.ts",
+  "packages/cli/test/entry-results.test.ts",
   "packages/cli/test/examples.test.ts",
   "packages/cli/test/historian.test.ts",
   "packages/cli/test/replay.test.ts",

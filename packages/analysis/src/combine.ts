@@ -3,7 +3,7 @@
  * variables. Works on the facts of its units (facts.ts), each placed at a base offset, so the
  * language server can swap the facts of one edited unit and re-run this cheap pass.
  */
-import { BUILTINS, STD_MODULES, arityText } from "@patchwork/interpreter";
+import { BUILTINS, PROGRAM_ARGS, STD_MODULES, arityText } from "@patchwork/interpreter";
 import type { ImportDecl } from "@patchwork/parser";
 import type { Finding } from "./codes.js";
 import { isActorName, type Decl, type Ref, type UnitFacts } from "./facts.js";
@@ -93,7 +93,8 @@ export class ModuleIndex {
     const base = this.units[unit]!.base;
     const t = this.resolve(unit, r);
     if (t.kind === "none") {
-      if (r.optional || isActorName(r.name)) return;
+      // `args` (the program's command-line words) exists unless a declaration hides it.
+      if (r.optional || isActorName(r.name) || r.name === PROGRAM_ARGS) return;
       const later = this.tops.get(r.name)?.some((x) => x.decl.kind === "var");
       out.push({ code: "PW5001", start: base + r.start, end: base + r.end, args: { name: r.name, detail: later ? "it is declared later in the file" : "" } });
       return;

@@ -15,6 +15,8 @@ function check(source: string): string[] {
 describe("static checks", () => {
   it("undefined variables and functions", () => {
     expect(check("print(nope)\nmissing(1)\n")).toEqual(["1:7 error PW5001 undefined variable 'nope'", "2:1 error PW5001 undefined variable 'missing'"]);
+    // `args`, the program's command-line words, is provided by the language (decision 0012).
+    expect(check("print(len(args), args[0])\nfun f() { return args }\n")).toEqual([]);
   });
 
   it("a top-level variable used before its declaration", () => {

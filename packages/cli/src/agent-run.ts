@@ -14,7 +14,7 @@ import { Progress } from "./progress.js";
 import type { EarlyAgent } from "./early-agent.js";
 import type { Recording } from "./recording.js";
 import { parseAhead } from "./programs.js";
-import { NO_AGENT_NOTICE, openCache, type RunArgs } from "./run-command.js";
+import { NO_AGENT_NOTICE, openCache, showResult, type RunArgs } from "./run-command.js";
 import type { Terminal } from "./terminal.js";
 
 const STOP_SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
@@ -77,8 +77,11 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term, arg
       keepSession: args.keepSession,
       agent: acpOptions,
       askUser: args.askUser,
-      writeOutput: !viaMain,
-      onOutput: viaMain
+      // --json: the output is printed once, inside the JSON object (result.output).
+      writeOutput: !viaMain && !args.json,
+      onOutput: args.json
+        ? () => undefined
+        : viaMain
         ? (output) => {
             progress.clear();
             term.stdout(output);
@@ -107,6 +110,7 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term, arg
     for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
   }
   recording?.finish({ cancelled: result.cancelled });
+  if (!result.cancelled) showResult(result, result.ok, args, term);
   // Agent failures, even at start-up, come back as diagnostics (PW4xxx), not exceptions.
   if (result.diagnostics.length > 0) {
     term.stderr(renderDiagnostics(result.diagnostics, new SourceFile(text, args.file)));

@@ -111,7 +111,8 @@ function commandLine(
             choices: ["error", "agent"] as const,
             describe: "a think the cassette lacks: fail (default), or ask the agent and update the cassette",
           })
-          .option("no-cache", { type: "boolean", describe: "parse every file afresh; read and write no cache entry (docs/cli.md)" }),
+          .option("no-cache", { type: "boolean", describe: "parse every file afresh; read and write no cache entry (docs/cli.md)" })
+          .option("json", { type: "boolean", describe: "print one JSON object {value, output} at the end instead of the output as it comes" }),
       async (args) => {
         const runArgs = runArgsOf(args as unknown as RunArgs & { name?: string }, argv);
         if (onRun) return onRun(runArgs);
@@ -249,13 +250,14 @@ function commandLine(
 const plain = (arg: string | undefined): arg is string => arg !== undefined && arg !== "" && !arg.startsWith("-");
 
 /** `run`'s flags the fast path knows (each sets its option to true), as yargs names them. */
-const RUN_FLAGS: Record<string, "noAgent" | "verbose" | "keepSession" | "askUser" | "noCache"> = {
+const RUN_FLAGS: Record<string, "noAgent" | "verbose" | "keepSession" | "askUser" | "noCache" | "json"> = {
   "--no-agent": "noAgent",
   "--verbose": "verbose",
   "-v": "verbose",
   "--keep-session": "keepSession",
   "--ask-user": "askUser",
   "--no-cache": "noCache",
+  "--json": "json",
 };
 
 /**

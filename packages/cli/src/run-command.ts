@@ -4,8 +4,10 @@ import {
   CassetteAgent,
   NoAgent,
   createNodeHost,
+  entryResultText,
   runParsed,
   type Agent,
+  type JsonValue,
   type Host,
   type RunChild,
   type RunOptions,
@@ -49,6 +51,8 @@ export interface RunArgs {
   replayMissing?: "error" | "agent";
   /** `--no-cache`: parse every file, read and write no cache entry (docs/cli.md). */
   noCache?: boolean;
+  /** `--json`: print `{value, output}` at the end instead of the output as it comes. */
+  json?: boolean;
 }
 
 /** The agent command line: `--agent`, else `$PATCHWORK_AGENT`, else none (no-agent mode). */
@@ -160,7 +164,9 @@ async function runInProcess(
       : (e: Parameters<NonNullable<Host["event"]>>[0]) => {
           for (const sink of sinks) sink(e);
         };
-  const host: Host = createNodeHost({ cwd, ...(onEvent ? { onEvent } : {}) });
+  const base: Host = createNodeHost({ cwd, ...(onEvent ? { onEvent } : {}) });
+  // --json: the output is printed once, inside the JSON object (runParsed captures it).
+  const host: Host = args.json ? { ...base, write: () => undefined } : base;
   const replay = recording?.replay;
   const agent: Agent = replay
     ? new CassetteAgent(replay.cassette, { fileName: replay.fileName })
@@ -182,12 +188,28 @@ async function runInProcess(
     limits: args.timeout !== undefined ? { timeoutMs: args.timeout * 1000 } : undefined,
   }, parseModule);
   const status = result.diagnostics.some((d) => d.severity === "error") ? 1 : 0;
-  trace?.end({ ok: status === 0, exitCode: status, diagnostics: result.diagnostics });
+  trace?.end({ ok: status === 0, exitCode: status, diagnostics: result.diagnostics, ...(result.entry !== undefined ? { entry: result.entry, value: result.value } : {}) });
   recording?.finish({ cancelled: false });
+  showResult(result, status === 0, args, term);
   if (result.diagnostics.length > 0) {
     term.stderr(renderDiagnostics(result.diagnostics, new SourceFile(text, args.file)));
   }
   return status;
+}
+
+/**
+ * After a run: the called entry's return value below its output (`entryResultText`: nothing
+ * for null, a string as is, other values as JSON), or with `--json` one object `{value, output}`
+ * (the value null when no entry ran or the run failed).
+ */
+export function showResult(result: { output: string; value: JsonValue | null; entry?: string }, ok: boolean, args: RunArgs, term: Terminal): void {
+  const value = ok && result.entry !== undefined ? result.value : null;
+  if (args.json) {
+    term.stdout(JSON.stringify({ value, output: result.output }) + "\n");
+    return;
+  }
+  const shown = entryResultText({ output: result.output, value }).slice(result.output.length);
+  if (shown !== "") term.stdout(shown);
 }
 
 export const NO_AGENT_NOTICE =

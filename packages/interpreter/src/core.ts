@@ -12,3 +12,4 @@ export { importedFiles, importPath, moduleDir, type ParseFn } from "./modules.js
 export { NoAgent } from "./agents/no-agent.js";
 export { CassetteAgent } from "./agents/cassette.js";
 export { createNodeHost } from "./host-node.js";
+export { entryResultText, valueText } from "./entries.js";

@@ -65,5 +65,6 @@ export { shellQuote, shellEscapeDouble } from "./compiler/shell.js";
 export { DO_NOTE } from "./compiler/prompt.js";
 /** The builtin table and std modules, for static analysis (names, arity). */
 export { BUILTINS, STD_MODULES } from "./builtins/index.js";
+export { PROGRAM_ARGS } from "./compiler/expr.js";
 export { arityText } from "./builtins/types.js";
 export type { BuiltinDef } from "./builtins/types.js";

@@ -8,7 +8,7 @@ import type { Diagnostic, Program } from "@patchwork/parser";
 import { NoAgent } from "./agents/no-agent.js";
 import { RuntimeError } from "./errors.js";
 import { createNodeHost } from "./host-node.js";
-import { Modules, runEntry, runMain, type MainOptions, type ParseFn } from "./modules.js";
+import { Modules, planMain, runEntry, runMain, type MainOptions, type ParseFn } from "./modules.js";
 import type { ModuleCtx } from "./compiler/scope.js";
 import type { Agent, Host, JsonValue, WorkerTask, Workers } from "./ports.js";
 import { InThreadWorkers } from "./workers/in-thread.js";
@@ -118,10 +118,12 @@ export class InterpreterCore {
     // Its worker tasks run from this program (a REPL's programs are not files to read again).
     this.programs.set(fileName, program);
     try {
+      // The words are `args`, and decide the entry, before anything runs (null: statements only).
+      const planned = main ? planMain(rt, program, fileName, main) : null;
       const { m, body } = this.modules.create(program, fileName, undefined, this.previous ?? undefined);
       this.previous = m;
       if (body(m.G) === RETURN) return rt.ret;
-      return main ? runEntry(rt, m, program, fileName, main) : rt.lastValue;
+      return planned ? runEntry(rt, m, program, fileName, planned) : rt.lastValue;
     } catch (e) {
       if (isStackOverflow(e)) throw rt.stackOverflow(program.span, fileName);
       if (e instanceof RangeError) throw rt.fromRangeError(e, program.span, fileName);

@@ -10,8 +10,7 @@ import { STD_MODULES } from "./builtins/index.js";
 import { callValue } from "./compiler/call.js";
 import { Scope, type Binding, type FnCtx, type ModuleCtx, type ModuleLoader } from "./compiler/scope.js";
 import { generateBody } from "./compiler/codegen.js";
-import { compileExpr } from "./compiler/expr.js";
-import { compileCallStatement, compileStatements } from "./compiler/stmt.js";
+import { compileExprStatement, compileStatements } from "./compiler/stmt.js";
 import { convertArgs, defaultEntry, findEntry, listEntries, type EntryArgs } from "./entries.js";
 import { PwPending, PwTask, PwWorkerFn, runTask } from "./workers/objects.js";
 import { CallSite } from "./builtins/types.js";
@@ -295,7 +294,7 @@ function compileTopLevel(stmts: Stmt[], m: ModuleCtx, rt: Runtime): StmtFn {
   const fns: StmtFn[] = [];
   for (const s of stmts) {
     if (s.kind === "ExprStmt") {
-      const e = s.expr.kind === "Call" ? compileCallStatement(s.expr, cx) : compileExpr(s.expr, cx);
+      const e = compileExprStatement(s.expr, cx);
       fns.push((f) => {
         rt.lastValue = e(f);
         return NORMAL;
@@ -326,10 +325,18 @@ export interface MainOptions {
    * default entry, it is that entry's first argument.
    */
   entryMayBeArgument?: boolean;
+  /** The first word of the command line, taken as the default entry's first argument because it names no entry (for messages). */
+  notAnEntry?: string;
 }
 
-/** Runs the main program: top-level statements, then the entry point. */
+/**
+ * Runs the main program: top-level statements, then the entry point. The words of a command
+ * line (`entryMayBeArgument`: the entry name and its positional arguments) are the program's
+ * `args` array, and `planWords` decides, before anything runs, what they mean.
+ */
 export function runMain(modules: Modules, rt: Runtime, program: Program, fileName: string, opts: MainOptions = {}): Value {
+  // null: the words are only `args`; the statements run (this file has some), no entry.
+  opts = planMain(rt, program, fileName, opts) ?? { ...opts, entry: undefined, argStrings: undefined };
   // The main program is a module too: a file that imports it back gets it, not a second run.
   const register = fileName.startsWith("<") ? undefined : modules.register(resolve(fileName));
   const { m, body, hasStatements } = modules.create(program, fileName, register);
@@ -342,6 +349,40 @@ export function runMain(modules: Modules, rt: Runtime, program: Program, fileNam
 }
 
 /**
+ * What the words after the file mean (language.md §5), decided from the program's text before
+ * anything runs; they are always the program's `args`. When the first names an entry, that
+ * entry runs with the rest (after the top-level statements); otherwise, in a file with
+ * top-level statements, they are only `args` (null: no entry runs); else they are the default
+ * entry's arguments (one without parameters runs as it is; an arity error says that the first
+ * word is not an entry); with no default entry either, an error naming the word and listing
+ * the file's entries. Without `entryMayBeArgument` (`--entry`, a slash command), `args` holds
+ * the entry's positional arguments.
+ */
+export function planMain(rt: Runtime, program: Program, fileName: string, opts: MainOptions): MainOptions | null {
+  const positional = opts.argStrings?.positional ?? [];
+  if (!opts.entryMayBeArgument) {
+    if (opts.argStrings) rt.programArgs = [...positional];
+    return opts;
+  }
+  const word = opts.entry;
+  rt.programArgs = word === undefined ? [...positional] : [word, ...positional];
+  const statements = program.body.some((t) => !isItem(t));
+  if (word === undefined) return statements ? null : opts;
+  const entries = listEntries(program);
+  if (findEntry(entries, word)) return opts;
+  if (statements) return null;
+  const fallback = defaultEntry(entries);
+  // A default entry without parameters runs as it is; the words are its `args`.
+  if (fallback && fallback.params.length === 0) return { ...opts, entry: undefined, argStrings: undefined, entryMayBeArgument: false };
+  if (fallback) {
+    const positional = [word, ...(opts.argStrings?.positional ?? [])];
+    return { ...opts, entry: undefined, argStrings: { ...opts.argStrings, positional }, entryMayBeArgument: false, notAnEntry: word };
+  }
+  const list = entries.length > 0 ? `its entries: ${entries.map((e) => e.signature).join(", ")}` : "it has no entries (funs, workers, skills or trait methods)";
+  return raise("PW3051", program.span, fileName, { name: word, detail: ` (the file has no top-level statements or default entry that would take '${word}' as an argument); ${list}` });
+}
+
+/**
  * Runs the entry of a loaded program (`opts.entry`, else its default entry) with its arguments:
  * what `patchwork run file.pw [entry] [args…]` runs after the top-level statements, and what a
  * REPL session runs for `/run` of a file in the agent panel.
@@ -349,11 +390,8 @@ export function runMain(modules: Modules, rt: Runtime, program: Program, fileNam
 export function runEntry(rt: Runtime, m: ModuleCtx, program: Program, fileName: string, opts: MainOptions): Value {
   const entry = opts.entry;
   const entries = listEntries(program);
-  let info = entry !== undefined ? findEntry(entries, entry) : defaultEntry(entries);
-  if (!info && entry !== undefined && opts.entryMayBeArgument && !m.scope.lookup(entry)) {
-    info = defaultEntry(entries);
-    if (info) opts = { ...opts, entry: undefined, argStrings: { ...opts.argStrings, positional: [entry, ...(opts.argStrings?.positional ?? [])] } };
-  }
+  // A command line's words were planned already (planMain).
+  const info = entry !== undefined ? findEntry(entries, entry) : defaultEntry(entries);
   if (!info) {
     const name = opts.entry;
     if (name !== undefined) {
@@ -375,7 +413,8 @@ export function runEntry(rt: Runtime, m: ModuleCtx, program: Program, fileName: 
     try {
       args = convertArgs(info, opts.argStrings, (name) => m.scope.lookupType(name)?.type).map(fromJson);
     } catch (e) {
-      return raise("PW3065", info.decl.span, fileName, { detail: (e as Error).message });
+      const note = opts.notAnEntry !== undefined ? ` ('${opts.notAnEntry}' is not an entry of this file, so it was taken as the first argument of ${info.name})` : "";
+      return raise("PW3065", info.decl.span, fileName, { detail: (e as Error).message + note });
     }
   }
   if (!(value instanceof PwFunction || value instanceof PwWorkerFn)) return raise("PW3051", program.span, fileName, { name: info.name });
@@ -398,6 +437,7 @@ function entryValue(m: ModuleCtx, target: string): Value | undefined {
  * return r` gives helper's value, not a task that nobody will start (docs/workers.md).
  */
 function callEntry(rt: Runtime, v: PwFunction | PwWorkerFn, args: Value[], fileName: string, name: string): Value {
+  rt.entryRan = name;
   const fn = v instanceof PwWorkerFn ? v.fn : v;
   let value = callValue(rt, fn, args, fn.decl, fileName, `'${name}'`);
   for (;;) {

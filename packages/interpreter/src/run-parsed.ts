@@ -42,6 +42,11 @@ export interface RunResult {
   ok: boolean;
   /** The value of an uncaught `throw`, as data (absent otherwise). */
   thrown?: JsonValue;
+  /**
+   * The entry the run called, when it called one: then `value` is that entry's return value,
+   * which hosts show after the output (`entryResultText`). Absent when only statements ran.
+   */
+  entry?: string;
 }
 
 /**
@@ -71,13 +76,18 @@ export function runParsed(
       statements: options.statements,
       entryMayBeArgument: options.entryMayBeArgument,
     });
-    return { value: toJson(value), output: out.join(""), diagnostics: diags, ok: true };
+    return { value: toJson(value), output: out.join(""), diagnostics: diags, ok: true, ...entryOf(rt) };
   } catch (caught) {
     return failedRun(rt, caught, program, fileName, diags, out);
   } finally {
     rt.captures.length = 0;
     interp.finish();
   }
+}
+
+/** `{entry}` when the run called an entry (its value is the result), else nothing. */
+export function entryOf(rt: Runtime): { entry?: string } {
+  return rt.entryRan === null ? {} : { entry: rt.entryRan };
 }
 
 /**

@@ -2,7 +2,7 @@
 import type { Diagnostic, Program } from "@patchwork/parser";
 import { loadThreadbare, parse } from "@patchwork/parser";
 import { Interpreter, parseModule, type InterpreterOptions } from "./interpreter.js";
-import { failedRun, runParsed, type RunOptions, type RunResult } from "./run-parsed.js";
+import { entryOf, failedRun, runParsed, type RunOptions, type RunResult } from "./run-parsed.js";
 import { toJson } from "./values.js";
 import type { MainOptions } from "./modules.js";
 
@@ -39,9 +39,10 @@ export function createSession(options: InterpreterOptions = {}): Session {
       const rt = interp.runtime;
       const out: string[] = [];
       rt.captures.push(out);
+      rt.entryRan = null;
       try {
         const value = interp.continueWith(program, fileName, runOptions.main);
-        return { value: toJson(value), output: out.join(""), diagnostics: diags, ok: true };
+        return { value: toJson(value), output: out.join(""), diagnostics: diags, ok: true, ...entryOf(rt) };
       } catch (caught) {
         return failedRun(rt, caught, program, fileName, diags, out);
       } finally {

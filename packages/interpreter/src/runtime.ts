@@ -70,6 +70,10 @@ export class Runtime {
   ret: Value = null;
   /** Value of the last top-level expression statement (the program's value). */
   lastValue: Value = null;
+  /** The program's `args`: the words after the file on the command line (strings). */
+  programArgs: Value[] = [];
+  /** The name of the entry the run called (its value is the run's result), or null. */
+  entryRan: string | null = null;
   /** Exit status of the last shell command (`$?`). */
   lastStatus = 0;
   /** Active output captures (run() output, running `do` children). */

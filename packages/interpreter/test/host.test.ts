@@ -70,9 +70,9 @@ describe("injection", () => {
 });
 
 describe("output", () => {
-  it("keeps print, shell and child output in program order", () => {
+  it("keeps print, shell, child output and a statement think's answer in program order", () => {
     const agent = new ScriptedAgent([[{ do: 0 }, { reply: "r" }]]);
     const r = runSource('print("1")\n$ echo 2\nthink {\n  do { print("3") }\n}\n$ echo 4', { agent });
-    expect(r.output).toBe("1\n2\n3\n4\n");
+    expect(r.output).toBe("1\n2\n3\nr\n4\n");
   });
 });

@@ -17,8 +17,13 @@ describe("createSession", () => {
     const s = session();
     const src = 'var greeting = "hi"\n@command greet\nfun greet(name: string, times: number) { return greeting + " " + name + times }';
     expect(s.run(src, { fileName: "g.pw", main: { entry: "greet", argStrings: { positional: ["Ada", "2"] } } }).value).toBe("hi Ada2");
-    // No entry named: the program's one command, with the first word as its argument.
-    expect(s.run(src, { fileName: "g.pw", main: { entry: "Bo", argStrings: { positional: ["1"] }, entryMayBeArgument: true } }).value).toBe("hi Bo1");
+    // A first word that names no entry: in a program with statements, the words are only its `args`…
+    const words = s.run(src + "\nprint(args)", { fileName: "g.pw", main: { entry: "Bo", argStrings: { positional: ["1"] }, entryMayBeArgument: true } });
+    expect(words).toMatchObject({ ok: true, output: "Bo, 1\n" });
+    expect(words.entry).toBeUndefined();
+    // …in one of declarations only, the arguments of its one command.
+    const decls = src.replace('var greeting = "hi"\n', "");
+    expect(s.run(decls, { fileName: "g.pw", main: { entry: "Bo", argStrings: { positional: ["1"] }, entryMayBeArgument: true } })).toMatchObject({ value: "hi Bo1", entry: "greet" });
     const bad = s.run(src, { fileName: "g.pw", main: { entry: "greet", argStrings: { positional: ["Ada", "x"] } } });
     expect(bad).toMatchObject({ ok: false, diagnostics: [{ code: "PW3065", fileName: "g.pw", span: { start: { line: 2 } } }] });
     expect(s.run('greet("Cy", 3)').value).toBe("hi Cy3");

@@ -65,7 +65,8 @@ describe("the scripted agent", () => {
   it("children see and update the variables in scope at the think", () => {
     const agent = new ScriptedAgent([[{ do: 0 }, { do: 0 }, { reply: "ok" }]]);
     const r = runSource("fun f() {\n  var count = 0\n  think {\n    do { count = count + 1 }\n  }\n  return count\n}\nprint(f())", { agent });
-    expect(r.output).toBe("2\n");
+    // The think is a statement: its answer is shown.
+    expect(r.output).toBe("ok\n2\n");
   });
 
   it("nests thinks 50 levels deep through do children", () => {

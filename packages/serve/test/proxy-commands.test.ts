@@ -51,9 +51,10 @@ describe("patchwork acp: /run of a file's entries", () => {
   it("names an entry and converts its arguments to the declared types, as patchwork run does", async () => {
     const dir = folder({ "greeter.pw": GREETER });
     const id = await panel.newSession(dir);
-    expect((await panel.prompt(id, "/run greeter.pw greet Ada 2")).text).toBe("hello Ada\nhello Ada\n");
+    // What it printed, then its return value (as on every host: decision 0012).
+    expect((await panel.prompt(id, "/run greeter.pw greet Ada 2")).text).toBe("hello Ada\nhello Ada\n2\n");
     // The one skill is the default entry; `--arg` names an argument.
-    expect((await panel.prompt(id, "/run greeter.pw Bo --arg times=1")).text).toBe("hello Bo\n");
+    expect((await panel.prompt(id, "/run greeter.pw Bo --arg times=1")).text).toBe("hello Bo\n1\n");
     const bad = (await panel.prompt(id, "/run greeter.pw greet Ada many")).text;
     expect(bad).toContain("error[PW3065]");
     expect(bad).toMatch(/times/);
@@ -69,6 +70,10 @@ describe("patchwork acp: /run of a file's entries", () => {
     // A file with statements runs them; a first word that names its function calls it after them.
     expect((await panel.prompt(id, "/run script.pw a b")).text).toBe("args: a,b\n");
     expect((await panel.prompt(id, "/run script.pw shout hey")).text).toBe("args: shout,hey\nhey!\n");
+    // Words that name no entry of a file of declarations only: an error listing its entries.
+    const lib = folder({ "lib.pw": "fun a(x) { return x }\nfun b() { return 1 }\n" });
+    const libId = await panel.newSession(lib);
+    expect((await panel.prompt(libId, "/run lib.pw zzz")).text).toContain("entry point 'zzz' not found (the file has no top-level statements or default entry that would take 'zzz' as an argument); its entries: a(x), b()");
   });
 });
 
@@ -90,7 +95,7 @@ describe("patchwork acp: the folder's @commands are slash commands", () => {
 
     const turn = await panel.prompt(id, '/greet "Ada Lovelace" 2');
     expect(turn.response.stopReason).toBe("end_turn");
-    expect(turn.text).toBe("hello Ada Lovelace\nhello Ada Lovelace\n");
+    expect(turn.text).toBe("hello Ada Lovelace\nhello Ada Lovelace\n2\n");
     const missing = (await panel.prompt(id, "/greet")).text;
     expect(missing).toContain("error[PW3065]");
     expect(missing).toContain("greet(name: string, times: number)");

@@ -69,7 +69,7 @@ interface EvaluatorModule {
       workers?: Workers;
       program?: unknown;
     },
-  ): { value?: unknown; output?: string; diagnostics?: RunOutcome["diagnostics"]; thrown?: JsonValue };
+  ): { value?: unknown; output?: string; diagnostics?: RunOutcome["diagnostics"]; thrown?: JsonValue; entry?: string };
   /** The no-agent agent (`agentMode: "none"`). */
   NoAgent?: new () => Agent;
   /** The interpreter's error class for agent failures (thrown from `think`). */
@@ -79,7 +79,7 @@ interface EvaluatorModule {
   createNodeHost?(options: { cwd: string; shellStdin?: "ignore" | "inherit"; env?: Record<string, string | undefined> }): Host;
   /** A REPL session (`WorkerInit.session`): each program continues the ones before it. */
   createSession?(options: { agent: Agent; host: Host; cwd: string; limits?: Record<string, number>; askUser?: boolean }): {
-    run(source: string, options: { fileName: string; main?: SessionEntry }): { value?: unknown; output?: string; diagnostics?: RunOutcome["diagnostics"] };
+    run(source: string, options: { fileName: string; main?: SessionEntry }): { value?: unknown; output?: string; diagnostics?: RunOutcome["diagnostics"]; entry?: string };
   };
 }
 
@@ -528,12 +528,13 @@ function hasErrors(diagnostics: Diagnostic[] | undefined): boolean {
 }
 
 function outcomeOf(
-  result: { value?: unknown; thrown?: JsonValue; output?: string; diagnostics?: RunOutcome["diagnostics"] },
+  result: { value?: unknown; thrown?: JsonValue; output?: string; diagnostics?: RunOutcome["diagnostics"]; entry?: string },
   output: string[],
 ): RunOutcome {
   return {
     value: toJson(result.value),
     ...(result.thrown !== undefined ? { thrown: result.thrown } : {}),
+    ...(typeof result.entry === "string" ? { entry: result.entry } : {}),
     output: typeof result.output === "string" ? result.output : output.join(""),
     diagnostics: result.diagnostics ?? [],
   };

@@ -126,6 +126,8 @@ export interface RunOutcome {
   thrown?: JsonValue;
   output: string;
   diagnostics: Diagnostic[];
+  /** The entry the run called (its return value is `value`), when it called one. */
+  entry?: string;
 }
 
 export type WorkerMessage =

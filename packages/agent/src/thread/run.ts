@@ -108,6 +108,8 @@ export interface RunWithAgentResult {
   output: string;
   diagnostics: Diagnostic[];
   cancelled: boolean;
+  /** The entry the run called (`value` is its return value), when it called one (docs/embedding.md). */
+  entry?: string;
 }
 
 const workerPath = fileURLToPath(new URL("./evaluator-worker.js", import.meta.url));

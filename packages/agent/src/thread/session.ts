@@ -51,6 +51,8 @@ export interface ProgramResult {
   cancelled: boolean;
   /** The session's state was lost (the thread was terminated or crashed); the next program starts afresh. */
   reset: boolean;
+  /** The entry the program called (`value` is its return value), when it called one. */
+  entry?: string;
 }
 
 const workerPath = fileURLToPath(new URL("./evaluator-worker.js", import.meta.url));

@@ -45,6 +45,9 @@ export const traceRecord = z.discriminatedUnion("type", [
     exitCode: z.number().int(),
     durationMs: z.number(),
     cancelled: z.boolean(),
+    /** The entry the run called and its return value, when it called one. */
+    entry: z.string().optional(),
+    value: z.json().optional(),
   }),
   z.strictObject({
     ...base,

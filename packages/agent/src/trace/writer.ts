@@ -39,6 +39,9 @@ export interface TraceRunEnd {
   exitCode: number;
   cancelled?: boolean;
   diagnostics?: Diagnostic[];
+  /** The entry the run called, and its return value (docs/trace.md). */
+  entry?: string;
+  value?: JsonValue | null;
 }
 
 const VERSION = "0.1.0";
@@ -128,7 +131,8 @@ export class TraceWriter {
         at: d.span ? at(d.fileName, d.span) : null,
       });
     }
-    this.write({ t, type: "run-end", ok: result.ok, exitCode: result.exitCode, durationMs: t, cancelled: result.cancelled ?? false });
+    const entry = result.entry !== undefined ? { entry: result.entry, value: result.value ?? null } : {};
+    this.write({ t, type: "run-end", ok: result.ok, exitCode: result.exitCode, durationMs: t, cancelled: result.cancelled ?? false, ...entry });
     this.close();
   }
 

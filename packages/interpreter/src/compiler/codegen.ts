@@ -16,6 +16,7 @@ import { compileCond, compileExpr, compileOperand } from "./expr.js";
 import { compileRangeBounds, plusSite } from "./ops.js";
 import { childCx, type Cx } from "./scope.js";
 import { compileStmt, taskRunner } from "./stmt.js";
+import { compileShownThink, isShownThink } from "./think.js";
 import { PwTask } from "../workers/objects.js";
 import type { StmtFn } from "./types.js";
 
@@ -197,6 +198,11 @@ function block(b: Block, cx: Cx, g: Gen): string {
 function stmt(s: Stmt, cx: Cx, g: Gen, top: boolean): string {
   switch (s.kind) {
     case "ExprStmt": {
+      // A think as a statement shows its answer (think.ts, compileShownThink).
+      if (isShownThink(s.expr)) {
+        const v = `${g.k(compileShownThink(s.expr, cx))}(f)`;
+        return top ? `rt.lastValue = ${v};\n` : `${v};\n`;
+      }
       let v = expr(s.expr, cx, g);
       if (s.expr.kind === "Call") {
         // A worker called as a statement runs (stmt.ts compileCallStatement).

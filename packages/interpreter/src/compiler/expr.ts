@@ -216,9 +216,16 @@ export function compileIdent(e: Ident, cx: Cx): ExprFn {
     const v = builtinValue(e.name);
     return () => v;
   }
+  if (e.name === PROGRAM_ARGS) {
+    const rt = cx.m.rt;
+    return () => rt.programArgs;
+  }
   if (ACTOR_NAMES.has(e.name)) return () => raise("PW3060", e.span, file, { feature: `'${e.name}' (actor features)` });
   return () => raise("PW3002", e.span, file, { name: e.name });
 }
+
+/** The program's command-line words (`Runtime.programArgs`), unless a declaration hides the name. */
+export const PROGRAM_ARGS = "args";
 
 /** Names of the reference examples' actor features, reported as unsupported when unbound. */
 const ACTOR_NAMES: ReadonlySet<string> = new Set(["delegate", "mailbox", "spawn"]);

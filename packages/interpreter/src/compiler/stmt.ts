@@ -10,17 +10,26 @@ import { compileRangeBounds } from "./ops.js";
 import { compileVarDecl } from "./patterns.js";
 import { childCx, type Cx } from "./scope.js";
 import { compileShellStmt } from "./shell.js";
-import { compileThink } from "./think.js";
+import { compileShownThink, compileThink, isShownThink } from "./think.js";
 import type { ExprFn, StmtFn } from "./types.js";
 import type { Value } from "../values.js";
 import { PwTask, runTask } from "../workers/objects.js";
+
+/**
+ * An expression used as a statement: a worker called this way still runs (`compileCallStatement`),
+ * and a think's answer is shown (`compileShownThink`).
+ */
+export function compileExprStatement(e: Expr, cx: Cx): ExprFn {
+  if (e.kind === "Call") return compileCallStatement(e, cx);
+  return isShownThink(e) ? compileShownThink(e, cx) : compileExpr(e, cx);
+}
 
 export function compileStmt(s: Stmt, cx: Cx): StmtFn {
   switch (s.kind) {
     case "ExprStmt": {
       const direct = compileLocalAssignStmt(s.expr, cx);
       if (direct) return direct;
-      const e = s.expr.kind === "Call" ? compileCallStatement(s.expr, cx) : compileExpr(s.expr, cx);
+      const e = compileExprStatement(s.expr, cx);
       return (f) => {
         e(f);
         return NORMAL;

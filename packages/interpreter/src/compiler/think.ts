@@ -2,7 +2,7 @@
  * think / ask: render the prompt, offer the `do` children through `runChild`, ask the
  * agent, and convert its reply by the declared type (language.md §5).
  */
-import type { Stmt, ThinkExpr, TypeExpr } from "@patchwork/parser";
+import type { Expr, Stmt, ThinkExpr, TypeExpr } from "@patchwork/parser";
 import { raise, RuntimeError } from "../errors.js";
 import { parseJson } from "../json.js";
 import { AgentError, type ChildResult, type PwEvent, type RunChild, type ThinkReply, type ThinkRequest } from "../ports.js";
@@ -31,7 +31,8 @@ function compileChild(s: Stmt, cx: Cx): Child {
   const last = stmts[stmts.length - 1];
   const tail = last && last.kind === "ExprStmt" ? last : null;
   const head = compileStatements(tail ? stmts.slice(0, -1) : stmts, ccx);
-  const value = tail ? compileExpr(tail.expr, ccx) : () => null;
+  // A think as the last statement is still a statement: its answer is shown (and is the value).
+  const value = tail ? (isShownThink(tail.expr) ? compileShownThink(tail.expr, ccx) : compileExpr(tail.expr, ccx)) : () => null;
   return (f) => {
     const sig = head(f);
     if (sig === RETURN) {
@@ -98,6 +99,29 @@ export function formatInstruction(t: TypeInfo): string {
     JSON.stringify(t.json, null, 2) +
     "\n```"
   );
+}
+
+/**
+ * A think or ask used as a statement (its value not used): its answer is shown, written to the
+ * program's output like a print (language.md §5: an answer nobody sees is lost work), so that it
+ * reaches the terminal, the panel, a `do` block's result and a skill's tool result alike.
+ * Threadbare programs keep the seeds' semantics (only `Print` nodes write; a Think gives its reply
+ * as a value), hence only source thinks (`verbatim` false).
+ */
+export function isShownThink(e: Expr): e is ThinkExpr {
+  return e.kind === "Think" && !e.verbatim;
+}
+
+/** `think {…}` as a statement: its value, after its answer was shown (`isShownThink`). */
+export function compileShownThink(e: ThinkExpr, cx: Cx): (f: Value[]) => Value {
+  const rt = cx.m.rt;
+  const think = compileThink(e, cx, null);
+  return (f) => {
+    const v = think(f);
+    const text = toText(v);
+    rt.write(text.endsWith("\n") || text === "" ? text : text + "\n");
+    return v;
+  };
 }
 
 export function compileThink(e: ThinkExpr, cx: Cx, typed: ThinkType | null): (f: Value[]) => Value {

@@ -105,13 +105,3 @@ export function parsePanelProgram(source: string, fileName: string): Parsed {
   const r = parse(source, { fileName });
   return { source, program: r.program, diagnostics: r.diagnostics };
 }
-
-/** Whether a program has top-level statements (else a file runs `__main__` / `main`). */
-export function entryOf(program: Program): string | null | "statements" {
-  const items = new Set(["FunDecl", "TraitDecl", "TypeDecl", "Import"]);
-  if (program.body.some((t) => !items.has(t.kind))) return "statements";
-  for (const name of ["__main__", "main"]) {
-    if (program.body.some((t) => t.kind === "FunDecl" && t.name === name)) return name;
-  }
-  return null;
-}

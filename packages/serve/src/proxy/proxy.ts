@@ -18,7 +18,7 @@ import { Readable, Writable } from "node:stream";
 import { isAbsolute, resolve } from "node:path";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { formatDiagnostic, SourceFile, type Diagnostic } from "@patchwork/parser";
-import { findEntry, listEntries } from "@patchwork/interpreter";
+import { entryResultText } from "@patchwork/interpreter";
 import {
   AgentCodes,
   EvaluatorSession,
@@ -34,7 +34,7 @@ import {
   type SessionEntry,
   type UsageFigures,
 } from "@patchwork/agent";
-import { classifyPrompt, COMMANDS, entryOf, parsePanelProgram, splitNamedArgs } from "./prompts.js";
+import { classifyPrompt, COMMANDS, parsePanelProgram, splitNamedArgs } from "./prompts.js";
 import { FileCommands } from "./file-commands.js";
 import { ProgramView } from "./view.js";
 
@@ -445,12 +445,12 @@ class AcpProxy {
   }
 
   /**
-   * `/run file [words…]` and a file's `/command [args…]`. The words are always the array `args`.
-   * When the first word names an entry of the file (a `@skill`/`@command`, a fun, worker or
-   * `Trait.method`), the file's statements run, then that entry with the other words as its
-   * arguments, converted to its parameter types (`--arg name=value` names one), as on `patchwork
-   * run`'s command line. Otherwise the statements run; a file without any runs its `__main__` /
-   * `main` (with no arguments), else its default entry (its one skill or command) with the words.
+   * `/run file [words…]` and a file's `/command [args…]` (`entry`). The words mean what they mean
+   * after the file on `patchwork run`'s command line, decided by the interpreter (planMain;
+   * docs/cli.md, "What a run gives back"): they are the program's `args`; when the first names an
+   * entry, it runs after the statements with the rest, converted to its parameter types (`--arg
+   * name=value` names one); otherwise a file with statements just runs them, else its default
+   * entry runs (with the words as its arguments when it takes any).
    */
   private async runFile(session: ProxySession, file: string, words: string[], signal: AbortSignal, entry?: string): Promise<acp.PromptResponse> {
     const read = this.readPanelFile(session, file);
@@ -461,22 +461,12 @@ class AcpProxy {
     if (!parsed.program || parsed.diagnostics.some((d) => d.severity === "error"))
       return this.reply(session, renderDiagnostics(parsed.diagnostics, main));
     ++session.programs;
-    const named = entry ?? (words[0] !== undefined && findEntry(listEntries(parsed.program), words[0]) ? words[0] : undefined);
-    const shape = entryOf(parsed.program);
-    const run: SessionEntry | undefined =
-      named !== undefined
-        ? { entry: named, argStrings: splitNamedArgs(entry === undefined ? words.slice(1) : words) }
-        : shape === "statements"
-          ? undefined
-          : shape !== null
-            ? { entry: shape }
-            : { argStrings: splitNamedArgs(words) };
-    const programs = [
-      // `args`: the words after the file name, as an array of strings.
-      { source: `var args = ${JSON.stringify(words)}`, fileName: "<run arguments>" },
-      { source: text, fileName: path, main: run },
-    ];
-    return this.runPrograms(session, programs, signal, main);
+    const { positional, named } = splitNamedArgs(words);
+    const run: SessionEntry =
+      entry !== undefined
+        ? { entry, argStrings: { positional, named } }
+        : { ...(positional.length > 0 ? { entry: positional[0] } : {}), argStrings: { positional: positional.slice(1), named }, entryMayBeArgument: true };
+    return this.runPrograms(session, [{ source: text, fileName: path, main: run }], signal, main);
   }
 
   /** Runs programs one after the other (stopping at the first failure) and answers the turn. */
@@ -503,6 +493,11 @@ class AcpProxy {
       }
     } finally {
       session.view = null;
+    }
+    // An entry's return value follows its output, as on every host (entryResultText).
+    if (result?.ok && result.entry !== undefined) {
+      const shown = entryResultText(result).slice(result.output.length);
+      if (shown !== "") view.output(shown);
     }
     view.finish(result?.ok ?? false);
     const usage = view.usage;
