@@ -1,7 +1,7 @@
 // Workers on evaluator threads of their own: the same results as in one thread, real
 // concurrency, thinks of different workers side by side (each `do` with its own worker),
 // failure propagation and cancellation leaving nothing running, mailboxes in order.
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
@@ -194,10 +194,14 @@ print(self.delegate([sum(1), sum(2), sum(3), sum(4), sum(5), sum(6)]).await)`;
   }, 60_000);
 
   it("start the next task while the others wait in a shell command or a think: waiting uses no CPU slot", async () => {
+    // Each task waits in a shell command until the last one has started: with one CPU slot that
+    // can only happen if waiting holds no slot (else the wait runs out and the run fails).
+    const flags = mkdtempSync(join(scratch, "flags-"));
     const source = `
 worker w(n) {
     print("start " + n)
-    $ sleep 1
+    $ touch \${"${flags}/started-" + n}
+    $ sh -c 'for i in $(seq 600); do [ -e "$1" ] && exit 0; sleep 0.05; done; exit 1' wait \${"${flags}/started-4"}
     var answer = think { task \${n} }
     print("end " + n)
     return n
@@ -345,7 +349,8 @@ export default trait DelegationTest: Agent {
     const pidFile = join(scratch, `sleep-${Date.now()}.pid`);
     const source = `
 worker thrower() {
-    $ sleep 0.5
+    # Fails once the sleeper's command runs (a fixed delay raced it on a loaded machine).
+    $ sh -c 'while [ ! -s ${pidFile} ]; do sleep 0.05; done; sleep 0.2'
     throw "thrower gave up"
 }
 worker waiter() { return self.session.mailbox.never.receive(60000) }
@@ -363,7 +368,7 @@ self.delegate([thrower(), waiter(), thinker(), sleeper()]).await`;
     const elapsed = Date.now() - started;
     expect(r.ok).toBe(false);
     expect(r.diagnostics[0]).toMatchObject({ code: "PW3001", message: "worker 'thrower' failed: uncaught exception: thrower gave up" });
-    expect(r.diagnostics[0]!.span.start.line).toBe(4);
+    expect(r.diagnostics[0]!.span.start.line).toBe(5);
     const pid = Number(readFileSync(pidFile, "utf8"));
     expect(groupAlive(pid)).toBe(false);
     expect(r.agentPid !== undefined && groupAlive(r.agentPid)).toBe(false);
