@@ -59,6 +59,17 @@ describe("patchwork run: an entry's return value", () => {
     });
   }
 
+  it("the reference's programs whose only result is their return value show it", () => {
+    const examples = join(repoRoot, "packages", "parser", "test", "fixtures", "reference", "examples", "examples");
+    const multi = patchwork(["run", join(examples, "test-multifile", "main.pw")]);
+    expect(multi.stderr).toBe("");
+    expect(multi.stdout).toBe("Helper: Hello from main\n");
+    // A worker entry returning its session's id (a ULID).
+    const session = patchwork(["run", join(examples, "session-demo.pw"), "session_demo"]);
+    expect(session.stderr).toBe("");
+    expect(session.stdout).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}\n$/);
+  });
+
   it("a program of statements prints no value; its words are its args", () => {
     const file = join(tempFiles({ "s.pw": 'print("args:", len(args), args)\n"not shown"\n' }), "s.pw");
     const r = patchwork(["run", file, "foo", "bar baz"]);
