@@ -109,7 +109,7 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term, arg
     progress.stop();
     for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
   }
-  recording?.finish({ cancelled: result.cancelled });
+  recording?.finish({ cancelled: result.cancelled, ok: result.ok });
   if (!result.cancelled) showResult(result, result.ok, args, term);
   // Agent failures, even at start-up, come back as diagnostics (PW4xxx), not exceptions.
   if (result.diagnostics.length > 0) {

@@ -107,6 +107,10 @@ function commandLine(
           })
           .option("record", { type: "string", describe: "record the thinks (prompts, do calls, answers) to this cassette" })
           .option("replay", { type: "string", describe: "answer thinks from this cassette, with no agent" })
+          .option("resume", {
+            type: "string",
+            describe: "go on with a cassette a killed or failed recording left: replay its answers, ask the agent the rest, append to it",
+          })
           .option("replay-missing", {
             choices: ["error", "agent"] as const,
             describe: "a think the cassette lacks: fail (default), or ask the agent and update the cassette",

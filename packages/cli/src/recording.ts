@@ -4,16 +4,9 @@
  * is given (it pulls in the agent package for the trace writer).
  */
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { TraceWriter, type RunEvent } from "@patchwork/agent";
-import {
-  CassetteError,
-  CassetteRecorder,
-  formatCassette,
-  parseCassette,
-  writeFileAtomic,
-  type Cassette,
-  type PwEvent,
-} from "@patchwork/interpreter";
+import { CassetteError, JournaledRecording, readCassetteText, type Cassette, type PwEvent } from "@patchwork/interpreter";
 import type { Diagnostic } from "@patchwork/parser";
 import { UsageError } from "./files.js";
 import type { Terminal } from "./terminal.js";
@@ -25,6 +18,8 @@ export interface RecordingArgs {
   record?: string;
   replay?: string;
   replayMissing?: "error" | "agent";
+  /** `--resume FILE`: replay FILE's answers, ask the agent the rest, and go on appending to FILE. */
+  resume?: string;
 }
 
 export interface Recording {
@@ -32,12 +27,15 @@ export interface Recording {
   replay: { cassette: Cassette; fileName: string } | null;
   /** Feed every event of the run to the cassette recorder (null when not recording). The trace is fed apart. */
   onEvent: ((event: RunEvent | PwEvent) => void) | null;
-  /** After the run: writes the recorded cassette (unless the run was cancelled). */
-  finish(result: { cancelled: boolean }): void;
+  /** After the run: closes the cassette being recorded (every think is in it already) and says what it holds. */
+  finish(result: { cancelled: boolean; ok: boolean }): void;
 }
 
-/** Reads and checks a cassette; a bad one is a CassetteError naming the line or entry. */
-export function loadCassette(path: string): Cassette {
+/**
+ * Reads and checks a cassette; a bad one is a CassetteError naming the line or entry. A file
+ * a killed recording cut short is read up to its last whole entry, and `warn` says so.
+ */
+export function loadCassette(path: string, warn?: (message: string) => void): Cassette {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -45,7 +43,12 @@ export function loadCassette(path: string): Cassette {
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(`${path}: ${code === "ENOENT" ? "no such cassette" : `cannot read (${code ?? String(error)})`}`);
   }
-  return parseCassette(text, path);
+  const read = readCassetteText(text, path);
+  if (read.cut) {
+    const n = read.cassette.thinks.length;
+    warn?.(`${path} ends inside an entry (a recording killed while writing it): kept the ${n} whole ${n === 1 ? "entry" : "entries"} before it`);
+  }
+  return read.cassette;
 }
 
 /**
@@ -53,9 +56,20 @@ export function loadCassette(path: string): Cassette {
  * program runs; every record is written at once instead.
  */
 export function openRecording(args: RecordingArgs, term: Terminal, { inProcess }: { inProcess: boolean }): Recording {
-  const replay = args.replay ? { cassette: loadCassette(args.replay), fileName: args.replay } : null;
-  const recordPath = args.record ?? (args.replayMissing === "agent" ? args.replay : undefined);
-  const recorder = recordPath ? new CassetteRecorder(args.file) : null;
+  const replayPath = args.resume ?? args.replay;
+  const warn = (message: string) => term.stderr(`patchwork: warning: ${message}\n`);
+  const replay = replayPath ? { cassette: loadCassette(replayPath, warn), fileName: replayPath } : null;
+  const recordPath = args.resume ?? args.record ?? (args.replayMissing === "agent" ? args.replay : undefined);
+  // Replaying and recording to the same file: the journal starts with the entries replayed.
+  const resuming = replayPath !== undefined && recordPath !== undefined && resolve(replayPath) === resolve(recordPath);
+  let recording: JournaledRecording | null = null;
+  if (recordPath) {
+    try {
+      recording = new JournaledRecording({ path: recordPath, program: args.file, replayed: replay?.cassette ?? null, resume: resuming });
+    } catch (error) {
+      throw new UsageError(`cannot write the cassette ${recordPath}: ${(error as Error).message}`);
+    }
+  }
   let trace: TraceWriter | null = null;
   if (args.trace) {
     let warned = false;
@@ -69,28 +83,38 @@ export function openRecording(args: RecordingArgs, term: Terminal, { inProcess }
         },
       });
     } catch (error) {
+      recording?.finish({ complete: false });
       throw new UsageError((error as Error).message);
     }
   }
   // The recorder ignores agent-side events: it needs only the evaluator's.
-  const onEvent = recorder ? (event: RunEvent | PwEvent) => recorder.handle(event as PwEvent) : null;
+  const onEvent = recording ? (event: RunEvent | PwEvent) => recording.handle(event as PwEvent) : null;
   return {
     trace,
     replay,
     onEvent,
-    finish({ cancelled }) {
-      if (!recorder || !recordPath) return;
-      if (cancelled) {
-        term.stderr(`patchwork: the run was cancelled: cassette ${recordPath} not written\n`);
-        return;
-      }
+    finish({ cancelled, ok }) {
+      if (!recording || !recordPath) return;
+      let summary;
       try {
-        writeFileAtomic(recordPath, formatCassette(recorder.cassette()));
+        summary = recording.finish({ complete: ok && !cancelled });
       } catch (error) {
         term.stderr(`patchwork: cannot write the cassette ${recordPath}: ${(error as Error).message}\n`);
+        return;
+      }
+      if (replay) term.stderr(`patchwork: ${recordPath}: ${count(summary.replayed)} replayed, ${count(summary.live)} asked live\n`);
+      if (cancelled || !ok) {
+        term.stderr(
+          `patchwork: the run ${cancelled ? "was cancelled" : "failed"}: cassette ${recordPath} keeps ${summary.entries} answered ${summary.entries === 1 ? "think" : "thinks"}; ` +
+            `go on with --resume ${recordPath}\n`,
+        );
       }
     },
   };
+}
+
+function count(n: number): string {
+  return `${n} ${n === 1 ? "think" : "thinks"}`;
 }
 
 /** A bad cassette as the CLI reports it: the message, no stack; exit status 1. */

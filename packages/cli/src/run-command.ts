@@ -49,6 +49,8 @@ export interface RunArgs {
   replay?: string;
   /** What a think the cassette lacks does: fail (default), or ask the agent and update the cassette. */
   replayMissing?: "error" | "agent";
+  /** Replay this cassette's answers, ask the agent the rest, and go on recording to it (docs/replay.md "Resuming a run"). */
+  resume?: string;
   /** `--no-cache`: parse every file, read and write no cache entry (docs/cli.md). */
   noCache?: boolean;
   /** `--json`: print `{value, output}` at the end instead of the output as it comes. */
@@ -80,6 +82,8 @@ export async function runCommand(args: RunArgs, term: Terminal): Promise<number>
     throw new UsageError("--trace-text-limit takes a number of characters (0 or more)");
   }
   if (args.replayMissing !== undefined && args.replay === undefined) throw new UsageError("--replay-missing goes with --replay");
+  if (args.resume !== undefined && (args.replay !== undefined || args.record !== undefined))
+    throw new UsageError("--resume FILE replays and records FILE: it goes without --replay and --record");
   const argStrings = entryArguments(args);
   const text = readSource(args.file);
   const cwd = resolve(args.cwd ?? process.cwd());
@@ -88,6 +92,9 @@ export async function runCommand(args: RunArgs, term: Terminal): Promise<number>
   if (args.replayMissing === "agent" && agentCommand === undefined) {
     throw new UsageError("--replay-missing=agent needs an agent (--agent or $PATCHWORK_AGENT)");
   }
+  if (args.resume !== undefined && agentCommand === undefined) {
+    throw new UsageError("--resume needs an agent to ask the thinks the cassette lacks (--agent or $PATCHWORK_AGENT)");
+  }
   if (args.record !== undefined && args.replay === undefined && agentCommand === undefined) {
     throw new UsageError("--record needs an agent to record (--agent or $PATCHWORK_AGENT)");
   }
@@ -95,7 +102,7 @@ export async function runCommand(args: RunArgs, term: Terminal): Promise<number>
   // Workers run on evaluator threads of their own, with or without an agent.
   const threaded = viaAgent || usesWorkers(text);
   let recording: Recording | null = null;
-  if (args.trace !== undefined || args.record !== undefined || args.replay !== undefined) {
+  if (args.trace !== undefined || args.record !== undefined || args.replay !== undefined || args.resume !== undefined) {
     const { openRecording, reportCassetteError } = await import("./recording.js");
     try {
       recording = openRecording(args, term, { inProcess: !threaded });
@@ -189,7 +196,7 @@ async function runInProcess(
   }, parseModule);
   const status = result.diagnostics.some((d) => d.severity === "error") ? 1 : 0;
   trace?.end({ ok: status === 0, exitCode: status, diagnostics: result.diagnostics, ...(result.entry !== undefined ? { entry: result.entry, value: result.value } : {}) });
-  recording?.finish({ cancelled: false });
+  recording?.finish({ cancelled: false, ok: status === 0 });
   showResult(result, status === 0, args, term);
   if (result.diagnostics.length > 0) {
     term.stderr(renderDiagnostics(result.diagnostics, new SourceFile(text, args.file)));

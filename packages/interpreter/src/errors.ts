@@ -31,6 +31,7 @@ export const RUNTIME_MESSAGES = {
   PW3031: (a: Args) => `the agent failed: ${a.detail}`,
   PW3032: (a: Args) => `${a.detail}`,
   PW3033: (a: Args) => `${a.detail}`,
+  PW3034: (a: Args) => `${a.detail}`,
   PW3040: (a: Args) => `cannot import '${a.name}': ${a.detail}`,
   PW3041: (a: Args) => `unknown builtin module '${a.name}'`,
   PW3042: (a: Args) => `module '${a.module}' has no export '${a.name}'`,
@@ -48,8 +49,12 @@ export const RUNTIME_MESSAGES = {
 
 export type RuntimeCode = keyof typeof RUNTIME_MESSAGES;
 
-/** Codes that end the program even inside `try` (runaway protection). */
-const FATAL: ReadonlySet<string> = new Set(["PW3070", "PW3071", "PW3072"]);
+/**
+ * Codes that end the program even inside `try` or a `do` block: runaway protection, and a
+ * replay that no longer matches its cassette (docs/replay.md: a replay never passes with
+ * output the recording did not have).
+ */
+const FATAL: ReadonlySet<string> = new Set(["PW3032", "PW3033", "PW3034", "PW3070", "PW3071", "PW3072"]);
 
 export class RuntimeError extends Error {
   readonly code: string;

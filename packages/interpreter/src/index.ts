@@ -35,6 +35,8 @@ export type { Script, ScriptStep, ScriptedThinkRecord } from "./agents/scripted.
 export { CassetteAgent } from "./agents/cassette.js";
 export type { CassetteAgentOptions } from "./agents/cassette.js";
 export { CassetteRecorder } from "./cassette/recorder.js";
+export { CassetteJournal, JournaledRecording, sameExchange } from "./cassette/journal.js";
+export type { RecordingSummary } from "./cassette/journal.js";
 export {
   CASSETTE_VERSION,
   CassetteError,
@@ -43,8 +45,9 @@ export {
   lineDiff,
   parseCassette,
   parseJsonText,
+  readCassetteText,
 } from "./cassette/format.js";
-export type { Cassette, CassetteDo, CassetteThink, CassetteTurn } from "./cassette/format.js";
+export type { Cassette, CassetteDo, CassetteThink, CassetteTurn, ReadCassette } from "./cassette/format.js";
 export { createNodeHost } from "./host-node.js";
 export { writeFileAtomic } from "./write-file.js";
 export type { NodeHostOptions } from "./host-node.js";

@@ -11,7 +11,7 @@
  * agent (`--replay-missing=agent`), is answered by that agent.
  */
 import { runtimeError } from "../errors.js";
-import type { Agent, RunChild, ThinkReply, ThinkRequest } from "../ports.js";
+import { AgentError, type Agent, type RunChild, type ThinkReply, type ThinkRequest } from "../ports.js";
 import { lineDiff, type Cassette, type CassetteThink, type CassetteTurn } from "../cassette/format.js";
 
 export interface CassetteAgentOptions {
@@ -55,7 +55,7 @@ export class CassetteAgent implements Agent {
     if (match) {
       this.used.add(match);
       this.replayed++;
-      return this.play(match, 0, runChild);
+      return this.play(match, 0, request, runChild);
     }
     if (this.options.fallback) {
       this.missed++;
@@ -64,9 +64,30 @@ export class CassetteAgent implements Agent {
     throw this.mismatch(request, ordinal, atOrdinal);
   }
 
-  private play(entry: CassetteThink, index: number, runChild: RunChild): ThinkReply {
+  /**
+   * Replays one turn: its `do` calls run again; one that fails now, and is not run again
+   * successfully later in the turn, fails the think as it would live (PW4017, PW4018).
+   */
+  private play(entry: CassetteThink, index: number, request: ThinkRequest, runChild: RunChild): ThinkReply {
     const turn: CassetteTurn = entry.turns[index]!;
-    for (const d of turn.do) runChild(d.block);
+    const failures: { at: number; block: number; unknown: boolean; reason: string }[] = [];
+    const successes: { at: number; block: number }[] = [];
+    turn.do.forEach((d, at) => {
+      const unknown = d.block >= request.childCount;
+      if (unknown && d.error === undefined) {
+        throw runtimeError("PW3034", request.span, request.fileName, {
+          detail: `the cassette${this.named()} runs do block ${d.block} of ${this.where(entry)}, which has ${request.childCount === 0 ? "no do blocks" : `blocks 0 to ${request.childCount - 1}`}`,
+        });
+      }
+      const result = runChild(d.block);
+      if (result.ok) successes.push({ at, block: d.block });
+      else failures.push({ at, block: d.block, unknown, reason: result.error });
+    });
+    const unhealed = failures.filter((f) => !successes.some((s) => s.at > f.at && (f.unknown || s.block === f.block)));
+    if (unhealed.length > 0) {
+      const reasons = [...new Set(unhealed.map((f) => f.reason))].join("; ");
+      throw new AgentError(unhealed[0]!.unknown ? "PW4018" : "PW4017", reasons);
+    }
     return {
       kind: "text",
       text: turn.answer,
@@ -76,9 +97,13 @@ export class CassetteAgent implements Agent {
             `the cassette${this.named()} has no repair turn for think ${entry.think}: its recorded answer no longer converts (${firstLine(message)})`,
           );
         }
-        return this.play(entry, index + 1, nextRunChild);
+        return this.play(entry, index + 1, request, nextRunChild);
       },
     };
+  }
+
+  private where(entry: CassetteThink): string {
+    return `think ${entry.think}${entry.worker ? ` of worker ${entry.worker}` : ""}`;
   }
 
   private named(): string {

@@ -163,30 +163,88 @@ export function parseCassette(text: string, fileName: string): Cassette {
   return { version: CASSETTE_VERSION, ...(data.program !== undefined ? { program: data.program } : {}), thinks };
 }
 
-/** The cassette as file text: stable key order, 2-space indent, multi-line text as lines. */
-export function formatCassette(cassette: Cassette): string {
-  const out = {
-    patchwork: "cassette",
-    version: CASSETTE_VERSION,
-    ...(cassette.program !== undefined ? { program: cassette.program } : {}),
-    thinks: cassette.thinks.map((t) => ({
-      think: t.think,
-      ...(t.worker !== undefined ? { worker: t.worker } : {}),
-      ...(t.at !== undefined ? { at: t.at } : {}),
-      ...(t.kind !== undefined && t.kind !== "think" ? { kind: t.kind } : {}),
-      prompt: store(t.prompt),
-      turns: t.turns.map((turn) => ({
-        ...(turn.repair !== undefined ? { repair: store(turn.repair) } : {}),
-        do: turn.do.map((d) => ({
-          block: d.block,
-          ...(d.result !== undefined ? { result: store(d.result) } : {}),
-          ...(d.error !== undefined ? { error: store(d.error) } : {}),
-        })),
-        answer: store(turn.answer),
+/** One think as stored: stable key order, multi-line text as lines. */
+function storedThink(t: CassetteThink): unknown {
+  return {
+    think: t.think,
+    ...(t.worker !== undefined ? { worker: t.worker } : {}),
+    ...(t.at !== undefined ? { at: t.at } : {}),
+    ...(t.kind !== undefined && t.kind !== "think" ? { kind: t.kind } : {}),
+    prompt: store(t.prompt),
+    turns: t.turns.map((turn) => ({
+      ...(turn.repair !== undefined ? { repair: store(turn.repair) } : {}),
+      do: turn.do.map((d) => ({
+        block: d.block,
+        ...(d.result !== undefined ? { result: store(d.result) } : {}),
+        ...(d.error !== undefined ? { error: store(d.error) } : {}),
       })),
+      answer: store(turn.answer),
     })),
   };
-  return JSON.stringify(out, null, 2) + "\n";
+}
+
+/**
+ * The file text up to the `thinks` array's opening bracket (exclusive): what a journal writes
+ * first. `formatCassette` is this, then the entries, then {@link CASSETTE_END}.
+ */
+export function cassetteHead(program: string | undefined): string {
+  const head = JSON.stringify({ patchwork: "cassette", version: CASSETTE_VERSION, ...(program !== undefined ? { program } : {}) }, null, 2);
+  return `${head.slice(0, -2)},\n  "thinks": `;
+}
+
+/** What closes the `thinks` array and the file after the last entry. */
+export const CASSETTE_END = "\n  ]\n}\n";
+
+/**
+ * One entry of the `thinks` array as file text: each of its lines indented by four spaces, its
+ * first line `    {` and its last `    }` (strings hold no line breaks, so no other line of the
+ * file is either: a reader of a cut journal finds the last whole entry by them).
+ */
+export function formatCassetteEntry(t: CassetteThink): string {
+  return JSON.stringify(storedThink(t), null, 2).replace(/^/gm, "    ");
+}
+
+/** The cassette as file text: stable key order, 2-space indent, multi-line text as lines. */
+export function formatCassette(cassette: Cassette): string {
+  const head = cassetteHead(cassette.program);
+  if (cassette.thinks.length === 0) return `${head}[]\n}\n`;
+  return `${head}[\n${cassette.thinks.map(formatCassetteEntry).join(",\n")}${CASSETTE_END}`;
+}
+
+/** A cassette read from a file a killed run may have cut: its whole entries, and how it ended. */
+export interface ReadCassette {
+  cassette: Cassette;
+  /** The file ended inside an entry (a recording killed while writing it): that entry was left out. */
+  cut: boolean;
+}
+
+/**
+ * Reads a cassette as `parseCassette` does, but a file that ends early (a recording killed
+ * mid-write, docs/replay.md "Resuming a run") is read up to its last whole entry.
+ */
+export function readCassetteText(text: string, fileName: string): ReadCassette {
+  try {
+    return { cassette: parseCassette(text, fileName), cut: false };
+  } catch (error) {
+    const whole = wholeEntries(text);
+    if (whole === null) throw error;
+    try {
+      return { cassette: parseCassette(whole, fileName), cut: true };
+    } catch {
+      throw error;
+    }
+  }
+}
+
+/** The text up to the last whole entry, closed; null when it is not a cut cassette. */
+function wholeEntries(cut: string): string | null {
+  const text = `${cut}\n`;
+  const open = text.indexOf('\n  "thinks": [');
+  if (!text.startsWith("{\n") || open < 0) return null;
+  const arrayStart = open + '\n  "thinks": ['.length;
+  const lastEnd = Math.max(text.lastIndexOf("\n    }\n"), text.lastIndexOf("\n    },\n"));
+  if (lastEnd < arrayStart) return `${text.slice(0, arrayStart)}]\n}\n`;
+  return `${text.slice(0, lastEnd + "\n    }".length)}${CASSETTE_END}`;
 }
 
 /**

@@ -19,7 +19,11 @@ export class CassetteRecorder {
   private readonly open = new Map<number, Open>();
   private readonly ordinals = new Map<string, number>();
 
-  constructor(private readonly program?: string) {}
+  /** `onEntry`: called with each think's entry when the think has ended (a journal writes it at once). */
+  constructor(
+    private readonly program?: string,
+    private readonly onEntry?: (entry: CassetteThink) => void,
+  ) {}
 
   /** Feed every event of the run, in order. */
   handle(event: PwEvent): void {
@@ -61,7 +65,10 @@ export class CassetteRecorder {
         if (!open) return;
         this.open.delete(event.id);
         if (!event.ok || event.reply === undefined) open.failed = true;
-        else open.entry.turns[open.entry.turns.length - 1]!.answer = event.reply;
+        else {
+          open.entry.turns[open.entry.turns.length - 1]!.answer = event.reply;
+          this.onEntry?.(open.entry);
+        }
         return;
       }
     }
