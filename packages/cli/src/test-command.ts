@@ -32,7 +32,11 @@ interface Outcome {
   stdout: string;
   stderr: string;
   exitCode: number;
+  /** The replay no longer matches the cassette (PW3032, PW3033, PW3034): the test fails whatever the snapshot says. */
+  replayError?: string;
 }
+
+const REPLAY_ERRORS = new Set(["PW3032", "PW3033", "PW3034"]);
 
 const SUFFIX = ".test.pw";
 
@@ -93,7 +97,13 @@ function replay(test: string, cassettePath: string): Outcome {
   const host = createNodeHost({ cwd: dir, stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
   const result = run(source, { fileName, agent, host, cwd: dir });
   stderr += render(result.diagnostics, source, fileName);
-  return { stdout, stderr, exitCode: result.diagnostics.some((d) => d.severity === "error") ? 1 : 0 };
+  const drift = result.diagnostics.find((d) => REPLAY_ERRORS.has(d.code));
+  return {
+    stdout,
+    stderr,
+    exitCode: result.diagnostics.some((d) => d.severity === "error") ? 1 : 0,
+    ...(drift ? { replayError: render([drift], source, fileName) } : {}),
+  };
 }
 
 /** Re-records one test's cassette with a live agent (`--update --agent`). */
@@ -142,6 +152,12 @@ export async function testCommand(args: TestArgs, term: Terminal): Promise<numbe
       if (!(error instanceof CassetteError)) throw error;
       failed++;
       term.stdout(`FAIL ${name}: ${error.message}\n`);
+      continue;
+    }
+    if (outcome.replayError) {
+      failed++;
+      const why = outcome.replayError.trimEnd().split("\n").map((l) => `    ${l}`).join("\n");
+      term.stdout(`FAIL ${name}: the run does not match ${basename(cassette)} (re-record it with --update --agent):\n${why}\n`);
       continue;
     }
     const actual = snapshotText(outcome);

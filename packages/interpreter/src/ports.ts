@@ -94,6 +94,8 @@ export interface ShellOptions {
    * started, when it runs out. The interpreter then raises its time-limit error.
    */
   timeoutMs?: number;
+  /** Where the command is written (a host that can stop a run positions its error there). */
+  at?: { span: Span; fileName: string };
 }
 
 export interface ShellResult {

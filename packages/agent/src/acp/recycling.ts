@@ -21,7 +21,7 @@ import type { ThinkRequest } from "@patchwork/interpreter";
 import type { Diagnostic } from "@patchwork/parser";
 import type { AsyncAgent, AsyncRunChild, AsyncThinkReply, ThinkContext } from "../types.js";
 import { AcpAgent, type AcpAgentOptions } from "./agent.js";
-import type { AgentProcess } from "./process.js";
+import type { AgentProcess, ProcessFault } from "./process.js";
 
 export class RecyclingAgent implements AsyncAgent {
   private current: AcpAgent;
@@ -36,6 +36,7 @@ export class RecyclingAgent implements AsyncAgent {
   private closed = false;
   /** Aborted by `cancel`/`close`: a restart under way is abandoned (its process killed). */
   private readonly stopping = new AbortController();
+  private readonly faultListeners: ((fault: ProcessFault) => void)[] = [];
 
   private constructor(
     private readonly options: AcpAgentOptions,
@@ -56,6 +57,12 @@ export class RecyclingAgent implements AsyncAgent {
 
   get process(): AgentProcess {
     return this.current.process;
+  }
+
+  /** Calls `listener` when the process in use faults (exits by itself, garbage on stdout), this one or a later one. */
+  onFault(listener: (fault: ProcessFault) => void): void {
+    this.faultListeners.push(listener);
+    this.current.process.onFault(listener);
   }
 
   /** How many times the agent process was replaced. */
@@ -110,6 +117,7 @@ export class RecyclingAgent implements AsyncAgent {
     try {
       await old.close();
       this.current = await AcpAgent.start({ ...this.options, process: undefined, startSignal: this.stopping.signal });
+      for (const listener of this.faultListeners) this.current.process.onFault(listener);
     } catch (error) {
       this.renewalFailed = true;
       throw error;

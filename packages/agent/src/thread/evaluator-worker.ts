@@ -182,7 +182,7 @@ class ThreadAgent implements Agent {
   shell(command: string, options: ShellOptions): ShellResult {
     const seq = ++this.seq;
     this.channels.open(seq);
-    post({ type: "shell", seq, command, cwd: options.cwd, env: options.env });
+    post({ type: "shell", seq, command, cwd: options.cwd, env: options.env, ...(options.at ? { at: options.at } : {}) });
     try {
       for (;;) {
         const response = this.channels.receive(seq);

@@ -9,7 +9,7 @@ import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import type { JsonValue, WorkerFailure, WorkerTask } from "@patchwork/interpreter";
 import { AgentError, ensureSessionDir } from "@patchwork/interpreter";
-import type { Program } from "@patchwork/parser";
+import type { Program, Span } from "@patchwork/parser";
 import { AgentCodes } from "../errors.js";
 import type { AsyncAgent, RunEvent } from "../types.js";
 import { ThinkBridge } from "./bridge.js";
@@ -185,9 +185,23 @@ export class EvaluatorPool {
     }
   }
 
-  /** The request of the innermost think under way in the program's thread (for positions). */
-  innermost() {
+  /** Whether a think is under way on any thread (its agent turn, or one of its `do` blocks). */
+  get thinking(): boolean {
+    for (const t of this.threads) if (t.bridge.innermost()) return true;
+    return false;
+  }
+
+  /** The innermost think under way on the program's thread. */
+  innermostThink(): { span: Span; fileName: string } | undefined {
     return this.root?.bridge.innermost();
+  }
+
+  /**
+   * What the program's thread is doing, for positions: the shell command it waits for (run
+   * from a `do` block too), else the innermost think under way.
+   */
+  innermost(): { span: Span; fileName: string } | undefined {
+    return this.root?.shells.runningAt ?? this.root?.bridge.innermost();
   }
 
   /** Stops every thread (cancel, timeout, the end of the run). */
@@ -252,7 +266,7 @@ export class EvaluatorPool {
         return;
       case "shell":
         void t.shells
-          .run(message.command, message.cwd ?? this.options.init.cwd, message.env)
+          .run(message.command, message.cwd ?? this.options.init.cwd, message.env, message.at)
           .then((result) => t.bridge.answer(message.seq, { type: "shell-result", result }));
         this.pump();
         return;

@@ -18,7 +18,13 @@ import type {
   ThinkRequest,
   WorkerTask,
 } from "@patchwork/interpreter";
-import type { Diagnostic, Program } from "@patchwork/parser";
+import type { Diagnostic, Program, Span } from "@patchwork/parser";
+
+/** Where a shell command is written (a timeout or a dying agent is positioned there). */
+export interface ShellAt {
+  span: Span;
+  fileName: string;
+}
 
 export interface WorkerInit {
   source: string;
@@ -135,7 +141,7 @@ export type WorkerMessage =
   | ThinkRequestMessage
   | { type: "event"; event: PwEvent }
   | { type: "output"; text: string }
-  | { type: "shell"; seq: number; command: string; cwd: string; env: Record<string, string> | undefined }
+  | { type: "shell"; seq: number; command: string; cwd: string; env: Record<string, string> | undefined; at?: ShellAt }
   /**
    * `self.delegate`: start these tasks as group `group` (numbered by this thread). The program's
    * thread sends its AST with its first one (task threads of its file get it: no parse).

@@ -307,9 +307,12 @@ function evaluate(
       const ok = result.ok && !late.some((d) => d.severity === "error");
       resolve({ ...result, ok, exitCode: ok ? 0 : result.exitCode || 1, diagnostics });
     };
-    /** Cancel (exit 130) or time out (exit 1): positioned at the innermost think under way, if any. */
-    const stop = (code: string, message: string, exitCode: number) => {
-      const running = pool.innermost();
+    /**
+     * Cancel (exit 130), time out or an agent that died during a think (exit 1): positioned at
+     * what the program's thread was doing (a shell command, else the innermost think), if any.
+     */
+    const stop = (code: string, message: string, exitCode: number, where?: { span: Diagnostic["span"]; fileName: string }) => {
+      const running = where ?? pool.innermost();
       const at = running ? { span: running.span, fileName: running.fileName } : { span: START, fileName: options.fileName };
       runController.abort();
       started?.cancel(message);
@@ -320,7 +323,7 @@ function evaluate(
         value: null,
         output: output.join(""),
         diagnostics: [{ code, severity: "error", message, ...at }],
-        cancelled: true,
+        cancelled: exitCode === 130 || code === AgentCodes.timeout,
       });
     };
     const onAbort = () =>
@@ -335,6 +338,13 @@ function evaluate(
     starting?.then(
       (agent) => {
         started = agent;
+        // An agent that dies while a think is under way ends the run at once (docs/agent.md), even
+        // while a `do` block of that think waits for a long command: the command's group is killed.
+        agent.onFault((fault) => {
+          if (fault.code !== AgentCodes.agentExited || settled || !pool.thinking) return;
+          const think = pool.innermostThink();
+          stop(fault.code, fault.message, 1, think);
+        });
         pool.release();
       },
       (error: unknown) => {

@@ -8,6 +8,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { shellArgv, signalStatus, type ShellResult } from "@patchwork/interpreter";
+import type { ShellAt } from "./protocol.js";
 
 export interface ShellRunnerOptions {
   env: Record<string, string | undefined>;
@@ -15,11 +16,18 @@ export interface ShellRunnerOptions {
 }
 
 export class ShellRunner {
-  private readonly running = new Set<ChildProcess>();
+  private readonly running = new Map<ChildProcess, ShellAt | undefined>();
 
   constructor(private readonly options: ShellRunnerOptions) {}
 
-  run(command: string, cwd: string, env: Record<string, string> | undefined): Promise<ShellResult> {
+  /** Where the latest command still running is written, if the evaluator said. */
+  get runningAt(): ShellAt | undefined {
+    let at: ShellAt | undefined;
+    for (const where of this.running.values()) at = where ?? at;
+    return at;
+  }
+
+  run(command: string, cwd: string, env: Record<string, string> | undefined, at?: ShellAt): Promise<ShellResult> {
     return new Promise((resolve) => {
       let child: ChildProcess;
       try {
@@ -36,7 +44,7 @@ export class ShellRunner {
         resolve({ status: 127, stdout: "", stderr: `${(error as Error).message}\n` });
         return;
       }
-      this.running.add(child);
+      this.running.set(child, at);
       const out: Buffer[] = [];
       const err: Buffer[] = [];
       child.stdout!.on("data", (b: Buffer) => out.push(b));
@@ -60,7 +68,7 @@ export class ShellRunner {
 
   /** Kills every running command's process group. */
   killAll(): void {
-    for (const child of this.running) {
+    for (const child of this.running.keys()) {
       if (child.pid === undefined) continue;
       try {
         process.kill(-child.pid, "SIGKILL");

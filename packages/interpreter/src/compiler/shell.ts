@@ -155,7 +155,8 @@ export function runShell(rt: Runtime, c: Built, node: Node, file: string): Shell
   rt.checkTime(node, file);
   if (c.command.includes("\0")) raise("PW3025", node.span, file, { detail: "the command text contains a NUL byte" });
   const left = rt.timeLeft();
-  const options = Number.isFinite(left) ? { cwd: rt.cwd, env: c.env, timeoutMs: left } : { cwd: rt.cwd, env: c.env };
+  const at = { span: node.span, fileName: file };
+  const options = Number.isFinite(left) ? { cwd: rt.cwd, env: c.env, timeoutMs: left, at } : { cwd: rt.cwd, env: c.env, at };
   const started = rt.events ? performance.now() : 0;
   const r = rt.host.shell(c.command, options);
   const durationMs = rt.events ? performance.now() - started : 0;
