@@ -6,7 +6,9 @@
  */
 import { setMaxListeners } from "node:events";
 import { fileURLToPath } from "node:url";
-import type { Cassette, JsonValue } from "@patchwork/interpreter";
+import { readFileSync } from "node:fs";
+import { JournaledRecording, readCassetteText } from "@patchwork/interpreter";
+import type { Cassette, JsonValue, PwEvent, ReadCassette, RecordingSummary } from "@patchwork/interpreter";
 import type { Diagnostic, Program } from "@patchwork/parser";
 import type { AcpAgentOptions } from "../acp/agent.js";
 import { RecyclingAgent } from "../acp/recycling.js";
@@ -86,6 +88,14 @@ export interface RunWithAgentOptions {
    */
   replay?: { cassette: Cassette; fileName?: string };
   /**
+   * Record a cassette to `path` as the run goes (docs/replay.md): each think's entry is written
+   * when the think ends, so a killed run loses at most the thinks under way. `resume`: first
+   * read what `path` holds (up to its last whole entry; nothing if there is no such file),
+   * replay those answers, ask the agent the rest and append them (`patchwork run --resume`).
+   * The result's `recording` says how many thinks were replayed and asked live.
+   */
+  record?: { path: string; resume?: boolean };
+  /**
    * The program already parsed, with every file its imports load (the CLI's parse cache): the
    * program's thread and its task threads then load no parser. A function is called once the
    * agent's start is under way, so that parsing and the agent's start overlap.
@@ -110,6 +120,8 @@ export interface RunWithAgentResult {
   cancelled: boolean;
   /** The entry the run called (`value` is its return value), when it called one (docs/embedding.md). */
   entry?: string;
+  /** With `record`: what the cassette got (`kept`: entries read from it to resume; `cut`: it ended inside an entry). */
+  recording?: RecordingSummary & { kept: number; cut: boolean };
 }
 
 const workerPath = fileURLToPath(new URL("./evaluator-worker.js", import.meta.url));
@@ -120,6 +132,48 @@ function isAsyncAgent(agent: AcpAgentOptions | AsyncAgent | null): agent is Asyn
 }
 
 export async function runWithAgent(options: RunWithAgentOptions): Promise<RunWithAgentResult> {
+  if (options.record) return recorded(options, options.record);
+  return traced(options);
+}
+
+/** `record`: the run with a journaled cassette recorder on its events. */
+async function recorded(options: RunWithAgentOptions, record: { path: string; resume?: boolean }): Promise<RunWithAgentResult> {
+  let kept: ReadCassette = { cassette: { version: 1, thinks: [] }, cut: false };
+  if (record.resume) {
+    let text: string | null = null;
+    try {
+      text = readFileSync(record.path, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+    if (text !== null) kept = readCassetteText(text, record.path);
+  }
+  const replay = options.replay ?? (record.resume ? { cassette: kept.cassette, fileName: record.path } : undefined);
+  const recording = new JournaledRecording({
+    path: record.path,
+    program: options.fileName,
+    replayed: replay?.cassette ?? null,
+    resume: Boolean(record.resume),
+  });
+  const onEvent = options.onEvent;
+  let result: RunWithAgentResult | undefined;
+  try {
+    result = await traced({
+      ...options,
+      ...(replay ? { replay } : {}),
+      onEvent: (event) => {
+        recording.handle(event as PwEvent);
+        onEvent?.(event);
+      },
+    });
+  } finally {
+    const summary = recording.finish({ complete: Boolean(result?.ok && !result.cancelled) });
+    if (result) result = { ...result, recording: { ...summary, kept: kept.cassette.thinks.length, cut: kept.cut } };
+  }
+  return result;
+}
+
+async function traced(options: RunWithAgentOptions): Promise<RunWithAgentResult> {
   const cwd = options.cwd ?? process.cwd();
   const trace = options.trace;
   if (!trace) return run(options, cwd);

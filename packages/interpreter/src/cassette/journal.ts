@@ -12,7 +12,7 @@ import { closeSync, fsyncSync, openSync, writeSync } from "node:fs";
 import { writeFileAtomic } from "../write-file.js";
 import type { PwEvent } from "../ports.js";
 import { CASSETTE_END, cassetteHead, formatCassette, formatCassetteEntry, type Cassette, type CassetteThink } from "./format.js";
-import { CassetteRecorder } from "./recorder.js";
+import { CassetteRecorder, sortThinks } from "./recorder.js";
 
 /** How long an entry may stay written but not flushed to disk. */
 const SYNC_MS = 1000;
@@ -177,7 +177,7 @@ export class JournaledRecording {
     const run = this.recorder.cassette();
     if (!complete) {
       const ran = new Set(run.thinks.map(keyOf));
-      run.thinks.push(...this.journal.thinks().filter((t) => !ran.has(keyOf(t))));
+      run.thinks = sortThinks([...run.thinks, ...this.journal.thinks().filter((t) => !ran.has(keyOf(t)))]);
     }
     this.journal.close(run);
     return { replayed: this.replayed, live: this.live, entries: run.thinks.length };

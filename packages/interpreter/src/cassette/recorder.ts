@@ -74,9 +74,12 @@ export class CassetteRecorder {
     }
   }
 
-  /** The cassette so far (thinks still open or failed are left out). */
+  /**
+   * The cassette so far (thinks still open or failed are left out), in a stable order: the
+   * main program's thinks, then each worker's (by name), each in start order.
+   */
   cassette(): Cassette {
-    const thinks = this.entries.filter((o) => !o.failed && !this.isOpen(o)).map((o) => o.entry);
+    const thinks = sortThinks(this.entries.filter((o) => !o.failed && !this.isOpen(o)).map((o) => o.entry));
     return { version: CASSETTE_VERSION, ...(this.program !== undefined ? { program: this.program } : {}), thinks };
   }
 
@@ -84,4 +87,18 @@ export class CassetteRecorder {
     for (const v of this.open.values()) if (v === o) return true;
     return false;
   }
+}
+
+const byName = new Intl.Collator("en", { numeric: true });
+
+/** The main program's thinks first, then each worker's by name (`part#2` before `part#10`), each by ordinal. */
+export function sortThinks(thinks: CassetteThink[]): CassetteThink[] {
+  return [...thinks].sort((a, b) => {
+    if (a.worker !== b.worker) {
+      if (a.worker === undefined) return -1;
+      if (b.worker === undefined) return 1;
+      return byName.compare(a.worker, b.worker) || (a.worker < b.worker ? -1 : 1);
+    }
+    return a.think - b.think;
+  });
 }
