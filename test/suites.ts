@@ -15,6 +15,7 @@ export const endToEndSuites = [
   "packages/cli/test/examples.test.ts",
   "packages/cli/test/historian.test.ts",
   "packages/cli/test/replay.test.ts",
+  "packages/cli/test/resume.test.ts",
   "packages/cli/test/run.test.ts",
   "packages/cli/test/signals.test.ts",
   "packages/cli/test/spinner.test.ts",

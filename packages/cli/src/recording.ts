@@ -3,7 +3,7 @@
  * and records the cassette from the run's event stream. Loaded only when one of those options
  * is given (it pulls in the agent package for the trace writer).
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { TraceWriter, type RunEvent } from "@patchwork/agent";
 import { CassetteError, JournaledRecording, readCassetteText, type Cassette, type PwEvent } from "@patchwork/interpreter";
@@ -58,7 +58,7 @@ export function loadCassette(path: string, warn?: (message: string) => void): Ca
 export function openRecording(args: RecordingArgs, term: Terminal, { inProcess }: { inProcess: boolean }): Recording {
   const replayPath = args.resume ?? args.replay;
   const warn = (message: string) => term.stderr(`patchwork: warning: ${message}\n`);
-  const replay = replayPath ? { cassette: loadCassette(replayPath, warn), fileName: replayPath } : null;
+  const replay = replayPath ? { cassette: loadResumed(args.resume, warn) ?? loadCassette(replayPath, warn), fileName: replayPath } : null;
   const recordPath = args.resume ?? args.record ?? (args.replayMissing === "agent" ? args.replay : undefined);
   // Replaying and recording to the same file: the journal starts with the entries replayed.
   const resuming = replayPath !== undefined && recordPath !== undefined && resolve(replayPath) === resolve(recordPath);
@@ -115,6 +115,13 @@ export function openRecording(args: RecordingArgs, term: Terminal, { inProcess }
 
 function count(n: number): string {
   return `${n} ${n === 1 ? "think" : "thinks"}`;
+}
+
+/** `--resume FILE` of a recording killed before it wrote anything: nothing to replay (said on stderr). */
+function loadResumed(path: string | undefined, warn: (message: string) => void): Cassette | null {
+  if (path === undefined || existsSync(path)) return null;
+  warn(`${path} does not exist (a recording killed before its first write?): nothing to replay, recording from the start`);
+  return { version: 1, thinks: [] };
 }
 
 /** A bad cassette as the CLI reports it: the message, no stack; exit status 1. */
