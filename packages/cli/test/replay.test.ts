@@ -63,12 +63,30 @@ describe("record and replay", { timeout: 300_000 }, () => {
   });
 
   it("a bad cassette or a bad combination of options is a clear error", () => {
-    const dir = tempFiles({ "p.pw": PROGRAM, "cut.json": '{\n  "patchwork": "cassette",\n  "version": 1,\n  "thinks": [\n' });
+    const dir = tempFiles({
+      "p.pw": PROGRAM,
+      "bad.json": '{"patchwork": "cassette", "version": 1, "thinks": [',
+      // What a recording killed before its first answer leaves: read as a cassette with no entries.
+      "cut.json": '{\n  "patchwork": "cassette",\n  "version": 1,\n  "thinks": [\n    {\n      "think": 1,',
+    });
+    const bad = patchwork(["run", "p.pw", "--replay", "bad.json"], { cwd: dir, timeoutMs: 120_000 });
+    expect([bad.status, bad.stderr]).toEqual([1, "patchwork: error: bad.json:1:52: not valid JSON: the file ends too early\n"]);
     const cut = patchwork(["run", "p.pw", "--replay", "cut.json"], { cwd: dir, timeoutMs: 120_000 });
-    expect([cut.status, cut.stderr]).toEqual([1, "patchwork: error: cut.json:5:1: not valid JSON: the file ends too early\n"]);
+    expect(cut.status).toBe(1);
+    expect(cut.stderr).toMatch(
+      /^patchwork: warning: cut\.json ends inside an entry \(a recording killed while writing it\): kept the 0 whole entries before it\np\.pw:2:12: error\[PW3033\]/,
+    );
     expect(patchwork(["run", "p.pw", "--record", "c.json", "--no-agent"], { cwd: dir, timeoutMs: 120_000 })).toMatchObject({
       status: 2,
       stderr: expect.stringMatching(/^patchwork: --record needs an agent to record/),
+    });
+    expect(patchwork(["run", "p.pw", "--resume", "c.json"], { cwd: dir, timeoutMs: 120_000 })).toMatchObject({
+      status: 2,
+      stderr: expect.stringMatching(/^patchwork: --resume needs an agent to ask the thinks the cassette lacks/),
+    });
+    expect(patchwork(["run", "p.pw", "--resume", "c.json", "--record", "d.json", "--agent", "x"], { cwd: dir, timeoutMs: 120_000 })).toMatchObject({
+      status: 2,
+      stderr: expect.stringMatching(/^patchwork: --resume FILE replays and records FILE: it goes without --replay and --record/),
     });
     expect(patchwork(["run", "p.pw", "--replay-missing=agent"], { cwd: dir, timeoutMs: 120_000 })).toMatchObject({
       status: 2,
