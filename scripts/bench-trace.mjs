@@ -3,9 +3,14 @@
 //  1. the think loop of `npm run bench:agent` (evaluator thread → ACP runtime → scripted agent)
 //     with and without a trace being written: time and CPU per think (goal: ≤ 5% more);
 //  2. a 100-think program replayed from its cassette vs run in no-agent mode, in process and
-//     through the CLI (goal: as fast).
+//     through the CLI (goal: as fast);
+//  3. the same think loop recording a cassette journal (each entry written as its think ends)
+//     vs not recording (goal: ≤ 5% more);
+//  4. resuming a 1,000-think recording killed at think 900, through the CLI: the time to reach
+//     think 901 vs a no-agent run of the same program (goal: ≤ +10%).
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync as spawnSyncAgain } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,6 +18,7 @@ import { TraceWriter, runWithAgent } from "../packages/agent/dist/index.js";
 import {
   CassetteAgent,
   CassetteRecorder,
+  JournaledRecording,
   NoAgent,
   ScriptedAgent,
   createNodeHost,
@@ -43,7 +49,7 @@ const source = `for i in 1...${THINKS} {\n  var r = think {\n    count \${i}\n  
 let events = [];
 
 /** One run: wall ms per think (first think-start → last think-end) and CPU µs per think (this process, all threads). */
-async function loop(traced) {
+async function loop(traced, recorded = false) {
   let first = 0;
   let last = 0;
   let cpuFrom = null;
@@ -56,6 +62,7 @@ async function loop(traced) {
     agent: { command },
     writeOutput: false,
     trace,
+    ...(recorded ? { record: { path: join(dir, "loop.cassette.json") } } : {}),
     onEvent: (e) => {
       if (!traced) events.push(e);
       if (e.type === "think-start" && e.id === 1) {
@@ -145,3 +152,75 @@ for (let i = 0; i < size(5, 1); i++) {
   cliReplay.push(cli(["--replay", cassettePath]));
 }
 console.log(`   CLI (start-up included): --no-agent ${spread(cliNo, (x) => x.toFixed(0))} ms; --replay ${spread(cliReplay, (x) => x.toFixed(0))} ms`);
+
+// 3. recording overhead: the think loop of 1. with a cassette journal (runWithAgent's `record`)
+console.log(`\n3. think loop (${THINKS} thinks per run), recording a cassette journal (--record) or not`);
+const bare = [];
+const journaled = [];
+for (let round = 0; round < ROUNDS; round++) {
+  events = [];
+  bare.push(await loop(false));
+  journaled.push(await loop(false, true));
+}
+const wallB = median(bare.map((x) => x.wall));
+const wallJ = median(journaled.map((x) => x.wall));
+const cpuB = median(bare.map((x) => x.cpu));
+const cpuJ = median(journaled.map((x) => x.cpu));
+console.log(`   without --record: ${spread(bare.map((x) => x.wall))} ms per think; CPU ${cpuB.toFixed(0)} µs per think`);
+console.log(`   with --record:    ${spread(journaled.map((x) => x.wall))} ms per think; CPU ${cpuJ.toFixed(0)} µs per think`);
+// The journal's own cost: the same events through a JournaledRecording (an entry formatted and
+// written per think, fsync at most once a second), best of 5.
+let journalCost = Infinity;
+for (let i = 0; i < 5; i++) {
+  const rec = new JournaledRecording({ path: join(dir, `journal-${i}.json`), program: "bench.pw" });
+  const t0 = performance.now();
+  for (const e of events) rec.handle(e);
+  const ms = performance.now() - t0;
+  rec.finish({ complete: true });
+  journalCost = Math.min(journalCost, (ms * 1000) / THINKS);
+}
+console.log(`   overhead: time ${pct(wallJ / wallB - 1)}, CPU ${pct(cpuJ / cpuB - 1)} (goal ≤ +5%; both noisy on a loaded machine)`);
+console.log(`   the journal's own time (entry formatted + one write per think): ${journalCost.toFixed(1)} µs per think = ${pct(journalCost / 1000 / wallB)} of a think's time`);
+
+// 4. resume of a recording killed at think 900 of 1,000: time until think 901 starts (CLI)
+const TOTAL = size(1000, 30);
+const KILLED_AT = Math.round(TOTAL * 0.9);
+const resumeSource = `for i in 1...${TOTAL} {\n  print("before \${i}")\n  var r = think {\n    count \${i}\n  }\n}\n`;
+writeFileSync(join(dir, "resume.pw"), resumeSource);
+const full = spawnSyncAgain(process.execPath, [cliBin, "run", "resume.pw", "--agent", command, "--record", "full.cassette.json"], { cwd: dir, encoding: "utf8" });
+if (full.status !== 0) throw new Error(full.stderr);
+// What a run SIGKILLed while think 901 was under way leaves: the first 900 entries.
+const fullCassette = parseCassette(readFileSync(join(dir, "full.cassette.json"), "utf8"), "full.cassette.json");
+const killedText = formatCassette({ ...fullCassette, thinks: fullCassette.thinks.slice(0, KILLED_AT) });
+
+/** Wall ms from spawning the CLI until it prints `before 901` (think 901 is about to start). */
+function untilThink(args) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [cliBin, "run", "resume.pw", ...args], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+    const marker = `before ${KILLED_AT + 1}\n`;
+    let out = "";
+    let err = "";
+    let at = null;
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (d) => {
+      out += d;
+      if (at === null && out.includes(marker)) at = performance.now() - t0;
+    });
+    child.stderr.on("data", (d) => (err += d));
+    child.once("exit", (code) => (code === 0 && at !== null ? resolve(at) : reject(new Error(`exit ${code}: ${err}`))));
+  });
+}
+const resumeMs = [];
+const noAgentMs = [];
+for (let i = 0; i < size(5, 1); i++) {
+  noAgentMs.push(await untilThink(["--no-agent"]));
+  writeFileSync(join(dir, "killed.cassette.json"), killedText);
+  resumeMs.push(await untilThink(["--agent", command, "--resume", "killed.cassette.json"]));
+}
+if (readFileSync(join(dir, "killed.cassette.json"), "utf8") !== readFileSync(join(dir, "full.cassette.json"), "utf8"))
+  throw new Error("the resumed cassette differs from the uninterrupted one");
+console.log(`\n4. resume of a ${TOTAL}-think recording killed at think ${KILLED_AT} (CLI, start-up included): time until think ${KILLED_AT + 1} starts`);
+console.log(`   --no-agent run of the same program: ${spread(noAgentMs, (x) => x.toFixed(0))} ms`);
+console.log(`   --resume (${KILLED_AT} replayed, the agent started meanwhile): ${spread(resumeMs, (x) => x.toFixed(0))} ms`);
+console.log(`   resume vs no-agent: ${pct(median(resumeMs) / median(noAgentMs) - 1)} (goal ≤ +10%)`);

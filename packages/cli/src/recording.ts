@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { TraceWriter, type RunEvent } from "@patchwork/agent";
+import type { RunEvent, TraceWriter } from "@patchwork/agent";
 import { CassetteError, JournaledRecording, readCassetteText, type Cassette, type PwEvent } from "@patchwork/interpreter";
 import type { Diagnostic } from "@patchwork/parser";
 import { UsageError } from "./files.js";
@@ -55,7 +55,7 @@ export function loadCassette(path: string, warn?: (message: string) => void): Ca
  * `inProcess`: the evaluator runs on this thread, so no timer can flush the trace while the
  * program runs; every record is written at once instead.
  */
-export function openRecording(args: RecordingArgs, term: Terminal, { inProcess }: { inProcess: boolean }): Recording {
+export async function openRecording(args: RecordingArgs, term: Terminal, { inProcess }: { inProcess: boolean }): Promise<Recording> {
   const replayPath = args.resume ?? args.replay;
   const warn = (message: string) => term.stderr(`patchwork: warning: ${message}\n`);
   const replay = replayPath ? { cassette: loadResumed(args.resume, warn) ?? loadCassette(replayPath, warn), fileName: replayPath } : null;
@@ -72,6 +72,8 @@ export function openRecording(args: RecordingArgs, term: Terminal, { inProcess }
   }
   let trace: TraceWriter | null = null;
   if (args.trace) {
+    // The agent package only for a trace: a replay or a resume starts without loading it here.
+    const { TraceWriter } = await import("@patchwork/agent");
     let warned = false;
     try {
       trace = new TraceWriter(args.trace, {

@@ -105,7 +105,7 @@ export async function runCommand(args: RunArgs, term: Terminal): Promise<number>
   if (args.trace !== undefined || args.record !== undefined || args.replay !== undefined || args.resume !== undefined) {
     const { openRecording, reportCassetteError } = await import("./recording.js");
     try {
-      recording = openRecording(args, term, { inProcess: !threaded });
+      recording = await openRecording(args, term, { inProcess: !threaded });
     } catch (error) {
       return reportCassetteError(error, term);
     }

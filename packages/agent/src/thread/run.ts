@@ -323,7 +323,9 @@ function evaluate(
     agentMode: runAgent ? "thread" : "none",
     ...(options.replay ? { replay: options.replay } : {}),
     ...(parsed ? { parsed: { program: parsed.program, diagnostics: parsed.diagnostics }, modules: parsed.modules } : {}),
-    ...(starting ? { gated: true } : {}),
+    // A replay (`--resume`) runs while the agent starts: its replayed thinks need no agent, and
+    // the first think the cassette lacks waits for it (`lateAgent`).
+    ...(starting && !options.replay ? { gated: true } : {}),
   };
   const runController = new AbortController();
   // One abort listener per evaluator thread's bridge: a run with many workers has many.
@@ -403,6 +405,7 @@ function evaluate(
       },
       (error: unknown) => {
         if (options.signal?.aborted) return; // onAbort has answered
+        if (!init.gated) return; // a replay: the first think that needs the agent fails with this
         const e = toAgentError(error, AgentCodes.spawnFailed);
         finish(failure(options, e.code, e.message));
       },
