@@ -28,6 +28,7 @@ export const endToEndSuites = [
   "packages/agent/test/faults.test.ts",
   "packages/agent/test/flows.test.ts",
   "packages/agent/test/interpreter.test.ts",
+  "packages/agent/test/process-lines.test.ts",
   "packages/serve/test/proxy.test.ts",
   "packages/serve/test/proxy-commands.test.ts",
   "packages/agent/test/recycling.test.ts",

@@ -146,6 +146,7 @@ export class AcpAgent implements AsyncAgent {
     // A process spawned early (the CLI starts the agent before it loads this runtime) runs `options.command` already.
     const child = options.process ?? new AgentProcess(options.command, { cwd, env: options.env, onStderr });
     if (options.process) child.listenStderr(onStderr);
+    child.onNoise((message) => emit({ type: "anomaly", code: AgentCodes.anomaly, message }));
     const hub = new McpHub((error) => options.logger?.debug?.(`mcp: ${error.message}`));
     let self: AcpAgent | null = null;
     const ledger = new ToolCallLedger();

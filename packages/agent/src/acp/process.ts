@@ -21,6 +21,8 @@ export interface ProcessFault {
 }
 
 const STDERR_TAIL = 4000;
+/** The longest message line read from the agent (docs/errors/agent.md, PW4005): 64 MiB. */
+export const MAX_MESSAGE_LINE = 64 * 1024 * 1024;
 const EARLY_STDERR = 64 * 1024;
 
 export class AgentProcess {
@@ -36,6 +38,9 @@ export class AgentProcess {
   private exitInfo: { code: number | null; signal: NodeJS.Signals | null } | null = null;
   private killing = false;
   private readonly faultListeners = new Set<(fault: ProcessFault) => void>();
+  /** Ids of the requests sent to the agent and not yet answered: an answer to any other is noise. */
+  private readonly sentIds = new Set<string | number>();
+  private noiseListener: ((message: string) => void) | undefined;
 
   constructor(command: AgentCommand, options: AgentProcessOptions) {
     const [file, args] =
@@ -78,6 +83,15 @@ export class AgentProcess {
     const early = this.earlyStderr;
     this.earlyStderr = "";
     if (early) listener(early);
+  }
+
+  /**
+   * Protocol noise (an answer to a request that was never sent or already answered) goes to
+   * `listener` (the run's `anomaly` events: `--verbose`, the trace) instead of the ACP
+   * library, which would print it raw to stderr.
+   */
+  onNoise(listener: (message: string) => void): void {
+    this.noiseListener = listener;
   }
 
   get pid(): number | undefined {
@@ -146,7 +160,11 @@ export class AgentProcess {
   private readable(): ReadableStream<AnyMessage> {
     const stdout = this.child.stdout!;
     stdout.setEncoding("utf8");
-    let buffer = "";
+    // The line being read, as its chunks: each chunk is searched for a line break once, so a
+    // line of any length is read in linear time (a growing string searched from its start on
+    // every chunk took 11 s for 50 MB).
+    let pending: string[] = [];
+    let pendingLength = 0;
     let done = false;
     return new ReadableStream<AnyMessage>({
       cancel: () => {
@@ -164,14 +182,39 @@ export class AgentProcess {
           done = true;
           controller.error(new Error(this.fault!.message));
         };
+        const tooLong = () => {
+          this.setFault(
+            AgentCodes.garbage,
+            `the agent wrote a message line longer than ${MAX_MESSAGE_LINE / 1024 / 1024} MiB to its stdout (it starts ${JSON.stringify(pending[0]!.slice(0, 200))}…)`,
+          );
+          stdout.removeAllListeners("data");
+          done = true;
+          pending = [];
+          controller.error(new Error(this.fault!.message));
+        };
         stdout.on("data", (chunk: string) => {
           if (done) return;
-          buffer += chunk;
-          let newline = buffer.indexOf("\n");
+          let from = 0;
+          let newline = chunk.indexOf("\n");
+          if (newline < 0) {
+            pending.push(chunk);
+            pendingLength += chunk.length;
+            if (pendingLength > MAX_MESSAGE_LINE) tooLong();
+            return;
+          }
           while (newline >= 0) {
-            const line = buffer.slice(0, newline).trim();
-            buffer = buffer.slice(newline + 1);
-            newline = buffer.indexOf("\n");
+            const piece = chunk.slice(from, newline);
+            const whole = pending.length === 0 ? piece : pending.join("") + piece;
+            pending = [];
+            pendingLength = 0;
+            from = newline + 1;
+            newline = chunk.indexOf("\n", from);
+            if (whole.length > MAX_MESSAGE_LINE) {
+              pending = [whole];
+              tooLong();
+              return;
+            }
+            const line = whole.trim();
             if (!line) continue;
             let message: unknown;
             try {
@@ -185,7 +228,12 @@ export class AgentProcess {
               return;
             }
             if (done) return;
+            if (!this.expected(message as { id?: unknown; method?: unknown })) continue;
             controller.enqueue(message as AnyMessage);
+          }
+          if (from < chunk.length) {
+            pending.push(chunk.slice(from));
+            pendingLength = chunk.length - from;
           }
         });
         stdout.once("end", () => {
@@ -197,10 +245,22 @@ export class AgentProcess {
     });
   }
 
+  /** A request or notification of the agent, or the answer to a request sent to it; anything else is reported as noise. */
+  private expected(message: { id?: unknown; method?: unknown }): boolean {
+    if (typeof message.method === "string") return true;
+    const id = message.id;
+    if ((typeof id === "string" || typeof id === "number") && this.sentIds.delete(id)) return true;
+    const what = id === undefined ? "a message that is neither a request, a notification nor an answer" : `an answer to a request Patchwork did not send (id ${JSON.stringify(id)})`;
+    this.noiseListener?.(`the agent sent ${what}; ignored`);
+    return false;
+  }
+
   private writable(): WritableStream<AnyMessage> {
     const stdin = this.child.stdin!;
     return new WritableStream<AnyMessage>({
       write: (message) => {
+        const sent = message as { id?: unknown; method?: unknown };
+        if (typeof sent.method === "string" && (typeof sent.id === "string" || typeof sent.id === "number")) this.sentIds.add(sent.id);
         if (stdin.destroyed || !stdin.writable) return;
         stdin.write(`${JSON.stringify(message)}\n`);
       },

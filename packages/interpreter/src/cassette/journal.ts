@@ -152,6 +152,8 @@ export class JournaledRecording {
   private readonly recorded = new Map<string, CassetteThink>();
   private replayed = 0;
   private live = 0;
+  /** The first write that failed (a full disk): journaling stops; `finish` writes the whole file once more. */
+  private writeError: Error | null = null;
 
   constructor(options: { path: string; program?: string; replayed?: Cassette | null; resume?: boolean }) {
     for (const t of options.replayed?.thinks ?? []) this.recorded.set(keyOf(t), t);
@@ -179,6 +181,7 @@ export class JournaledRecording {
       const ran = new Set(run.thinks.map(keyOf));
       run.thinks = sortThinks([...run.thinks, ...this.journal.thinks().filter((t) => !ran.has(keyOf(t)))]);
     }
+    // After a failed write the final rewrite is tried anyway; if it fails too, its error is thrown.
     this.journal.close(run);
     return { replayed: this.replayed, live: this.live, entries: run.thinks.length };
   }
@@ -187,6 +190,11 @@ export class JournaledRecording {
     const before = this.recorded.get(keyOf(entry));
     if (before && sameExchange(before, entry)) this.replayed++;
     else this.live++;
-    this.journal.append(entry);
+    if (this.writeError) return;
+    try {
+      this.journal.append(entry);
+    } catch (error) {
+      this.writeError = error instanceof Error ? error : new Error(String(error));
+    }
   }
 }
