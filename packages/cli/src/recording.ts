@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { RunEvent, TraceWriter } from "@patchwork/agent";
-import { CassetteError, JournaledRecording, readCassetteText, type Cassette, type PwEvent } from "@patchwork/interpreter";
+import { CassetteError, JournaledRecording, readCassetteText, type Cassette, type PwEvent, type ReadCassette } from "@patchwork/interpreter";
 import type { Diagnostic } from "@patchwork/parser";
 import { UsageError } from "./files.js";
 import type { Terminal } from "./terminal.js";
@@ -35,7 +35,7 @@ export interface Recording {
  * Reads and checks a cassette; a bad one is a CassetteError naming the line or entry. A file
  * a killed recording cut short is read up to its last whole entry, and `warn` says so.
  */
-export function loadCassette(path: string, warn?: (message: string) => void): Cassette {
+export function loadCassette(path: string, warn?: (message: string) => void): ReadCassette & { text: string } {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -48,7 +48,7 @@ export function loadCassette(path: string, warn?: (message: string) => void): Ca
     const n = read.cassette.thinks.length;
     warn?.(`${path} ends inside an entry (a recording killed while writing it): kept the ${n} whole ${n === 1 ? "entry" : "entries"} before it`);
   }
-  return read.cassette;
+  return { ...read, text };
 }
 
 /**
@@ -58,14 +58,21 @@ export function loadCassette(path: string, warn?: (message: string) => void): Ca
 export async function openRecording(args: RecordingArgs, term: Terminal, { inProcess }: { inProcess: boolean }): Promise<Recording> {
   const replayPath = args.resume ?? args.replay;
   const warn = (message: string) => term.stderr(`patchwork: warning: ${message}\n`);
-  const replay = replayPath ? { cassette: loadResumed(args.resume, warn) ?? loadCassette(replayPath, warn), fileName: replayPath } : null;
+  const read = replayPath ? (loadResumed(args.resume, warn) ?? loadCassette(replayPath, warn)) : null;
+  const replay = read && replayPath ? { cassette: read.cassette, fileName: replayPath } : null;
   const recordPath = args.resume ?? args.record ?? (args.replayMissing === "agent" ? args.replay : undefined);
   // Replaying and recording to the same file: the journal starts with the entries replayed.
   const resuming = replayPath !== undefined && recordPath !== undefined && resolve(replayPath) === resolve(recordPath);
   let recording: JournaledRecording | null = null;
   if (recordPath) {
     try {
-      recording = new JournaledRecording({ path: recordPath, program: args.file, replayed: replay?.cassette ?? null, resume: resuming });
+      recording = new JournaledRecording({
+        path: recordPath,
+        program: args.file,
+        replayed: replay?.cassette ?? null,
+        resume: resuming,
+        ...(read && !read.cut ? { keptText: read.text } : {}),
+      });
     } catch (error) {
       throw new UsageError(`cannot write the cassette ${recordPath}: ${(error as Error).message}`);
     }
@@ -120,10 +127,10 @@ function count(n: number): string {
 }
 
 /** `--resume FILE` of a recording killed before it wrote anything: nothing to replay (said on stderr). */
-function loadResumed(path: string | undefined, warn: (message: string) => void): Cassette | null {
+function loadResumed(path: string | undefined, warn: (message: string) => void): (ReadCassette & { text: string }) | null {
   if (path === undefined || existsSync(path)) return null;
   warn(`${path} does not exist (a recording killed before its first write?): nothing to replay, recording from the start`);
-  return { version: 1, thinks: [] };
+  return { cassette: { version: 1, thinks: [] }, cut: false, text: "" };
 }
 
 /** A bad cassette as the CLI reports it: the message, no stack; exit status 1. */

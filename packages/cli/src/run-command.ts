@@ -101,18 +101,19 @@ export async function runCommand(args: RunArgs, term: Terminal): Promise<number>
   const viaAgent = agentCommand !== undefined && live;
   // Workers run on evaluator threads of their own, with or without an agent.
   const threaded = viaAgent || usesWorkers(text);
+  // The agent process starts while its runtime loads and a cassette is read (early-agent.ts).
+  const early = viaAgent ? (await import("./early-agent.js")).spawnAgentEarly(agentCommand, cwd) : undefined;
   let recording: Recording | null = null;
   if (args.trace !== undefined || args.record !== undefined || args.replay !== undefined || args.resume !== undefined) {
     const { openRecording, reportCassetteError } = await import("./recording.js");
     try {
       recording = await openRecording(args, term, { inProcess: !threaded });
     } catch (error) {
+      early?.abandon(); // a bad cassette or file: no run, no agent
       return reportCassetteError(error, term);
     }
   }
   if (threaded) {
-    // The agent process starts while its runtime loads (early-agent.ts).
-    const early = viaAgent ? (await import("./early-agent.js")).spawnAgentEarly(agentCommand, cwd) : undefined;
     let agentRun: typeof import("./agent-run.js");
     try {
       agentRun = await import("./agent-run.js");

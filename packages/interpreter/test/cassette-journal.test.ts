@@ -71,6 +71,22 @@ describe("the cassette journal", () => {
     expect(parseCassette(readFileSync(path, "utf8"), "c.json").thinks).toHaveLength(3);
   });
 
+  it("resuming a whole file appends to it as it is; a file that changed meanwhile is rewritten", () => {
+    const path = join(tempDir(), "c.json");
+    const kept = [entry(1, "one", "1"), entry(2, "two", "2")];
+    const text = formatCassette(cassetteOf(kept));
+    writeFileSync(path, text);
+    const journal = new CassetteJournal(path, "p.pw", kept, text);
+    expect(journal.append(entry(3, "three", "3"))).toBe("new");
+    expect(readFileSync(path, "utf8")).toBe(formatCassette(cassetteOf([...kept, entry(3, "three", "3")])));
+    journal.close();
+    // The text given is not the file's any more (another size): the file is written afresh from `kept`.
+    writeFileSync(path, text + "\n\n");
+    const again = new CassetteJournal(path, "p.pw", kept, text);
+    expect(readFileSync(path, "utf8")).toBe(text);
+    again.close();
+  });
+
   it("a file cut at any byte is read up to its last whole entry, and says it was cut", () => {
     const thinks = [entry(1, "one", "1"), entry(2, "two\n  }\n    }", "2"), entry(3, "three", "3")];
     const full = formatCassette(cassetteOf(thinks));
@@ -157,5 +173,42 @@ describe("replay errors are errors of the run", () => {
     expect(r.error).toMatch(/^PW4017 at 2:9: do block 0 failed: test\.pw:4:/);
     const caught = runSource(`try {\n${source}} catch e { print("caught") }\n`, { agent: new CassetteAgent(c), cwd: tempDir({ "flag.txt": "bad" }) });
     expect([caught.error, caught.output]).toEqual([null, "caught\n"]);
+  });
+});
+
+describe("the hand check of a cassette's shape", () => {
+  it("never accepts what the zod schema rejects (random edits of a valid cassette)", async () => {
+    const fc = (await import("fast-check")).default;
+    const { plainlyValid, schemaAccepts } = await import("../src/cassette/format.js");
+    const base = JSON.parse(
+      formatCassette(
+        cassetteOf([
+          { think: 1, at: "p.pw:1:1", kind: "ask", prompt: "a\nb", turns: [{ do: [{ block: 0, result: "x" }, { block: 1, error: "e" }], answer: "y" }, { repair: "r", do: [], answer: "z" }] },
+          entry(2, "w", "v", "part#1"),
+        ]),
+      ),
+    );
+    expect(plainlyValid(base)).toBe(true);
+    const values = [null, -1, 0, 1, 1.5, "x", "", [], ["a"], [1], {}, true, "cassette", "think"];
+    const pathsOf = (v: unknown, at: (string | number)[] = []): (string | number)[][] =>
+      typeof v === "object" && v !== null ? [at, ...Object.entries(v).flatMap(([k, x]) => pathsOf(x, [...at, Array.isArray(v) ? Number(k) : k]))] : [at];
+    const paths = pathsOf(base).filter((p) => p.length > 0);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(paths.length - 1), fc.nat(values.length), fc.boolean()), { minLength: 1, maxLength: 3 }), (edits) => {
+        const c = structuredClone(base);
+        for (const [p, v, extra] of edits) {
+          const path = paths[p]!;
+          let parent = c;
+          for (const k of path.slice(0, -1)) parent = parent?.[k];
+          if (typeof parent !== "object" || parent === null) continue;
+          const key = path[path.length - 1]!;
+          if (extra && !Array.isArray(parent)) parent.extra = values[v % values.length];
+          else if (v === values.length) delete parent[key];
+          else parent[key] = values[v];
+        }
+        if (plainlyValid(c)) expect(schemaAccepts(c)).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -139,6 +139,7 @@ export async function runWithAgent(options: RunWithAgentOptions): Promise<RunWit
 /** `record`: the run with a journaled cassette recorder on its events. */
 async function recorded(options: RunWithAgentOptions, record: { path: string; resume?: boolean }): Promise<RunWithAgentResult> {
   let kept: ReadCassette = { cassette: { version: 1, thinks: [] }, cut: false };
+  let keptText: string | undefined;
   if (record.resume) {
     let text: string | null = null;
     try {
@@ -147,6 +148,7 @@ async function recorded(options: RunWithAgentOptions, record: { path: string; re
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     }
     if (text !== null) kept = readCassetteText(text, record.path);
+    if (text !== null && !kept.cut) keptText = text;
   }
   const replay = options.replay ?? (record.resume ? { cassette: kept.cassette, fileName: record.path } : undefined);
   const recording = new JournaledRecording({
@@ -154,6 +156,7 @@ async function recorded(options: RunWithAgentOptions, record: { path: string; re
     program: options.fileName,
     replayed: replay?.cassette ?? null,
     resume: Boolean(record.resume),
+    ...(keptText !== undefined ? { keptText } : {}),
   });
   const onEvent = options.onEvent;
   let result: RunWithAgentResult | undefined;

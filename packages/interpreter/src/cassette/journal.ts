@@ -8,7 +8,7 @@
  * ends; at the end of a complete run it is rewritten whole, in think start order (the same bytes
  * as a run never interrupted).
  */
-import { closeSync, fsyncSync, openSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, fsyncSync, openSync, writeSync } from "node:fs";
 import { writeFileAtomic } from "../write-file.js";
 import type { PwEvent } from "../ports.js";
 import { CASSETTE_END, cassetteHead, formatCassette, formatCassetteEntry, type Cassette, type CassetteThink } from "./format.js";
@@ -40,13 +40,19 @@ export class CassetteJournal {
   private lastSync = 0;
   private timer: NodeJS.Timeout | undefined;
 
-  /** Starts the file with `kept` (the entries of the cassette being resumed, if any), replacing what was there. */
+  /**
+   * Starts the file with `kept` (the entries of the cassette being resumed, if any), replacing
+   * what was there; `keptText`: the file's text `kept` was read from, whole (not cut): if the
+   * file still has it and it ends as the journal writes it, entries are appended to it as it is.
+   */
   constructor(
     readonly path: string,
     private readonly program: string | undefined,
     kept: readonly CassetteThink[] = [],
+    keptText?: string,
   ) {
     for (const t of kept) this.entries.set(keyOf(t), t);
+    if (keptText !== undefined && this.entries.size > 0 && keptText.endsWith(CASSETTE_END) && this.openAsIs(keptText)) return;
     this.rewrite(formatCassette({ version: 1, ...(program !== undefined ? { program } : {}), thinks: [...this.entries.values()] }));
   }
 
@@ -102,6 +108,26 @@ export class CassetteJournal {
     return [...this.entries.values()];
   }
 
+  /** Opens the file to append to it if it still has `text` (its size says so); false otherwise. */
+  private openAsIs(text: string): boolean {
+    let fd: number;
+    try {
+      fd = openSync(this.path, "r+");
+    } catch {
+      return false;
+    }
+    const size = Buffer.byteLength(text, "utf8");
+    if (fstatSync(fd).size !== size) {
+      closeSync(fd);
+      return false;
+    }
+    this.fd = fd;
+    this.size = size;
+    this.tail = CASSETTE_END.length;
+    this.lastSync = Date.now();
+    return true;
+  }
+
   private rewrite(text: string): void {
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
@@ -155,9 +181,12 @@ export class JournaledRecording {
   /** The first write that failed (a full disk): journaling stops; `finish` writes the whole file once more. */
   private writeError: Error | null = null;
 
-  constructor(options: { path: string; program?: string; replayed?: Cassette | null; resume?: boolean }) {
+  /** `keptText`: with `resume`, the text the replayed cassette was read from, if whole (the file is then appended to as it is). */
+  constructor(options: { path: string; program?: string; replayed?: Cassette | null; resume?: boolean; keptText?: string }) {
     for (const t of options.replayed?.thinks ?? []) this.recorded.set(keyOf(t), t);
-    this.journal = new CassetteJournal(options.path, options.program, options.resume ? (options.replayed?.thinks ?? []) : []);
+    this.journal = options.resume
+      ? new CassetteJournal(options.path, options.program, options.replayed?.thinks ?? [], options.keptText)
+      : new CassetteJournal(options.path, options.program);
     this.recorder = new CassetteRecorder(options.program, (entry) => this.entry(entry));
   }
 
