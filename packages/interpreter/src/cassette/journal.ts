@@ -1,5 +1,5 @@
 /**
- * The cassette as an append-only journal (docs/decisions/0012-cassette-journal.md): each think's
+ * The cassette as an append-only journal (docs/decisions/0013-cassette-journal.md): each think's
  * entry is written to the cassette file the moment the think ends, so a run killed at any point
  * loses at most the thinks under way. The file is always the cassette format itself (what
  * `formatCassette` writes): a new entry overwrites the closing `]}` with `,` + the entry + `]}`
