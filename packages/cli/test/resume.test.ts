@@ -199,9 +199,11 @@ describe("a replay never passes with the wrong output", { timeout: 300_000 }, ()
 describe("agents and commands that fail", { timeout: 300_000 }, () => {
   it("an agent that dies while a do block runs a long command fails the run at once and kills the command", () => {
     const source = `var r = think {\n  Run the slow block. do(0)\n  do { $ sh -c 'echo $$ > cmd.pid; exec sleep 60' }\n}\nprint(r)\n`;
-    // The agent kills itself a second after calling do(0), while the block's command runs.
-    const script = { prompts: [{ match: "Run the slow", steps: [{ spawn: "sleep 1; kill -9 $PPID" }, { do: 0 }, { reply: "done" }] }] };
-    const dir = tempFiles({ "p.pw": source, "script.json": JSON.stringify(script) });
+    // The agent kills itself once the block's command runs (it has written its pid; at most 60 s).
+    const dir = tempFiles({ "p.pw": source });
+    const waitThenDie = `i=0; while [ ! -s '${join(dir, "cmd.pid")}' ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done; kill -9 $PPID`;
+    const script = { prompts: [{ match: "Run the slow", steps: [{ spawn: waitThenDie }, { do: 0 }, { reply: "done" }] }] };
+    writeFileSync(join(dir, "script.json"), JSON.stringify(script));
     const started = Date.now();
     const r = patchwork(["run", "p.pw", "--agent", agentWith(join(dir, "script.json"))], { cwd: dir, timeoutMs: 120_000 });
     expect(Date.now() - started).toBeLessThan(30_000);
@@ -221,11 +223,12 @@ describe("agents and commands that fail", { timeout: 300_000 }, () => {
     const script = { prompts: [{ match: "Run the slow", steps: [{ do: 0 }, { reply: "done" }] }] };
     const dir = tempFiles({ "p.pw": source, "top.pw": 'print("a")\n$ sleep 60\n', "script.json": JSON.stringify(script) });
     const agent = agentWith(join(dir, "script.json"));
-    const inDo = patchwork(["run", "p.pw", "--agent", agent, "--timeout", "3"], { cwd: dir, timeoutMs: 120_000 });
+    // 8 s: the agent's start and its do(0) come well before, even on a loaded machine.
+    const inDo = patchwork(["run", "p.pw", "--agent", agent, "--timeout", "8"], { cwd: dir, timeoutMs: 120_000 });
     expect([inDo.status, inDo.stdout]).toEqual([1, "a\n"]);
-    expect(inDo.stderr).toMatch(/^p\.pw:4:8: error\[PW4006\]: the run timed out after 3000 ms\n4 \|   do \{ \$ sleep 60 \}\n/);
-    const top = patchwork(["run", "top.pw", "--agent", agent, "--timeout", "3"], { cwd: dir, timeoutMs: 120_000 });
-    expect(top.stderr).toMatch(/^top\.pw:2:1: error\[PW4006\]: the run timed out after 3000 ms\n/);
+    expect(inDo.stderr).toMatch(/^p\.pw:4:8: error\[PW4006\]: the run timed out after 8000 ms\n4 \|   do \{ \$ sleep 60 \}\n/);
+    const top = patchwork(["run", "top.pw", "--agent", agent, "--timeout", "8"], { cwd: dir, timeoutMs: 120_000 });
+    expect(top.stderr).toMatch(/^top\.pw:2:1: error\[PW4006\]: the run timed out after 8000 ms\n/);
     const none = patchwork(["run", "top.pw", "--timeout", "3"], { cwd: dir, timeoutMs: 120_000 });
     expect(none.stderr).toMatch(/^top\.pw:2:1: error\[PW3072\]/);
   });

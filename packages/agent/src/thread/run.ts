@@ -6,9 +6,7 @@
  */
 import { setMaxListeners } from "node:events";
 import { fileURLToPath } from "node:url";
-import { readFileSync } from "node:fs";
-import { JournaledRecording, readCassetteText } from "@patchwork/interpreter";
-import type { Cassette, JsonValue, PwEvent, ReadCassette, RecordingSummary } from "@patchwork/interpreter";
+import type { Cassette, JsonValue, RecordingSummary } from "@patchwork/interpreter";
 import type { Diagnostic, Program } from "@patchwork/parser";
 import type { AcpAgentOptions } from "../acp/agent.js";
 import { RecyclingAgent } from "../acp/recycling.js";
@@ -18,6 +16,7 @@ import { newSession, removeSessionDir } from "@patchwork/interpreter";
 import { EvaluatorPool } from "./pool.js";
 import type { ParsedModules, WorkerInit } from "./protocol.js";
 import type { TraceWriter } from "../trace/writer.js";
+import { recorded } from "./record.js";
 
 export interface RunWithAgentOptions {
   source: string;
@@ -132,48 +131,8 @@ function isAsyncAgent(agent: AcpAgentOptions | AsyncAgent | null): agent is Asyn
 }
 
 export async function runWithAgent(options: RunWithAgentOptions): Promise<RunWithAgentResult> {
-  if (options.record) return recorded(options, options.record);
+  if (options.record) return recorded(options, options.record, traced);
   return traced(options);
-}
-
-/** `record`: the run with a journaled cassette recorder on its events. */
-async function recorded(options: RunWithAgentOptions, record: { path: string; resume?: boolean }): Promise<RunWithAgentResult> {
-  let kept: ReadCassette = { cassette: { version: 1, thinks: [] }, cut: false };
-  let keptText: string | undefined;
-  if (record.resume) {
-    let text: string | null = null;
-    try {
-      text = readFileSync(record.path, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    }
-    if (text !== null) kept = readCassetteText(text, record.path);
-    if (text !== null && !kept.cut) keptText = text;
-  }
-  const replay = options.replay ?? (record.resume ? { cassette: kept.cassette, fileName: record.path } : undefined);
-  const recording = new JournaledRecording({
-    path: record.path,
-    program: options.fileName,
-    replayed: replay?.cassette ?? null,
-    resume: Boolean(record.resume),
-    ...(keptText !== undefined ? { keptText } : {}),
-  });
-  const onEvent = options.onEvent;
-  let result: RunWithAgentResult | undefined;
-  try {
-    result = await traced({
-      ...options,
-      ...(replay ? { replay } : {}),
-      onEvent: (event) => {
-        recording.handle(event as PwEvent);
-        onEvent?.(event);
-      },
-    });
-  } finally {
-    const summary = recording.finish({ complete: Boolean(result?.ok && !result.cancelled) });
-    if (result) result = { ...result, recording: { ...summary, kept: kept.cassette.thinks.length, cut: kept.cut } };
-  }
-  return result;
 }
 
 async function traced(options: RunWithAgentOptions): Promise<RunWithAgentResult> {
