@@ -179,6 +179,18 @@ describe("a replay never passes with the wrong output", { timeout: 300_000 }, ()
     );
   });
 
+  it("in a worker too (its own evaluator thread): never the no-agent prompt instead, not caught by try", () => {
+    const source = `worker w() {\n${NESTED.replace("print(r)\n", "return r\n")}}\ntry {\n  var [x] = self.delegate([w()]).await\n  print(x)\n} catch e { print("caught", e) }\n`;
+    const dir = tempFiles({ "p.pw": source, "data.txt": "v1", "script.json": JSON.stringify(NESTED_SCRIPT) });
+    const rec = patchwork(["run", "p.pw", "--agent", agentWith(join(dir, "script.json")), "--record", "c.json"], { cwd: dir, timeoutMs: 120_000 });
+    expect([rec.status, rec.stdout]).toEqual([0, "inner said inner ok\nouter done\n"]);
+    expect(patchwork(["run", "p.pw", "--replay", "c.json"], { cwd: dir, timeoutMs: 120_000 }).stdout).toBe("inner said inner ok\nouter done\n");
+    writeFileSync(join(dir, "data.txt"), "v2");
+    const r = patchwork(["run", "p.pw", "--replay", "c.json"], { cwd: dir, timeoutMs: 120_000 });
+    expect([r.status, r.stdout]).toEqual([1, ""]);
+    expect(r.stderr).toMatch(/^p\.pw:6:17: error\[PW3032\]: worker 'w' failed: the prompt of think 2 of worker w#1 does not match the cassette c\.json \(- recorded, \+ now\):\n- Inner about v1\n\+ Inner about v2\n/);
+  });
+
   it("patchwork test fails a test whose replay drifted, even with --update (the snapshot is kept)", () => {
     const dir = tempFiles({ "n.test.pw": NESTED, "data.txt": "v1", "script.json": JSON.stringify(NESTED_SCRIPT) });
     const update = patchwork(["test", ".", "--update", "--agent", agentWith(join(dir, "script.json"))], { cwd: dir, timeoutMs: 120_000 });

@@ -419,7 +419,9 @@ async function runProgram(
       post({ type: "failed", message: `${init.evaluatorModule ?? "@patchwork/interpreter"} does not export CassetteAgent (needed to replay)` });
       return;
     }
-    thinker = new mod.CassetteAgent(init.replay.cassette, { fallback: thinker, fileName: init.replay.fileName });
+    // Without an agent (`--replay` of a program with workers) a think the cassette lacks is an
+    // error (PW3032/PW3033), never the no-agent prompt; with one (`--resume`) the agent answers it.
+    thinker = new mod.CassetteAgent(init.replay.cassette, { ...(noAgent ? {} : { fallback: thinker }), fileName: init.replay.fileName });
   }
   if (init.worker !== undefined) thinker = withWorker(thinker, init.worker);
   const workers =
