@@ -112,7 +112,7 @@ export async function openRecording(args: RecordingArgs, term: Terminal, { inPro
         return;
       }
       if (replay) term.stderr(`patchwork: ${recordPath}: ${count(summary.replayed)} replayed, ${count(summary.live)} asked live\n`);
-      if (cancelled || !ok) {
+      if (cancelled || (!ok && summary.entries > 0)) {
         term.stderr(
           `patchwork: the run ${cancelled ? "was cancelled" : "failed"}: cassette ${recordPath} keeps ${summary.entries} answered ${summary.entries === 1 ? "think" : "thinks"}; ` +
             `go on with --resume ${recordPath}\n`,
