@@ -5,7 +5,9 @@
  * command-line arguments (strings) to the declared parameter types.
  */
 import type { FunDecl, Program, TypeExpr } from "@patchwork/parser";
-import { typeToText } from "./types/check.js";
+import type { Scope } from "./compiler/scope.js";
+import { compileType, describeActual, typeToText } from "./types/check.js";
+import type { Value } from "./values.js";
 
 export interface EntryParam {
   name: string;
@@ -138,6 +140,31 @@ export function convertArgs(entry: EntryInfo, args: EntryArgs, types: (name: str
   });
   if (missing.length > 0) throw new Error(`missing argument(s) ${missing.map((m) => `'${m}'`).join(", ")}: ${entry.signature}`);
   return out;
+}
+
+/**
+ * Checks arguments given as data (an MCP tool call's) against the entry's parameters: their
+ * number, and each against its declared type (untyped parameters take anything). Returns a
+ * message naming the parameter and the signature, or null when they fit.
+ */
+export function checkEntryArgs(entry: EntryInfo, args: Value[], scope: Scope): string | null {
+  const params = entry.decl.params;
+  if (args.length > params.length) return `${entry.name} takes ${params.length} argument(s), got ${args.length}: ${entry.signature}`;
+  for (let i = 0; i < params.length; i++) {
+    const p = params[i]!;
+    const v = i < args.length ? args[i]! : null;
+    if (!p.type) {
+      if (i >= args.length) return `missing argument '${p.name}': ${entry.signature}`;
+      continue;
+    }
+    if (!compileType(p.type, scope)(v)) {
+      const expected = typeToText(p.type);
+      return i >= args.length
+        ? `missing argument '${p.name}' (${expected}): ${entry.signature}`
+        : `argument '${p.name}' expects ${expected}, got ${describeActual(v)}: ${entry.signature}`;
+    }
+  }
+  return null;
 }
 
 function resolveNamed(t: TypeExpr, types: (name: string) => TypeExpr | undefined, depth = 0): TypeExpr {

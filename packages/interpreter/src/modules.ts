@@ -11,7 +11,7 @@ import { callValue } from "./compiler/call.js";
 import { Scope, type Binding, type FnCtx, type ModuleCtx, type ModuleLoader } from "./compiler/scope.js";
 import { generateBody } from "./compiler/codegen.js";
 import { compileExprStatement, compileStatements } from "./compiler/stmt.js";
-import { convertArgs, defaultEntry, findEntry, listEntries, type EntryArgs } from "./entries.js";
+import { checkEntryArgs, convertArgs, defaultEntry, findEntry, listEntries, type EntryArgs } from "./entries.js";
 import { PwPending, PwTask, PwWorkerFn, runTask } from "./workers/objects.js";
 import { CallSite } from "./builtins/types.js";
 import type { StmtFn } from "./compiler/types.js";
@@ -317,6 +317,11 @@ export interface MainOptions {
   args?: Value[];
   /** Arguments for the entry as command-line text, converted to its parameter types. */
   argStrings?: EntryArgs;
+  /**
+   * `args` come from outside the program (an MCP tool call): check their number and each against
+   * its parameter's declared type before the entry runs (PW3065 naming the parameter).
+   */
+  checkArgs?: boolean;
   /** False: only load the file (items, imports) and run the entry (a worker task). Default true. */
   statements?: boolean;
   /**
@@ -418,6 +423,10 @@ export function runEntry(rt: Runtime, m: ModuleCtx, program: Program, fileName: 
     }
   }
   if (!(value instanceof PwFunction || value instanceof PwWorkerFn)) return raise("PW3051", program.span, fileName, { name: info.name });
+  if (opts.checkArgs && !opts.argStrings) {
+    const problem = checkEntryArgs(info, args, m.scope);
+    if (problem) return raise("PW3065", info.decl.span, fileName, { detail: problem });
+  }
   return callEntry(rt, value, args, fileName, info.name);
 }
 

@@ -18,6 +18,8 @@ export interface RunOptions extends InterpreterOptions {
   entry?: string;
   /** Arguments for the entry, as data. */
   args?: JsonValue[];
+  /** `args` come from outside (an MCP tool call): check them against the entry's parameter types first (PW3065). */
+  checkArgs?: boolean;
   /** Arguments for the entry as text (`patchwork run file.pw entry a b --arg c=1`), converted to its parameter types. */
   argStrings?: EntryArgs;
   /** False: run only the entry, not the top-level statements (a worker task). Default true. */
@@ -73,6 +75,7 @@ export function runParsed(
       entry: options.entry,
       args: options.args?.map(fromJson),
       argStrings: options.argStrings,
+      checkArgs: options.checkArgs,
       statements: options.statements,
       entryMayBeArgument: options.entryMayBeArgument,
     });

@@ -480,6 +480,7 @@ export class EvaluatorPool {
       ...this.options.init,
       entry: undefined,
       argStrings: undefined,
+      args: undefined,
       entryMayBeArgument: undefined,
       parsed: undefined,
       gated: undefined,
