@@ -16,6 +16,7 @@ import { PwPending, PwTask, PwWorkerFn, runTask } from "./workers/objects.js";
 import { CallSite } from "./builtins/types.js";
 import type { StmtFn } from "./compiler/types.js";
 import { raise } from "./errors.js";
+import { checkAssignable } from "./types/check.js";
 import { NORMAL, RETURN, type Runtime } from "./runtime.js";
 import { fromJson, PwFunction, type CompiledFunction, type PwObject, type Value } from "./values.js";
 
@@ -318,10 +319,11 @@ export interface MainOptions {
   /** Arguments for the entry as command-line text, converted to its parameter types. */
   argStrings?: EntryArgs;
   /**
-   * `args` come from outside the program (an MCP tool call): check their number and each against
-   * its parameter's declared type before the entry runs (PW3065 naming the parameter).
+   * The entry is called from outside the program (an MCP tool call): check the number of `args`
+   * and each against its parameter's declared type before it runs (PW3065 naming the parameter),
+   * and its value against its declared return type (PW3004).
    */
-  checkArgs?: boolean;
+  checkTypes?: boolean;
   /** False: only load the file (items, imports) and run the entry (a worker task). Default true. */
   statements?: boolean;
   /**
@@ -423,11 +425,13 @@ export function runEntry(rt: Runtime, m: ModuleCtx, program: Program, fileName: 
     }
   }
   if (!(value instanceof PwFunction || value instanceof PwWorkerFn)) return raise("PW3051", program.span, fileName, { name: info.name });
-  if (opts.checkArgs && !opts.argStrings) {
-    const problem = checkEntryArgs(info, args, m.scope);
-    if (problem) return raise("PW3065", info.decl.span, fileName, { detail: problem });
-  }
-  return callEntry(rt, value, args, fileName, info.name);
+  if (!opts.checkTypes) return callEntry(rt, value, args, fileName, info.name);
+  const problem = opts.argStrings ? null : checkEntryArgs(info, args, m.scope);
+  if (problem) return raise("PW3065", problem.span, fileName, { detail: problem.detail });
+  const result = callEntry(rt, value, args, fileName, info.name);
+  const returnType = info.decl.returnType;
+  if (returnType) checkAssignable(returnType, m.scope, `the value of '${info.name}'`, returnType.span, fileName)(result);
+  return result;
 }
 
 /** The value of an item or trait method (`Trait.method`) of a module. */

@@ -64,7 +64,7 @@ interface EvaluatorModule {
       askUser?: boolean;
       argStrings?: WorkerInit["argStrings"];
       args?: JsonValue[];
-      checkArgs?: boolean;
+      checkTypes?: boolean;
       statements?: boolean;
       entryMayBeArgument?: boolean;
       workers?: Workers;
@@ -454,7 +454,7 @@ async function runProgram(
     ...(own ? { program: own.program } : {}),
     ...(!task && init.entry !== undefined ? { entry: init.entry } : {}),
     ...(!task && init.argStrings ? { argStrings: init.argStrings } : {}),
-    ...(!task && init.args ? { args: init.args, checkArgs: true } : {}),
+    ...(!task && init.args ? { args: init.args, checkTypes: true } : {}),
     ...(!task && init.entryMayBeArgument ? { entryMayBeArgument: true } : {}),
     ...(init.limits !== undefined ? { limits: init.limits } : {}),
     ...(init.askUser ? { askUser: true } : {}),
