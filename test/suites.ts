@@ -31,6 +31,8 @@ export const endToEndSuites = [
   "packages/agent/test/process-lines.test.ts",
   "packages/serve/test/proxy.test.ts",
   "packages/serve/test/proxy-commands.test.ts",
+  "packages/serve/test/mcp.test.ts",
+  "packages/serve/test/mcp-sampling.test.ts",
   "packages/agent/test/recycling.test.ts",
   "packages/agent/test/spare-session.test.ts",
   "packages/agent/test/workers.test.ts",

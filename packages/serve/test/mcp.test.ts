@@ -1,0 +1,250 @@
+// `patchwork mcp` end to end: the MCP SDK's own client over real stdio to the CLI process.
+// Listing (names, doc comments, schemas), calls with typed and bad arguments, no-agent mode,
+// an ACP agent for thinks, progress, cancellation of a running shell command, concurrency and
+// its bound, separate sessions per call, list_changed after an edit, Streamable HTTP.
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { afterEach, describe, expect, it } from "vitest";
+import { scriptedAgent } from "./helpers.js";
+import { connect, descendants, folderWith, patchworkBin, textOf, until, type Connected } from "./mcp-helpers.js";
+
+const GREETER = `# Greeter: skills for saying hello.
+type Mood = "calm" | "loud"
+
+export default trait Greeter: Agent {
+  # Greets someone by name,
+  # as often as asked.
+  @skill greet
+  fun greet(name: string, times: number, mood: Mood, tags: [string], extra: {note: string}, nick: string | null): string {
+    print("greeting \${name}")
+    return "Hello, \${name} x\${times} (\${mood}, \${len(tags)} tags, \${extra.note}, \${nick})"
+  }
+
+  # Echoes what it gets, untyped.
+  @command echo
+  fun echo(what) {
+    return what
+  }
+
+  # Fails at run time.
+  @skill broken
+  fun broken() {
+    var x = null
+    return x.name
+  }
+
+  # Thinks twice.
+  @skill muse
+  fun muse(topic: string) {
+    var a = think { Say something about \${topic}. }
+    think { And once more. }
+    return a
+  }
+
+  # Sleeps.
+  @skill nap
+  fun nap(seconds: number) {
+    $ sleep \${seconds}
+    return "rested"
+  }
+
+  # Runs for long.
+  @skill slow
+  fun slow() {
+    $ sleep 30
+  }
+
+  # Its own session.
+  @skill whoami
+  fun whoami() {
+    return self.session.id
+  }
+
+  fun helper() { return 1 }
+}
+`;
+
+const open: Connected[] = [];
+async function start(args: string[], cwd: string, options: Parameters<typeof connect>[2] = {}): Promise<Connected> {
+  const c = await connect(args, cwd, options);
+  open.push(c);
+  return c;
+}
+afterEach(async () => {
+  for (const c of open.splice(0)) await c.close().catch(() => undefined);
+});
+
+describe("patchwork mcp over stdio", () => {
+  it("lists each skill and command with its doc comment and schemas", async () => {
+    const dir = folderWith({ "greeter.pw": GREETER });
+    const { client } = await start(["greeter.pw"], dir);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(["greet", "echo", "broken", "muse", "nap", "slow", "whoami"]);
+    const greet = tools[0]!;
+    expect(greet.description).toBe("Greets someone by name,\nas often as asked.");
+    expect(greet.inputSchema).toEqual({
+      type: "object",
+      properties: {
+        name: { type: "string" },
+        times: { type: "number" },
+        mood: { type: "string", enum: ["calm", "loud"] },
+        tags: { type: "array", items: { type: "string" } },
+        extra: { type: "object", properties: { note: { type: "string" } }, required: ["note"] },
+        nick: { anyOf: [{ type: "string" }, { type: "null" }] },
+      },
+      required: ["name", "times", "mood", "tags", "extra"],
+    });
+    expect(greet.outputSchema).toEqual({ type: "object", properties: { value: { type: "string" } }, required: ["value"] });
+    const echo = tools[1]!;
+    expect(echo.inputSchema).toEqual({ type: "object", properties: { what: { type: "string" } }, required: ["what"] });
+    expect(echo.outputSchema).toBeUndefined();
+  });
+
+  it("calls a skill with typed arguments: what it printed, then its value; structuredContent for a declared return type", async () => {
+    const dir = folderWith({ "greeter.pw": GREETER });
+    const { client } = await start(["greeter.pw"], dir);
+    const result = await client.callTool({
+      name: "greet",
+      arguments: { name: "Ada", times: 2, mood: "loud", tags: ["a", "b"], extra: { note: "hi" } },
+    });
+    expect(result.isError).toBeFalsy();
+    expect(textOf(result)).toBe("greeting Ada\nHello, Ada x2 (loud, 2 tags, hi, null)\n");
+    expect(result.structuredContent).toEqual({ value: "Hello, Ada x2 (loud, 2 tags, hi, null)" });
+    const echoed = await client.callTool({ name: "echo", arguments: { what: { deep: [1, 2] } } });
+    expect(textOf(echoed)).toBe(`{\n  "deep": [\n    1,\n    2\n  ]\n}\n`);
+  });
+
+  it("a bad argument, a runtime error, an unknown tool or parameter: a tool result with isError and the positioned message", async () => {
+    const dir = folderWith({ "greeter.pw": GREETER });
+    const { client } = await start(["greeter.pw"], dir);
+    const bad = await client.callTool({ name: "greet", arguments: { name: "Ada", times: "two", mood: "calm", tags: [], extra: { note: "" } } });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toContain(`${join(dir, "greeter.pw")}:8:27: error[PW3065]: argument 'times' expects number, got string "two"`);
+    const mood = await client.callTool({ name: "greet", arguments: { name: "Ada", times: 1, mood: "angry", tags: [], extra: { note: "" } } });
+    expect(textOf(mood)).toContain(`argument 'mood' expects Mood, got string "angry"`);
+    const missing = await client.callTool({ name: "greet", arguments: { name: "Ada" } });
+    expect(textOf(missing)).toContain("missing argument 'times' (number)");
+    const runtime = await client.callTool({ name: "broken", arguments: {} });
+    expect(runtime.isError).toBe(true);
+    expect(textOf(runtime)).toContain("greeter.pw:23:12: error[PW3010]: cannot read member 'name' on null");
+    const unknown = await client.callTool({ name: "nope", arguments: {} });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toContain("there is no tool 'nope' (tools: greet, echo, broken, muse, nap, slow, whoami)");
+    const param = await client.callTool({ name: "echo", arguments: { what: 1, other: 2 } });
+    expect(textOf(param)).toContain("echo has no parameter 'other': echo(what)");
+    // The server is still there.
+    expect(textOf(await client.callTool({ name: "echo", arguments: { what: "still here" } }))).toBe("still here\n");
+  });
+
+  it("no agent and no sampling: thinks evaluate to their prompt, said once in the result", async () => {
+    const dir = folderWith({ "greeter.pw": GREETER });
+    const { client } = await start(["greeter.pw"], dir, { env: { PATCHWORK_AGENT: "" } });
+    const text = textOf(await client.callTool({ name: "muse", arguments: { topic: "tea" } }));
+    expect(text).toContain("Say something about tea.");
+    expect(text.match(/patchwork mcp has no agent/g)).toHaveLength(1);
+  });
+
+  it("--agent answers the thinks (an ACP agent per call), and progress reports each think", async () => {
+    const dir = folderWith({ "greeter.pw": GREETER });
+    const agent = scriptedAgent({ prompts: [{ match: "about tea", steps: [{ reply: "Tea is calm." }] }, { steps: [{ reply: "Again." }] }] });
+    const { client } = await start(["greeter.pw", "--agent", agent], dir);
+    const progress: string[] = [];
+    const result = await client.callTool({ name: "muse", arguments: { topic: "tea" } }, { onprogress: (p) => progress.push(p.message ?? "") });
+    expect(result.isError).toBeFalsy();
+    expect(textOf(result)).toContain("Tea is calm.");
+    expect(textOf(result)).not.toContain("no agent");
+    expect(progress).toEqual([
+      expect.stringMatching(/^think 1 started \(.*greeter\.pw:29\)$/),
+      "think 1 finished",
+      expect.stringMatching(/^think 2 started/),
+      "think 2 finished",
+    ]);
+  });
+
+  it("cancel: the shell command's process is gone within 2 s and the server answers the next call", async () => {
+    const dir = folderWith({ "greeter.pw": GREETER });
+    const c = await start(["greeter.pw"], dir);
+    const server = c.transport.pid!;
+    const controller = new AbortController();
+    const call = c.client.callTool({ name: "slow", arguments: {} }, { signal: controller.signal }).catch((e: Error) => e);
+    await until(() => descendants(server, "sleep 30").length > 0, 15_000, "the skill's `sleep 30`");
+    const cancelledAt = Date.now();
+    controller.abort("enough");
+    expect(await call).toBeInstanceOf(Error);
+    await until(() => descendants(server, "sleep 30").length === 0, 2_000, "the `sleep 30` to be gone");
+    expect(Date.now() - cancelledAt).toBeLessThan(2_000);
+    expect(textOf(await c.client.callTool({ name: "echo", arguments: { what: "next" } }))).toBe("next\n");
+  });
+
+  it("runs calls concurrently: 3 naps of 2 s take about one, and --max-workers 1 runs them one at a time", async () => {
+    const dir = folderWith({ "greeter.pw": GREETER });
+    const { client } = await start(["greeter.pw"], dir);
+    await client.callTool({ name: "nap", arguments: { seconds: 0 } }); // warm
+    let started = Date.now();
+    const three = await Promise.all([1, 2, 3].map(() => client.callTool({ name: "nap", arguments: { seconds: 2 } })));
+    expect(three.map(textOf)).toEqual(["rested\n", "rested\n", "rested\n"]);
+    expect(Date.now() - started).toBeLessThan(4_000);
+
+    const one = await start(["greeter.pw", "--max-workers", "1"], dir);
+    started = Date.now();
+    await Promise.all([1, 2, 3].map(() => one.client.callTool({ name: "nap", arguments: { seconds: 1 } })));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3_000);
+  });
+
+  it("each call is a run of its own: its own self.session", async () => {
+    const dir = folderWith({ "greeter.pw": GREETER });
+    const { client } = await start(["greeter.pw"], dir);
+    const ids = await Promise.all([1, 2].map(() => client.callTool({ name: "whoami", arguments: {} }).then(textOf)));
+    expect(ids[0]).toMatch(/^\w+\n$/);
+    expect(ids[0]).not.toBe(ids[1]);
+  });
+
+  it("a folder: its .pw files, clashing names prefixed with the plugin name; an edit sends list_changed", async () => {
+    const dir = folderWith({
+      "a.pw": "export default trait Alpha: Agent {\n  @skill hello\n  fun hello() { return \"a\" }\n}\n",
+      "b.pw": "export default trait BetaTeam: Agent {\n  @skill hello\n  fun hello() { return \"b\" }\n}\n",
+      "notes.txt": "not a program",
+    });
+    let changed = 0;
+    const { client } = await start([dir], dir, {
+      setup: (cl) => cl.setNotificationHandler("notifications/tools/list_changed", () => void changed++),
+    });
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["alpha_hello", "beta-team_hello"]);
+    expect(textOf(await client.callTool({ name: "beta-team_hello", arguments: {} }))).toBe("b\n");
+    writeFileSync(join(dir, "c.pw"), "export default trait Gamma: Agent {\n  # New.\n  @skill wave\n  fun wave() { return \"~\" }\n}\n");
+    await until(() => changed > 0, 10_000, "notifications/tools/list_changed");
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["alpha_hello", "beta-team_hello", "wave"]);
+    expect(textOf(await client.callTool({ name: "wave", arguments: {} }))).toBe("~\n");
+  });
+});
+
+describe("patchwork mcp --http", () => {
+  it("serves Streamable HTTP on 127.0.0.1 with the bearer token of PATCHWORK_MCP_TOKEN", async () => {
+    const dir = folderWith({ "greeter.pw": GREETER });
+    const child = spawn(process.execPath, [patchworkBin, "mcp", "greeter.pw", "--http", "0"], {
+      cwd: dir,
+      env: { ...process.env, PATCHWORK_MCP_TOKEN: "s3cret", PATCHWORK_AGENT: "" },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    try {
+      let stderr = "";
+      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+      await until(() => /at http:\/\/127\.0\.0\.1:\d+\/mcp/.test(stderr), 15_000, "the server's URL");
+      const url = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr)![1]!;
+      const refused = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+      expect(refused.status).toBe(401);
+      const client = new Client({ name: "http-test", version: "0.1.0" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: "Bearer s3cret" } } }));
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain("greet");
+      const progress: string[] = [];
+      const result = await client.callTool({ name: "muse", arguments: { topic: "tea" } }, { onprogress: (p) => progress.push(p.message ?? "") });
+      expect(textOf(result)).toContain("Say something about tea.");
+      expect(progress[0]).toMatch(/^think 1 started/);
+      await client.close();
+    } finally {
+      child.kill();
+    }
+  });
+});
