@@ -3,7 +3,7 @@
 // an ACP agent for thinks, progress, cancellation of a running shell command, concurrency and
 // its bound, separate sessions per call, list_changed after an edit, Streamable HTTP.
 import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
@@ -50,9 +50,10 @@ export default trait Greeter: Agent {
     return "rested"
   }
 
-  # Runs for long.
+  # Runs for long, after saying where its session's files are.
   @skill slow
-  fun slow() {
+  fun slow(marker: string) {
+    $ touch \${self.session.dir}/scratch && echo \${self.session.dir} > \${marker}
     $ sleep 30
   }
 
@@ -163,18 +164,22 @@ describe("patchwork mcp over stdio", () => {
     ]);
   });
 
-  it("cancel: the shell command's process is gone within 2 s and the server answers the next call", async () => {
+  it("cancel: the shell command's process is gone within 2 s, the session's files removed, and the server answers the next call", async () => {
     const dir = folderWith({ "greeter.pw": GREETER });
     const c = await start(["greeter.pw"], dir);
     const server = c.transport.pid!;
     const controller = new AbortController();
-    const call = c.client.callTool({ name: "slow", arguments: {} }, { signal: controller.signal }).catch((e: Error) => e);
+    const marker = join(dir, "session-dir");
+    const call = c.client.callTool({ name: "slow", arguments: { marker } }, { signal: controller.signal }).catch((e: Error) => e);
     await until(() => descendants(server, "sleep 30").length > 0, 15_000, "the skill's `sleep 30`");
+    const sessionDir = readFileSync(marker, "utf8").trim();
+    expect(existsSync(join(sessionDir, "scratch"))).toBe(true);
     const cancelledAt = Date.now();
     controller.abort("enough");
     expect(await call).toBeInstanceOf(Error);
     await until(() => descendants(server, "sleep 30").length === 0, 2_000, "the `sleep 30` to be gone");
     expect(Date.now() - cancelledAt).toBeLessThan(2_000);
+    await until(() => !existsSync(sessionDir), 2_000, "the session's directory to be removed");
     expect(textOf(await c.client.callTool({ name: "echo", arguments: { what: "next" } }))).toBe("next\n");
   });
 
