@@ -41,7 +41,7 @@ export const endToEndSuites = [
 ];
 
 /** The suites with configs and commands of their own (see each vitest.*.config.ts). */
-export const ownCommandSuites = ["test/agents/**", "test/package/**", "test/browser/**", "test/acpx/**", "test/editor/**"];
+export const ownCommandSuites = ["test/agents/**", "test/package/**", "test/browser/**", "test/acpx/**", "test/mcp-inspector/**", "test/editor/**"];
 
 export const allTests = ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"];
 
