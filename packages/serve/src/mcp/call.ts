@@ -49,6 +49,7 @@ export async function callTool(options: ToolCallOptions): Promise<CallToolResult
     fileName: tool.file,
     cwd: options.cwd,
     entry: tool.entry,
+    parsed: tool.parsed,
     args,
     agent: answerer === null ? null : "command" in answerer ? { command: answerer.command } : answerer.agent,
     permissions: { do: "allow", other: "deny" },

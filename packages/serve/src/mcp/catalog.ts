@@ -6,8 +6,9 @@
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { extname, join, resolve } from "node:path";
-import { listEntries, type EntryInfo } from "@patchwork/interpreter";
-import { parse, SourceFile, type Diagnostic } from "@patchwork/parser";
+import type { ParsedModules, ParsedProgram } from "@patchwork/agent";
+import { importedFiles, listEntries, moduleDir, type EntryInfo } from "@patchwork/interpreter";
+import { parse, SourceFile, type Diagnostic, type Program } from "@patchwork/parser";
 import { diagnosticsText } from "../diagnostics.js";
 import { pluginName, toolNames } from "../names.js";
 import { inputSchema, outputSchema, typeLookup, type JsonSchema } from "./schema.js";
@@ -21,6 +22,8 @@ export interface McpTool {
   /** The file (absolute) and its source as read when the catalog was built. */
   file: string;
   source: string;
+  /** The file parsed, with every file its imports load: a call's threads parse nothing. */
+  parsed: ParsedProgram;
   /** The entry to run: its skill/command name. */
   entry: string;
   params: string[];
@@ -49,7 +52,7 @@ export function pwFiles(paths: string[], cwd: string): string[] {
 
 export function buildCatalog(paths: string[], cwd: string): Catalog {
   const problems: string[] = [];
-  const found: { plugin: string; entry: EntryInfo; file: string; source: string; types: ReturnType<typeof typeLookup> }[] = [];
+  const found: { plugin: string; entry: EntryInfo; file: string; source: string; parsed: ParsedProgram; types: ReturnType<typeof typeLookup> }[] = [];
   const files = pwFiles(paths, cwd);
   for (const file of files) {
     let source: string;
@@ -67,8 +70,9 @@ export function buildCatalog(paths: string[], cwd: string): Catalog {
     }
     const types = typeLookup(program);
     const plugin = pluginName(program, file);
+    const parsed: ParsedProgram = { program, diagnostics, modules: importsOf(program, file, cwd) };
     for (const entry of listEntries(program, source)) {
-      if (entry.kind === "skill" || entry.kind === "command") found.push({ plugin, entry, file, source, types });
+      if (entry.kind === "skill" || entry.kind === "command") found.push({ plugin, entry, file, source, parsed, types });
     }
   }
   const names = toolNames(found.map((f) => ({ plugin: f.plugin, entry: f.entry.name })));
@@ -79,9 +83,31 @@ export function buildCatalog(paths: string[], cwd: string): Catalog {
     output: outputSchema(f.entry, f.types),
     file: f.file,
     source: f.source,
+    parsed: f.parsed,
     entry: f.entry.name,
     params: f.entry.decl.params.map((p) => p.name),
     signature: f.entry.signature,
   }));
   return { tools, problems, files };
+}
+
+/** Every file the program's imports load, parsed (a file that cannot be read is left to the run to report). */
+function importsOf(program: Program, file: string, cwd: string): ParsedModules {
+  const modules: ParsedModules = {};
+  const queue = importedFiles(program, moduleDir(file, cwd));
+  while (queue.length > 0) {
+    const path = queue.shift()!;
+    if (Object.hasOwn(modules, path)) continue;
+    let text: string;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch {
+      continue;
+    }
+    const parsed = parse(text, { fileName: path });
+    if (!parsed.program) continue;
+    modules[path] = { text, program: parsed.program, diagnostics: parsed.diagnostics };
+    queue.push(...importedFiles(parsed.program, moduleDir(path, cwd)));
+  }
+  return modules;
 }
