@@ -98,3 +98,14 @@ export async function until(check: () => boolean, ms: number, what: string): Pro
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/**
+ * Records every `notifications/progress` (in place of the SDK's own `onprogress` dispatch, which
+ * drops a notification that reaches the client in the same read as the call's result: it runs
+ * notification handlers a microtask after responses). Returns the messages of a token.
+ */
+export function recordProgress(client: Client): (token: string) => string[] {
+  const seen: { token: unknown; message: string }[] = [];
+  client.setNotificationHandler("notifications/progress", (n) => void seen.push({ token: n.params.progressToken, message: n.params.message ?? "" }));
+  return (token) => seen.filter((s) => s.token === token).map((s) => s.message);
+}

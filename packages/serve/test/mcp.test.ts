@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { scriptedAgent } from "./helpers.js";
-import { connect, descendants, folderWith, patchworkBin, textOf, until, type Connected } from "./mcp-helpers.js";
+import { connect, descendants, folderWith, patchworkBin, recordProgress, textOf, until, type Connected } from "./mcp-helpers.js";
 
 const GREETER = `# Greeter: skills for saying hello.
 type Mood = "calm" | "loud"
@@ -63,7 +63,18 @@ export default trait Greeter: Agent {
     return self.session.id
   }
 
+  # Two workers, side by side.
+  @skill pair
+  fun pair() {
+    var rs = self.delegate([double(1), double(2)]).await
+    return rs
+  }
+
   fun helper() { return 1 }
+}
+
+worker double(x) {
+  return x * 2
 }
 `;
 
@@ -82,7 +93,7 @@ describe("patchwork mcp over stdio", () => {
     const dir = folderWith({ "greeter.pw": GREETER });
     const { client } = await start(["greeter.pw"], dir);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["greet", "echo", "broken", "muse", "nap", "slow", "whoami"]);
+    expect(tools.map((t) => t.name)).toEqual(["greet", "echo", "broken", "muse", "nap", "slow", "whoami", "pair"]);
     const greet = tools[0]!;
     expect(greet.description).toBe("Greets someone by name,\nas often as asked.");
     expect(greet.inputSchema).toEqual({
@@ -132,7 +143,7 @@ describe("patchwork mcp over stdio", () => {
     expect(textOf(runtime)).toContain("greeter.pw:23:12: error[PW3010]: cannot read member 'name' on null");
     const unknown = await client.callTool({ name: "nope", arguments: {} });
     expect(unknown.isError).toBe(true);
-    expect(textOf(unknown)).toContain("there is no tool 'nope' (tools: greet, echo, broken, muse, nap, slow, whoami)");
+    expect(textOf(unknown)).toContain("there is no tool 'nope' (tools: greet, echo, broken, muse, nap, slow, whoami, pair)");
     const param = await client.callTool({ name: "echo", arguments: { what: 1, other: 2 } });
     expect(textOf(param)).toContain("echo has no parameter 'other': echo(what)");
     // The server is still there.
@@ -151,17 +162,28 @@ describe("patchwork mcp over stdio", () => {
     const dir = folderWith({ "greeter.pw": GREETER });
     const agent = scriptedAgent({ prompts: [{ match: "about tea", steps: [{ reply: "Tea is calm." }] }, { steps: [{ reply: "Again." }] }] });
     const { client } = await start(["greeter.pw", "--agent", agent], dir);
-    const progress: string[] = [];
-    const result = await client.callTool({ name: "muse", arguments: { topic: "tea" } }, { onprogress: (p) => progress.push(p.message ?? "") });
+    const progress = recordProgress(client);
+    const result = await client.callTool({ name: "muse", arguments: { topic: "tea" }, _meta: { progressToken: "muse-1" } });
     expect(result.isError).toBeFalsy();
     expect(textOf(result)).toContain("Tea is calm.");
     expect(textOf(result)).not.toContain("no agent");
-    expect(progress).toEqual([
+    await until(() => progress("muse-1").length >= 4, 5_000, "4 progress notifications");
+    expect(progress("muse-1")).toEqual([
       expect.stringMatching(/^think 1 started \(.*greeter\.pw:29\)$/),
       "think 1 finished",
       expect.stringMatching(/^think 2 started/),
       "think 2 finished",
     ]);
+  });
+
+  it("progress reports each worker task of a call", async () => {
+    const dir = folderWith({ "greeter.pw": GREETER });
+    const { client } = await start(["greeter.pw"], dir);
+    const progress = recordProgress(client);
+    const result = await client.callTool({ name: "pair", arguments: {}, _meta: { progressToken: "pair-1" } });
+    expect(textOf(result)).toBe("[\n  2,\n  4\n]\n");
+    await until(() => progress("pair-1").length >= 4, 5_000, "4 progress notifications");
+    expect([...progress("pair-1")].sort()).toEqual(["[double#1] worker finished", "[double#1] worker started", "[double#2] worker finished", "[double#2] worker started"]);
   });
 
   it("cancel: the shell command's process is gone within 2 s, the session's files removed, and the server answers the next call", async () => {
@@ -243,10 +265,11 @@ describe("patchwork mcp --http", () => {
       const client = new Client({ name: "http-test", version: "0.1.0" });
       await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: "Bearer s3cret" } } }));
       expect((await client.listTools()).tools.map((t) => t.name)).toContain("greet");
-      const progress: string[] = [];
-      const result = await client.callTool({ name: "muse", arguments: { topic: "tea" } }, { onprogress: (p) => progress.push(p.message ?? "") });
+      const progress = recordProgress(client);
+      const result = await client.callTool({ name: "muse", arguments: { topic: "tea" }, _meta: { progressToken: "http-1" } });
       expect(textOf(result)).toContain("Say something about tea.");
-      expect(progress[0]).toMatch(/^think 1 started/);
+      await until(() => progress("http-1").length >= 1, 5_000, "a progress notification");
+      expect(progress("http-1")[0]).toMatch(/^think 1 started/);
       await client.close();
     } finally {
       child.kill();

@@ -98,6 +98,10 @@ function progressMessage(event: RunEvent): string | null {
       return `${who}think ${event.id} started (${event.fileName}:${event.span.start.line})`;
     case "think-end":
       return `${who}think ${event.id} ${event.ok ? "finished" : `failed: ${event.error ?? ""}`}`;
+    case "task-start":
+      return `[${event.worker}] worker started`;
+    case "task-end":
+      return `[${event.worker}] worker ${event.ok ? "finished" : "failed"}`;
     case "do-start":
       return `think ${event.thinkId}: do ${event.index} started`;
     case "shell":

@@ -165,18 +165,21 @@ class ServeState {
       return { content: [{ type: "text", text: `there is no tool '${name}' (tools: ${names || "none"})` }], isError: true };
     }
     await this.slot(ctx.mcpReq.signal);
+    const progress = progressSender(ctx);
     try {
-      return await callTool({
+      const result = await callTool({
         tool,
         arguments: args,
         answerer: this.answerer(server, ctx),
         signal: ctx.mcpReq.signal,
-        onProgress: progressSender(ctx),
+        onProgress: progress.send,
         maxWorkers: this.maxCalls,
         cwd: this.cwd,
         ...(this.options.env ? { env: this.options.env } : {}),
         ...(this.options.thinkIdleTimeoutMs !== undefined ? { thinkIdleTimeoutMs: this.options.thinkIdleTimeoutMs } : {}),
       });
+      await progress.flushed();
+      return result;
     } finally {
       this.release();
     }
@@ -234,13 +237,22 @@ function listed(tools: McpTool[]) {
   }));
 }
 
-/** Progress notifications for a call whose request carried a progress token; else nothing. */
-function progressSender(ctx: ServerContext): ((message: string) => void) | undefined {
+/**
+ * Progress notifications for a call whose request carried a progress token (else `send` does
+ * nothing). They go out in order, and `flushed` resolves once all are written: the call's result
+ * waits for it, as a notification after the result would be dropped by the client.
+ */
+function progressSender(ctx: ServerContext): { send?: (message: string) => void; flushed: () => Promise<void> } {
   const token = ctx.mcpReq._meta?.progressToken;
-  if (token === undefined) return undefined;
+  let chain = Promise.resolve();
+  if (token === undefined) return { flushed: () => chain };
   let progress = 0;
-  return (message) => {
-    if (ctx.mcpReq.signal.aborted) return;
-    void ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, progress: ++progress, message } }).catch(() => undefined);
+  return {
+    send: (message) => {
+      if (ctx.mcpReq.signal.aborted) return;
+      const params = { progressToken: token, progress: ++progress, message };
+      chain = chain.then(() => ctx.mcpReq.notify({ method: "notifications/progress", params })).catch(() => undefined);
+    },
+    flushed: () => chain,
   };
 }
