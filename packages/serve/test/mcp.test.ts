@@ -166,6 +166,7 @@ describe("patchwork mcp over stdio", () => {
     const result = await client.callTool({ name: "muse", arguments: { topic: "tea" }, _meta: { progressToken: "muse-1" } });
     expect(result.isError).toBeFalsy();
     expect(textOf(result)).toContain("Tea is calm.");
+    expect(textOf(result)).toContain("Again."); // the answer of the think used as a statement
     expect(textOf(result)).not.toContain("no agent");
     await until(() => progress("muse-1").length >= 4, 5_000, "4 progress notifications");
     expect(progress("muse-1")).toEqual([
