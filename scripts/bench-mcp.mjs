@@ -82,10 +82,10 @@ const marks = [];
 const t0 = performance.now();
 for (let i = 1; i <= TOTAL; i++) {
   await capped.call();
-  if (i === TOTAL / 4 || i === TOTAL / 2 || i === TOTAL) marks.push(`${rssMb(capped.pid).toFixed(1)} MB after ${i}`);
+  if (i === TOTAL / 4 || i === TOTAL / 2 || i === TOTAL) marks.push(`${rssMb(capped.pid).toFixed(1)} MB after ${i} more`);
 }
 const per = (performance.now() - t0) / TOTAL;
 const after = rssMb(capped.pid);
 await capped.close();
 console.log(`${TOTAL} calls through a patchwork mcp whose heap is capped at ${HEAP_CAP_MB} MB (${f(per)} each on average):`);
-console.log(`  server rss: ${before.toFixed(1)} MB after 10 calls, ${marks.join(", ")}; growth ${(after - before).toFixed(1)} MB`);
+console.log(`  server rss: ${before.toFixed(1)} MB after 10 warm-up calls, ${marks.join(", ")}; growth ${(after - before).toFixed(1)} MB`);

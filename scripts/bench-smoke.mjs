@@ -79,7 +79,7 @@ const runs = [
     expect: [
       `^ +patchwork run greeter.pw greet Ada 3: ${number} ms$`,
       `^ +tools/call greet through patchwork mcp: ${number} ms \\(${number}× the run; goal ≤ 2×\\)$`,
-      `^ +server rss: ${number} MB after 10 calls, .*; growth ${number} MB$`,
+      `^ +server rss: ${number} MB after 10 warm-up calls, .*; growth ${number} MB$`,
     ],
   },
   {
