@@ -48,6 +48,7 @@ export async function mcpCommand(args: McpArgs, term: Terminal, env: NodeJS.Proc
   } finally {
     process.off("SIGTERM", stop);
     process.off("SIGINT", stop);
+    await server.close(); // calls still under way are cancelled: nothing of theirs outlives the server
   }
   return 0;
 }

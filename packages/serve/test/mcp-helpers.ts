@@ -109,3 +109,15 @@ export function recordProgress(client: Client): (token: string) => string[] {
   client.setNotificationHandler("notifications/progress", (n) => void seen.push({ token: n.params.progressToken, message: n.params.message ?? "" }));
   return (token) => seen.filter((s) => s.token === token).map((s) => s.message);
 }
+
+/** The pids of living processes (any parent) whose command line contains `needle`. */
+export function processesWith(needle: string): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    const stat = safeRead(`/proc/${name}/stat`);
+    if (stat === "" || /\) [ZX] /.test(stat)) continue;
+    if (safeRead(`/proc/${name}/cmdline`).replace(/\0/g, " ").includes(needle)) found.push(Number(name));
+  }
+  return found;
+}

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { scriptedAgent } from "./helpers.js";
-import { connect, descendants, folderWith, patchworkBin, recordProgress, textOf, until, type Connected } from "./mcp-helpers.js";
+import { connect, descendants, folderWith, patchworkBin, processesWith, recordProgress, textOf, until, type Connected } from "./mcp-helpers.js";
 
 const GREETER = `# Greeter: skills for saying hello.
 type Mood = "calm" | "loud"
@@ -204,6 +204,33 @@ describe("patchwork mcp over stdio", () => {
     expect(Date.now() - cancelledAt).toBeLessThan(2_000);
     await until(() => !existsSync(sessionDir), 2_000, "the session's directory to be removed");
     expect(textOf(await c.client.callTool({ name: "echo", arguments: { what: "next" } }))).toBe("next\n");
+  });
+
+  it("a client that goes away during a call: the server cancels it and exits, leaving no process behind", async () => {
+    const dir = folderWith({ "greeter.pw": GREETER });
+    const c = await start(["greeter.pw"], dir);
+    const server = c.transport.pid!;
+    const seconds = 31 + Math.floor(Math.random() * 1000) / 1000; // a command line no other process has
+    const call = c.client.callTool({ name: "nap", arguments: { seconds } }).catch((e: Error) => e);
+    await until(() => descendants(server, `sleep ${seconds}`).length > 0, 15_000, "the skill's sleep");
+    expect(processesWith(`sleep ${seconds}`)).toHaveLength(1);
+    await c.close();
+    expect(await call).toBeInstanceOf(Error);
+    await until(() => !existsSync(`/proc/${server}`) || readFileSync(`/proc/${server}/stat`, "utf8").includes(") Z "), 5_000, "the server to exit");
+    await until(() => processesWith(`sleep ${seconds}`).length === 0, 5_000, `no 'sleep ${seconds}' left`);
+  });
+
+  it("SIGTERM during a call: the call is cancelled, its process group killed, and the server exits", async () => {
+    const dir = folderWith({ "greeter.pw": GREETER });
+    const c = await start(["greeter.pw"], dir);
+    const server = c.transport.pid!;
+    const seconds = 32 + Math.floor(Math.random() * 1000) / 1000;
+    const call = c.client.callTool({ name: "nap", arguments: { seconds } }).catch((e: Error) => e);
+    await until(() => processesWith(`sleep ${seconds}`).length === 1, 15_000, "the skill's sleep");
+    process.kill(server, "SIGTERM");
+    await until(() => !existsSync(`/proc/${server}`) || readFileSync(`/proc/${server}/stat`, "utf8").includes(") Z "), 5_000, "the server to exit");
+    expect(processesWith(`sleep ${seconds}`)).toEqual([]);
+    await call;
   });
 
   it("runs calls concurrently: 3 naps of 2 s take about one, and --max-workers 1 runs them one at a time", async () => {

@@ -42,6 +42,7 @@ export interface McpServerHandle {
   toolNames(): string[];
   /** Resolves when the stdio connection closes (or `close()` is called). */
   closed: Promise<void>;
+  /** Cancels the calls under way (their thinks, process groups and session directories) and stops serving. */
   close(): Promise<void>;
 }
 
@@ -59,9 +60,8 @@ export async function serveMcp(options: McpServeOptions): Promise<McpServerHandl
   if (options.http) {
     http = await startHttp({ port: options.http.port, token: options.http.token, create: () => state.newServer(), logger: options.logger });
   } else {
-    const server = state.newServer();
+    const server = state.newServer(() => closeResolve());
     const transport = options.transport ?? new StdioServerTransport();
-    server.onclose = () => closeResolve();
     await server.connect(transport);
   }
   const handle: McpServerHandle = {
@@ -69,7 +69,7 @@ export async function serveMcp(options: McpServeOptions): Promise<McpServerHandl
     toolNames: () => state.catalog.tools.map((t) => t.name),
     closed,
     close: async () => {
-      state.close();
+      await state.close();
       await http?.close();
       await Promise.all([...state.servers].map((s) => s.close().catch(() => undefined)));
       closeResolve();
@@ -87,6 +87,9 @@ class ServeState {
   private running = 0;
   private readonly waiting: (() => void)[] = [];
   private readonly maxCalls: number;
+  /** Aborted by close(): every call under way is cancelled. */
+  private readonly stopping = new AbortController();
+  private readonly calls = new Set<Promise<unknown>>();
 
   constructor(
     private readonly options: McpServeOptions,
@@ -142,19 +145,29 @@ class ServeState {
     if (changed) for (const server of this.servers) void server.sendToolListChanged().catch(() => undefined);
   }
 
-  close(): void {
+  /** Stops watching and cancels every call under way; resolves when they have ended. */
+  async close(): Promise<void> {
     clearTimeout(this.rebuildTimer);
     for (const w of this.watchers) w.close();
+    this.stopping.abort();
+    await Promise.allSettled([...this.calls]);
   }
 
   /** A server instance for one connection (stdio, or one HTTP session). */
-  newServer(): Server {
+  newServer(onclose?: () => void): Server {
     const server = new Server({ name: MCP_SERVE_NAME, version: "0.1.0" }, { capabilities: { tools: { listChanged: true } } });
     this.servers.add(server);
-    const onclose = () => this.servers.delete(server);
-    server.onclose = onclose;
+    server.onclose = () => {
+      this.servers.delete(server);
+      onclose?.();
+    };
     server.setRequestHandler("tools/list", async () => ({ tools: listed(this.catalog.tools) }));
-    server.setRequestHandler("tools/call", async (request, ctx) => this.call(server, request.params.name, request.params.arguments ?? {}, ctx));
+    server.setRequestHandler("tools/call", (request, ctx) => {
+      const call = this.call(server, request.params.name, request.params.arguments ?? {}, ctx);
+      this.calls.add(call);
+      void call.finally(() => this.calls.delete(call)).catch(() => undefined);
+      return call;
+    });
     return server;
   }
 
@@ -164,14 +177,15 @@ class ServeState {
       const names = this.catalog.tools.map((t) => t.name).join(", ");
       return { content: [{ type: "text", text: `there is no tool '${name}' (tools: ${names || "none"})` }], isError: true };
     }
-    await this.slot(ctx.mcpReq.signal);
+    const signal = AbortSignal.any([ctx.mcpReq.signal, this.stopping.signal]);
+    await this.slot(signal);
     const progress = progressSender(ctx);
     try {
       const result = await callTool({
         tool,
         arguments: args,
         answerer: this.answerer(server, ctx),
-        signal: ctx.mcpReq.signal,
+        signal,
         onProgress: progress.send,
         maxWorkers: this.maxCalls,
         cwd: this.cwd,
