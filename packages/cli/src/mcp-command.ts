@@ -37,6 +37,11 @@ export async function mcpCommand(args: McpArgs, term: Terminal, env: NodeJS.Proc
     ...(args.http !== undefined ? { http: { port: args.http, ...(token ? { token } : {}) } } : {}),
     ...(args.idleTimeout !== undefined ? { thinkIdleTimeoutMs: args.idleTimeout * 1000 } : {}),
     logger: { warn: (message) => term.stderr(`patchwork mcp: ${message}\n`) },
+  }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "EADDRINUSE") throw new UsageError(`--http ${args.http}: port ${args.http} of 127.0.0.1 is in use (--http 0 picks a free one)`);
+    if (error.code === "EACCES" && args.http !== undefined) throw new UsageError(`--http ${args.http}: not allowed to listen on that port`);
+    if (typeof error.code === "string") throw new UsageError(`cannot read the skills: ${error.message}`);
+    throw error;
   });
   const names = server.toolNames();
   term.stderr(`patchwork mcp: ${names.length} tool(s): ${names.join(", ") || "none"}${server.url ? ` at ${server.url}` : ""}\n`);

@@ -2,7 +2,9 @@
 // Listing (names, doc comments, schemas), calls with typed and bad arguments, no-agent mode,
 // an ACP agent for thinks, progress, cancellation of a running shell command, concurrency and
 // its bound, separate sessions per call, list_changed after an edit, Streamable HTTP.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -301,6 +303,34 @@ describe("patchwork mcp --http", () => {
       await client.close();
     } finally {
       child.kill();
+    }
+  });
+});
+
+describe("patchwork mcp's usage errors", () => {
+  const cli = (args: string[], cwd: string) => spawnSync(process.execPath, [patchworkBin, "mcp", ...args], { cwd, encoding: "utf8", timeout: 30_000 });
+
+  it("a missing path, a bad port, a port in use: a clear message, exit 2, no stack trace", async () => {
+    const dir = folderWith({ "greeter.pw": GREETER });
+    const missing = cli(["nope.pw"], dir);
+    expect([missing.status, missing.stderr.split("\n")[0]]).toEqual([2, "patchwork: nope.pw: no such file or folder"]);
+    const port = cli(["greeter.pw", "--http", "70000"], dir);
+    expect([port.status, port.stderr.split("\n")[0]]).toEqual([2, "patchwork: --http takes a port number (0: any free port)"]);
+    const busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, "127.0.0.1", () => r()));
+    try {
+      const taken = (busy.address() as AddressInfo).port;
+      const r = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [patchworkBin, "mcp", "greeter.pw", "--http", String(taken)], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
+        let stderr = "";
+        child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+        child.on("close", (status) => resolve({ status, stderr }));
+      });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(`patchwork: --http ${taken}: port ${taken} of 127.0.0.1 is in use`);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      busy.close();
     }
   });
 });
