@@ -278,7 +278,7 @@ describe("patchwork mcp over stdio", () => {
 });
 
 describe("patchwork mcp --http", () => {
-  it("serves Streamable HTTP on 127.0.0.1 with the bearer token of PATCHWORK_MCP_TOKEN", async () => {
+  it("serves Streamable HTTP on 127.0.0.1 with the bearer token of PATCHWORK_MCP_TOKEN; progress and sampling over it", async () => {
     const dir = folderWith({ "greeter.pw": GREETER });
     const child = spawn(process.execPath, [patchworkBin, "mcp", "greeter.pw", "--http", "0"], {
       cwd: dir,
@@ -301,6 +301,14 @@ describe("patchwork mcp --http", () => {
       await until(() => progress("http-1").length >= 1, 5_000, "a progress notification");
       expect(progress("http-1")[0]).toMatch(/^think 1 started/);
       await client.close();
+      // A client that offers sampling gets the thinks, over the call's SSE stream.
+      const sampler = new Client({ name: "http-sampler", version: "0.1.0" }, { capabilities: { sampling: {} } });
+      sampler.setRequestHandler("sampling/createMessage", async () => ({ model: "m", role: "assistant" as const, content: { type: "text" as const, text: "Sampled over HTTP." } }));
+      await sampler.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: "Bearer s3cret" } } }));
+      const sampled = await sampler.callTool({ name: "muse", arguments: { topic: "tea" } });
+      expect(textOf(sampled)).toContain("Sampled over HTTP.");
+      expect(textOf(sampled)).not.toContain("no agent");
+      await sampler.close();
     } finally {
       child.kill();
     }
