@@ -3,7 +3,7 @@
 // an ACP agent for thinks, progress, cancellation of a running shell command, concurrency and
 // its bound, separate sessions per call, list_changed after an edit, Streamable HTTP.
 import { spawn, spawnSync } from "node:child_process";
-import { createServer } from "node:http";
+import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -292,6 +292,19 @@ describe("patchwork mcp --http", () => {
       const url = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr)![1]!;
       const refused = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
       expect(refused.status).toBe(401);
+      // A page on another site (DNS rebinding, or a browser's cross-origin request): 403, even with the token.
+      const u = new URL(url);
+      const foreign = (headers: Record<string, string>) =>
+        new Promise<number>((resolve, reject) => {
+          const r = httpRequest({ host: "127.0.0.1", port: u.port, path: "/mcp", method: "POST", headers: { authorization: "Bearer s3cret", "content-type": "application/json", ...headers } }, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          });
+          r.on("error", reject);
+          r.end("{}");
+        });
+      expect(await foreign({ host: `evil.example:${u.port}` })).toBe(403);
+      expect(await foreign({ origin: "http://evil.example" })).toBe(403);
       const client = new Client({ name: "http-test", version: "0.1.0" });
       await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: "Bearer s3cret" } } }));
       expect((await client.listTools()).tools.map((t) => t.name)).toContain("greet");

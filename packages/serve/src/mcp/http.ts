@@ -2,7 +2,7 @@
  * `patchwork mcp --http PORT`: Streamable HTTP on 127.0.0.1 only, one server instance per MCP
  * session (the 2025 `initialize` handshake; responses stream as SSE, so progress notifications
  * and sampling requests reach the client during a call). Host and Origin headers must name the
- * local host (DNS-rebinding protection). With a token, as the `do` server does, a request
+ * local host at our port, else 403 (DNS-rebinding protection), checked before anything else. With a token, as the `do` server does, a request
  * without `Authorization: Bearer <token>` gets 401 and nothing else.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -38,6 +38,11 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
   let port = options.port;
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!local(req, port)) {
+      req.resume();
+      res.writeHead(403, { "content-type": "text/plain" }).end("Host and Origin must name this machine (127.0.0.1, localhost)");
+      return;
+    }
     if (!authorized(req, options.token)) {
       req.resume();
       res.writeHead(401, { "www-authenticate": "Bearer" }).end();
@@ -69,14 +74,10 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
   }
 
   function newSession(): WebStandardStreamableHTTPServerTransport {
-    const hosts = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => void sessions.set(id, transport),
       onsessionclosed: (id) => void sessions.delete(id),
-      enableDnsRebindingProtection: true,
-      allowedHosts: hosts,
-      allowedOrigins: hosts.map((h) => `http://${h}`),
     });
     return transport;
   }
@@ -94,6 +95,13 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+/** The Host header, and the Origin header when there is one, name the local host at our port (DNS-rebinding protection). */
+function local(req: IncomingMessage, port: number): boolean {
+  const hosts = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
+  const origin = req.headers.origin;
+  return hosts.includes(req.headers.host ?? "") && (origin === undefined || hosts.some((h) => origin === `http://${h}`));
 }
 
 function authorized(req: IncomingMessage, token: string | undefined): boolean {
