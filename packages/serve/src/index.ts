@@ -1,6 +1,7 @@
 /**
  * @patchwork/serve — Patchwork served to other tools, above the agent runtime: the ACP proxy of
- * `patchwork acp` (an agent for the editor's panel in front of another ACP agent). Each server
+ * `patchwork acp` (an agent for the editor's panel in front of another ACP agent) and the MCP
+ * server of `patchwork mcp` (`serveMcp`: every skill and command of .pw files a tool). Each server
  * runs programs and entries through the runtime of @patchwork/agent; none has its own evaluator
  * plumbing.
  */
