@@ -1,6 +1,6 @@
 /**
  * JSON Schemas of an entry's parameters and return value, for an MCP tool's `inputSchema` and
- * `outputSchema` (docs/decisions/0013-mcp-server.md): `string`, `number`, `boolean`, `null`,
+ * `outputSchema` (docs/decisions/0014-mcp-server.md): `string`, `number`, `boolean`, `null`,
  * arrays, objects (extra keys allowed, as the language's `{k: T}` allows them), unions of
  * string literals → `enum`, other unions → `anyOf`, `type X = …` of the file resolved;
  * untyped parameters are strings; other names (traits, imported types) and `any` take anything.

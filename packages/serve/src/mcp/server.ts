@@ -1,5 +1,5 @@
 /**
- * `patchwork mcp FILES…` (docs/mcp.md, docs/decisions/0013-mcp-server.md): an MCP server whose
+ * `patchwork mcp FILES…` (docs/mcp.md, docs/decisions/0014-mcp-server.md): an MCP server whose
  * tools are the `@skill`s and `@command`s of the given files. stdio by default, or Streamable
  * HTTP on 127.0.0.1. Every call is a run of its own (`callTool`); calls run concurrently, at most
  * `maxWorkers` at once; a folder's `.pw` files are watched, and a change of the tools is sent as
