@@ -35,10 +35,7 @@ export interface RunWithAgentOptions {
   entryMayBeArgument?: boolean;
   /** Arguments for the entry as command-line text, converted to its parameter types. */
   argStrings?: { positional?: string[]; named?: Record<string, string> };
-  /**
-   * Arguments for the entry as data (an MCP tool call's), checked against its parameter types
-   * before it runs: a missing or mistyped one fails the run with PW3065 naming the parameter.
-   */
+  /** Arguments for the entry as data (an MCP tool call's), checked against its parameter types (PW3065). */
   args?: JsonValue[];
   /** Most worker tasks running at once (default 8); the rest wait in a queue. */
   maxWorkers?: number;
