@@ -75,6 +75,14 @@ const runs = [
     ],
   },
   {
+    script: "bench-mcp.mjs",
+    expect: [
+      `^ +patchwork run greeter.pw greet Ada 3: ${number} ms$`,
+      `^ +tools/call greet through patchwork mcp: ${number} ms \\(${number}× the run; goal ≤ 2×\\)$`,
+      `^ +server rss: ${number} MB after 10 warm-up calls, .*; growth ${number} MB$`,
+    ],
+  },
+  {
     script: "bench-lsp.mjs",
     expect: [
       `^full check .* median ${number} ms CPU$`,

@@ -31,6 +31,8 @@ export const endToEndSuites = [
   "packages/agent/test/process-lines.test.ts",
   "packages/serve/test/proxy.test.ts",
   "packages/serve/test/proxy-commands.test.ts",
+  "packages/serve/test/mcp.test.ts",
+  "packages/serve/test/mcp-sampling.test.ts",
   "packages/agent/test/recycling.test.ts",
   "packages/agent/test/spare-session.test.ts",
   "packages/agent/test/workers.test.ts",
@@ -39,7 +41,7 @@ export const endToEndSuites = [
 ];
 
 /** The suites with configs and commands of their own (see each vitest.*.config.ts). */
-export const ownCommandSuites = ["test/agents/**", "test/package/**", "test/browser/**", "test/acpx/**", "test/editor/**"];
+export const ownCommandSuites = ["test/agents/**", "test/package/**", "test/browser/**", "test/acpx/**", "test/mcp-inspector/**", "test/editor/**"];
 
 export const allTests = ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"];
 

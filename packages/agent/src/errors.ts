@@ -43,6 +43,8 @@ export const AgentCodes = {
   doUnknownBlock: "PW4018",
   /** The think has `do` blocks but the agent never offered the `do` tool to its model. */
   doNotOffered: "PW4019",
+  /** A think answered through MCP sampling has `do` blocks, and the client's sampling offers no tools. */
+  samplingWithoutTools: "PW4020",
 } as const;
 
 export type AgentCode = (typeof AgentCodes)[keyof typeof AgentCodes];

@@ -187,6 +187,24 @@ function commandLine(
       },
     )
     .command(
+      "mcp <files..>",
+      "serve the skills and commands of .pw files (or folders of them) as MCP tools, on stdio or --http",
+      (y) =>
+        y
+          .positional("files", { type: "string", array: true, demandOption: true, describe: ".pw files and folders (a folder: its .pw files, watched)" })
+          .option("agent", {
+            type: "string",
+            describe: 'ACP agent for the skills\' thinks: a command line or "claude", "codex", "gemini" (default: $PATCHWORK_AGENT, else the client\'s sampling)',
+          })
+          .option("http", { type: "number", describe: "serve Streamable HTTP on 127.0.0.1:PORT instead of stdio ($PATCHWORK_MCP_TOKEN: bearer token)" })
+          .option("max-workers", { type: "number", describe: "most tool calls running at once, and worker tasks of each (default 8)" })
+          .option("idle-timeout", { type: "number", describe: "fail a think when the agent sends nothing for this many seconds" }),
+      async (args) => {
+        const { mcpCommand } = await import("./mcp-command.js");
+        result.status = await mcpCommand(args as never, term);
+      },
+    )
+    .command(
       "parse <file>",
       "print the AST of a program as JSON",
       (y) => y.positional("file", { type: "string", demandOption: true }),
@@ -237,7 +255,7 @@ function commandLine(
         result.status = await runMcpRelay(argv.slice(1));
       },
     )
-    .demandCommand(1, "say which command to run: run, acp, list, test, trace, parse, check, fmt or lsp")
+    .demandCommand(1, "say which command to run: run, acp, mcp, list, test, trace, parse, check, fmt or lsp")
     .strictCommands()
     .strictOptions()
     .help()

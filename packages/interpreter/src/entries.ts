@@ -4,8 +4,10 @@
  * (`Trait.method`), with signatures and the doc comments above them; and the conversion of
  * command-line arguments (strings) to the declared parameter types.
  */
-import type { FunDecl, Program, TypeExpr } from "@patchwork/parser";
-import { typeToText } from "./types/check.js";
+import type { FunDecl, Program, Span, TypeExpr } from "@patchwork/parser";
+import type { Scope } from "./compiler/scope.js";
+import { compileType, describeActual, typeToText } from "./types/check.js";
+import type { Value } from "./values.js";
 
 export interface EntryParam {
   name: string;
@@ -138,6 +140,30 @@ export function convertArgs(entry: EntryInfo, args: EntryArgs, types: (name: str
   });
   if (missing.length > 0) throw new Error(`missing argument(s) ${missing.map((m) => `'${m}'`).join(", ")}: ${entry.signature}`);
   return out;
+}
+
+/**
+ * Checks arguments given as data (an MCP tool call's) against the entry's parameters: their
+ * number, and each against its declared type (untyped parameters take anything; a parameter
+ * whose type admits null may be left out). Returns what does not fit, naming the parameter and
+ * the signature, at the parameter (or the entry), or null when they fit.
+ */
+export function checkEntryArgs(entry: EntryInfo, args: Value[], scope: Scope): { detail: string; span: Span } | null {
+  const params = entry.decl.params;
+  if (args.length > params.length)
+    return { detail: `${entry.name} takes ${params.length} argument(s), got ${args.length}: ${entry.signature}`, span: entry.decl.span };
+  for (let i = 0; i < params.length; i++) {
+    const p = params[i]!;
+    const given = i < args.length;
+    const v = given ? args[i]! : null;
+    if (p.type ? compileType(p.type, scope)(v) : given) continue;
+    const expected = p.type ? ` (${typeToText(p.type)})` : "";
+    const detail = given
+      ? `argument '${p.name}' expects ${typeToText(p.type!)}, got ${describeActual(v)}: ${entry.signature}`
+      : `missing argument '${p.name}'${expected}: ${entry.signature}`;
+    return { detail, span: p.span };
+  }
+  return null;
 }
 
 function resolveNamed(t: TypeExpr, types: (name: string) => TypeExpr | undefined, depth = 0): TypeExpr {

@@ -11,11 +11,12 @@ import { callValue } from "./compiler/call.js";
 import { Scope, type Binding, type FnCtx, type ModuleCtx, type ModuleLoader } from "./compiler/scope.js";
 import { generateBody } from "./compiler/codegen.js";
 import { compileExprStatement, compileStatements } from "./compiler/stmt.js";
-import { convertArgs, defaultEntry, findEntry, listEntries, type EntryArgs } from "./entries.js";
+import { checkEntryArgs, convertArgs, defaultEntry, findEntry, listEntries, type EntryArgs } from "./entries.js";
 import { PwPending, PwTask, PwWorkerFn, runTask } from "./workers/objects.js";
 import { CallSite } from "./builtins/types.js";
 import type { StmtFn } from "./compiler/types.js";
 import { raise } from "./errors.js";
+import { checkAssignable } from "./types/check.js";
 import { NORMAL, RETURN, type Runtime } from "./runtime.js";
 import { fromJson, PwFunction, type CompiledFunction, type PwObject, type Value } from "./values.js";
 
@@ -317,6 +318,12 @@ export interface MainOptions {
   args?: Value[];
   /** Arguments for the entry as command-line text, converted to its parameter types. */
   argStrings?: EntryArgs;
+  /**
+   * The entry is called from outside the program (an MCP tool call): check the number of `args`
+   * and each against its parameter's declared type before it runs (PW3065 naming the parameter),
+   * and its value against its declared return type (PW3004).
+   */
+  checkTypes?: boolean;
   /** False: only load the file (items, imports) and run the entry (a worker task). Default true. */
   statements?: boolean;
   /**
@@ -418,7 +425,13 @@ export function runEntry(rt: Runtime, m: ModuleCtx, program: Program, fileName: 
     }
   }
   if (!(value instanceof PwFunction || value instanceof PwWorkerFn)) return raise("PW3051", program.span, fileName, { name: info.name });
-  return callEntry(rt, value, args, fileName, info.name);
+  if (!opts.checkTypes) return callEntry(rt, value, args, fileName, info.name);
+  const problem = opts.argStrings ? null : checkEntryArgs(info, args, m.scope);
+  if (problem) return raise("PW3065", problem.span, fileName, { detail: problem.detail });
+  const result = callEntry(rt, value, args, fileName, info.name);
+  const returnType = info.decl.returnType;
+  if (returnType) checkAssignable(returnType, m.scope, `the value of '${info.name}'`, returnType.span, fileName)(result);
+  return result;
 }
 
 /** The value of an item or trait method (`Trait.method`) of a module. */

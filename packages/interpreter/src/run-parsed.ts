@@ -18,6 +18,8 @@ export interface RunOptions extends InterpreterOptions {
   entry?: string;
   /** Arguments for the entry, as data. */
   args?: JsonValue[];
+  /** The entry is called from outside (an MCP tool call): `args` are checked against its parameter types (PW3065), its value against its return type (PW3004). */
+  checkTypes?: boolean;
   /** Arguments for the entry as text (`patchwork run file.pw entry a b --arg c=1`), converted to its parameter types. */
   argStrings?: EntryArgs;
   /** False: run only the entry, not the top-level statements (a worker task). Default true. */
@@ -73,6 +75,7 @@ export function runParsed(
       entry: options.entry,
       args: options.args?.map(fromJson),
       argStrings: options.argStrings,
+      checkTypes: options.checkTypes,
       statements: options.statements,
       entryMayBeArgument: options.entryMayBeArgument,
     });

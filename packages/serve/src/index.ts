@@ -1,6 +1,7 @@
 /**
  * @patchwork/serve — Patchwork served to other tools, above the agent runtime: the ACP proxy of
- * `patchwork acp` (an agent for the editor's panel in front of another ACP agent). Each server
+ * `patchwork acp` (an agent for the editor's panel in front of another ACP agent) and the MCP
+ * server of `patchwork mcp` (`serveMcp`: every skill and command of .pw files a tool). Each server
  * runs programs and entries through the runtime of @patchwork/agent; none has its own evaluator
  * plumbing.
  */
@@ -10,3 +11,9 @@ export { classifyPrompt } from "./proxy/prompts.js";
 export type { PromptKind } from "./proxy/prompts.js";
 export { kebabCase, pluginName, toolNameOf, toolNames, TOOL_NAME } from "./names.js";
 export type { NamedSkill } from "./names.js";
+export { serveMcp, MCP_SERVE_NAME } from "./mcp/server.js";
+export type { McpServeOptions, McpServerHandle } from "./mcp/server.js";
+export { buildCatalog, pwFiles } from "./mcp/catalog.js";
+export type { Catalog, McpTool } from "./mcp/catalog.js";
+export { SamplingAgent } from "./mcp/sampling.js";
+export type { SamplingAgentOptions } from "./mcp/sampling.js";

@@ -64,6 +64,7 @@ interface EvaluatorModule {
       askUser?: boolean;
       argStrings?: WorkerInit["argStrings"];
       args?: JsonValue[];
+      checkTypes?: boolean;
       statements?: boolean;
       entryMayBeArgument?: boolean;
       workers?: Workers;
@@ -453,6 +454,7 @@ async function runProgram(
     ...(own ? { program: own.program } : {}),
     ...(!task && init.entry !== undefined ? { entry: init.entry } : {}),
     ...(!task && init.argStrings ? { argStrings: init.argStrings } : {}),
+    ...(!task && init.args ? { args: init.args, checkTypes: true } : {}),
     ...(!task && init.entryMayBeArgument ? { entryMayBeArgument: true } : {}),
     ...(init.limits !== undefined ? { limits: init.limits } : {}),
     ...(init.askUser ? { askUser: true } : {}),

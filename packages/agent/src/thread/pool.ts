@@ -426,6 +426,7 @@ export class EvaluatorPool {
     run.thread = t;
     this.threads.add(t);
     this.listen(t);
+    this.options.emit({ type: "task-start", worker: run.key });
   }
 
   /** An idle task thread still alive, if any. */
@@ -468,6 +469,7 @@ export class EvaluatorPool {
     t.reuse(run, this.taskInit(run));
     run.state = "running";
     run.thread = t;
+    this.options.emit({ type: "task-start", worker: run.key });
   }
 
   private taskInit(run: TaskRun): WorkerInit {
@@ -480,6 +482,7 @@ export class EvaluatorPool {
       ...this.options.init,
       entry: undefined,
       argStrings: undefined,
+      args: undefined,
       entryMayBeArgument: undefined,
       parsed: undefined,
       gated: undefined,
@@ -496,7 +499,9 @@ export class EvaluatorPool {
     // Tasks it delegated and never awaited end with it.
     this.cancelGroupsOf(t, "the worker that started this task has ended");
     const group = run.group;
-    if (end.kind === "done" && !end.outcome.diagnostics.some((d) => d.severity === "error")) {
+    const ok = end.kind === "done" && !end.outcome.diagnostics.some((d) => d.severity === "error");
+    this.options.emit({ type: "task-end", worker: run.key, ok });
+    if (ok) {
       run.state = "done";
       group.results[run.index] = end.outcome.value;
       group.left--;

@@ -45,6 +45,8 @@ export interface WorkerInit {
   entryMayBeArgument?: boolean;
   /** Arguments for the entry as command-line text (converted to its parameter types). */
   argStrings?: { positional?: string[]; named?: Record<string, string> };
+  /** Arguments for the entry as data, checked against its parameter types (an MCP tool call's). */
+  args?: JsonValue[];
   /** The run's session (`self.session`), the same in every thread. */
   session?: SessionInfo;
   /** "none": thinks evaluate to their prompt in this thread (no agent). Default: the main thread's agent. */

@@ -35,6 +35,8 @@ export interface RunWithAgentOptions {
   entryMayBeArgument?: boolean;
   /** Arguments for the entry as command-line text, converted to its parameter types. */
   argStrings?: { positional?: string[]; named?: Record<string, string> };
+  /** Arguments for the entry as data (an MCP tool call's), checked against its parameter types (PW3065). */
+  args?: JsonValue[];
   /** Most worker tasks running at once (default 8); the rest wait in a queue. */
   maxWorkers?: number;
   /**
@@ -274,6 +276,7 @@ function evaluate(
     cwd,
     entry: options.entry,
     ...(options.argStrings ? { argStrings: options.argStrings } : {}),
+    ...(options.args ? { args: options.args } : {}),
     ...(options.entryMayBeArgument ? { entryMayBeArgument: true } : {}),
     limits: options.limits,
     writeOutput: options.writeOutput ?? true,

@@ -228,6 +228,8 @@ export class TraceWriter {
         };
       }
       case "loop":
+      case "task-start": // a task's thinks carry its worker key; its start and end are not recorded
+      case "task-end":
         return null;
       case "agent-started":
       case "agent-restarting":

@@ -17,8 +17,9 @@ import { randomUUID } from "node:crypto";
 import { Readable, Writable } from "node:stream";
 import { isAbsolute, resolve } from "node:path";
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import { formatDiagnostic, SourceFile, type Diagnostic } from "@patchwork/parser";
+import { SourceFile, type Diagnostic } from "@patchwork/parser";
 import { entryResultText } from "@patchwork/interpreter";
+import { diagnosticsText } from "../diagnostics.js";
 import {
   AgentCodes,
   EvaluatorSession,
@@ -607,19 +608,7 @@ class AcpProxy {
 }
 
 function renderDiagnostics(diagnostics: readonly Diagnostic[], main: SourceFile): string {
-  const cache = new Map<string, SourceFile | undefined>([[main.fileName, main]]);
-  const sourceOf = (fileName: string | undefined) => {
-    const name = fileName ?? main.fileName;
-    if (!cache.has(name)) {
-      try {
-        cache.set(name, new SourceFile(readFileSync(name, "utf8"), name));
-      } catch {
-        cache.set(name, undefined);
-      }
-    }
-    return cache.get(name);
-  };
-  return `\`\`\`\n${diagnostics.map((d) => formatDiagnostic(d, sourceOf(d.fileName))).join("\n")}\n\`\`\`\n`;
+  return `\`\`\`\n${diagnosticsText(diagnostics, main)}\n\`\`\`\n`;
 }
 
 /** A JSON-RPC internal error whose message is the text the user reads. */

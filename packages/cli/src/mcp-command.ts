@@ -1,0 +1,59 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { serveMcp } from "@patchwork/serve";
+import { UsageError } from "./files.js";
+import { resolveAgentCommand } from "./presets.js";
+import type { Terminal } from "./terminal.js";
+
+export interface McpArgs {
+  files: string[];
+  agent?: string;
+  http?: number;
+  maxWorkers?: number;
+  idleTimeout?: number;
+}
+
+/**
+ * `patchwork mcp FILES… [--agent A] [--http PORT] [--max-workers N]`: every `@skill` and
+ * `@command` of the files an MCP tool (docs/mcp.md). On stdio, stdout is the protocol:
+ * messages go to stderr only. With `--http`, PATCHWORK_MCP_TOKEN (when set) is the bearer token.
+ */
+export async function mcpCommand(args: McpArgs, term: Terminal, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  if (args.files.length === 0) throw new UsageError("patchwork mcp needs the .pw files or folders whose skills it serves");
+  for (const file of args.files) if (!existsSync(resolve(file))) throw new UsageError(`${file}: no such file or folder`);
+  if (args.http !== undefined && !(Number.isInteger(args.http) && args.http >= 0 && args.http < 65536))
+    throw new UsageError("--http takes a port number (0: any free port)");
+  if (args.maxWorkers !== undefined && !(Number.isInteger(args.maxWorkers) && args.maxWorkers >= 1))
+    throw new UsageError("--max-workers takes a whole number of at least 1");
+  if (args.idleTimeout !== undefined && !(args.idleTimeout > 0)) throw new UsageError("--idle-timeout takes a positive number of seconds");
+  const value = (args.agent ?? env.PATCHWORK_AGENT)?.trim();
+  const agent = value ? resolveAgentCommand(value, env) : undefined;
+  const token = env.PATCHWORK_MCP_TOKEN?.trim() || undefined;
+  const server = await serveMcp({
+    paths: args.files,
+    cwd: process.cwd(),
+    ...(agent ? { agent } : {}),
+    ...(args.maxWorkers !== undefined ? { maxWorkers: args.maxWorkers } : {}),
+    ...(args.http !== undefined ? { http: { port: args.http, ...(token ? { token } : {}) } } : {}),
+    ...(args.idleTimeout !== undefined ? { thinkIdleTimeoutMs: args.idleTimeout * 1000 } : {}),
+    logger: { warn: (message) => term.stderr(`patchwork mcp: ${message}\n`) },
+  }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "EADDRINUSE") throw new UsageError(`--http ${args.http}: port ${args.http} of 127.0.0.1 is in use (--http 0 picks a free one)`);
+    if (error.code === "EACCES" && args.http !== undefined) throw new UsageError(`--http ${args.http}: not allowed to listen on that port`);
+    if (typeof error.code === "string") throw new UsageError(`cannot read the skills: ${error.message}`);
+    throw error;
+  });
+  const names = server.toolNames();
+  term.stderr(`patchwork mcp: ${names.length} tool(s): ${names.join(", ") || "none"}${server.url ? ` at ${server.url}` : ""}\n`);
+  const stop = () => void server.close();
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+  try {
+    await server.closed;
+  } finally {
+    process.off("SIGTERM", stop);
+    process.off("SIGINT", stop);
+    await server.close(); // calls still under way are cancelled: nothing of theirs outlives the server
+  }
+  return 0;
+}

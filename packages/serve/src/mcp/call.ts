@@ -1,0 +1,112 @@
+/**
+ * One MCP tool call: a run of its own of the tool's entry through the agent runtime
+ * (`runWithAgent`: own evaluator thread, own `self.session` id and dir, own agent process or
+ * sampling agent), with the call's arguments as typed data. Its result is the entry's result
+ * as text (`entryResultText`: what it printed, the answers of statement thinks, its value);
+ * an error of the run is a tool result with `isError: true` and the positioned message.
+ */
+import type { CallToolResult } from "@modelcontextprotocol/server";
+import { runWithAgent, type AsyncAgent, type RunEvent } from "@patchwork/agent";
+import { entryResultText, type JsonValue } from "@patchwork/interpreter";
+import { SourceFile } from "@patchwork/parser";
+import { diagnosticsText } from "../diagnostics.js";
+import type { McpTool } from "./catalog.js";
+
+/** How thinks are answered in a call: an ACP agent command, an AsyncAgent (sampling), or none. */
+export type ThinkAnswerer = { command: string } | { agent: AsyncAgent } | null;
+
+export interface ToolCallOptions {
+  tool: McpTool;
+  arguments: Record<string, unknown>;
+  answerer: ThinkAnswerer;
+  signal: AbortSignal;
+  /** The skill's working directory (the server's). */
+  cwd: string;
+  /** A progress message (a think started or finished, a shell command ran). */
+  onProgress?: (message: string) => void;
+  maxWorkers?: number;
+  env?: Record<string, string | undefined>;
+  /** Per-think idle limit of an ACP agent. */
+  thinkIdleTimeoutMs?: number;
+}
+
+export const NO_AGENT_NOTE =
+  "(patchwork mcp has no agent: its think blocks evaluated to their prompts. Start it with --agent claude|codex|gemini|\"<command>\", or from a client that offers sampling.)";
+
+export async function callTool(options: ToolCallOptions): Promise<CallToolResult> {
+  const { tool } = options;
+  const args = argumentList(tool, options.arguments);
+  if (typeof args === "string") return errorResult(args);
+  let thinks = 0;
+  const onEvent = (event: RunEvent) => {
+    if (event.type === "think-start") thinks++;
+    const message = progressMessage(event);
+    if (message !== null) options.onProgress?.(message);
+  };
+  const answerer = options.answerer;
+  const result = await runWithAgent({
+    source: tool.source,
+    fileName: tool.file,
+    cwd: options.cwd,
+    entry: tool.entry,
+    parsed: tool.parsed,
+    args,
+    agent: answerer === null ? null : "command" in answerer ? { command: answerer.command } : answerer.agent,
+    permissions: { do: "allow", other: "deny" },
+    signal: options.signal,
+    onEvent,
+    writeOutput: false,
+    shellStdin: "ignore",
+    ...(options.maxWorkers !== undefined ? { maxWorkers: options.maxWorkers } : {}),
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.thinkIdleTimeoutMs !== undefined ? { thinkIdleTimeoutMs: options.thinkIdleTimeoutMs } : {}),
+  });
+  const note = answerer === null && thinks > 0 ? `\n${NO_AGENT_NOTE}\n` : "";
+  const errors = result.diagnostics.filter((d) => d.severity === "error");
+  if (!result.ok || errors.length > 0) {
+    const before = result.output === "" ? "" : result.output.endsWith("\n") ? result.output : `${result.output}\n`;
+    return errorResult(`${before}${diagnosticsText(errors, new SourceFile(tool.source, tool.file))}\n${note}`);
+  }
+  const text = entryResultText({ output: result.output, value: result.value }) + note;
+  const content: CallToolResult["content"] = [{ type: "text", text }];
+  if (!tool.output) return { content };
+  const value = result.value ?? null;
+  return { content, structuredContent: (tool.output.wrapped ? { value } : value) as Record<string, unknown> };
+}
+
+/**
+ * The call's arguments in parameter order. An unknown name is an error here; a parameter left
+ * out is null (a trailing one is left off, so that the entry's own check says it is missing).
+ */
+function argumentList(tool: McpTool, given: Record<string, unknown>): JsonValue[] | string {
+  const unknown = Object.keys(given).filter((k) => !tool.params.includes(k));
+  if (unknown.length > 0) return `${tool.name} has no parameter ${unknown.map((k) => `'${k}'`).join(", ")}: ${tool.signature}`;
+  const args = tool.params.map((p) => (Object.prototype.hasOwnProperty.call(given, p) ? (given[p] as JsonValue) : undefined));
+  while (args.length > 0 && args[args.length - 1] === undefined) args.pop();
+  return args.map((a) => (a === undefined ? null : a));
+}
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+/** What a progress notification says about an event, or null for events it does not report. */
+function progressMessage(event: RunEvent): string | null {
+  const who = "worker" in event && event.worker !== undefined && event.worker !== "main" ? `[${event.worker}] ` : "";
+  switch (event.type) {
+    case "think-start":
+      return `${who}think ${event.id} started (${event.fileName}:${event.span.start.line})`;
+    case "think-end":
+      return `${who}think ${event.id} ${event.ok ? "finished" : `failed: ${event.error ?? ""}`}`;
+    case "task-start":
+      return `[${event.worker}] worker started`;
+    case "task-end":
+      return `[${event.worker}] worker ${event.ok ? "finished" : "failed"}`;
+    case "do-start":
+      return `think ${event.thinkId}: do ${event.index} started`;
+    case "shell":
+      return `$ ${event.command.length > 80 ? `${event.command.slice(0, 80)}…` : event.command} (exit ${event.status})`;
+    default:
+      return null;
+  }
+}

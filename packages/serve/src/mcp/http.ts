@@ -1,0 +1,154 @@
+/**
+ * `patchwork mcp --http PORT`: Streamable HTTP on 127.0.0.1 only, one server instance per MCP
+ * session (the 2025 `initialize` handshake; responses stream as SSE, so progress notifications
+ * and sampling requests reach the client during a call). Host and Origin headers must name the
+ * local host at our port, else 403 (DNS-rebinding protection), checked before anything else. With a token, as the `do` server does, a request
+ * without `Authorization: Bearer <token>` gets 401 and nothing else.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { randomUUID, timingSafeEqual } from "node:crypto";
+import { Readable } from "node:stream";
+import { isInitializeRequest, WebStandardStreamableHTTPServerTransport, type Server } from "@modelcontextprotocol/server";
+import type { Logger } from "@patchwork/agent";
+
+export interface HttpHandle {
+  url: string;
+  close(): Promise<void>;
+}
+
+export interface HttpOptions {
+  port: number;
+  token?: string;
+  create: () => Server;
+  logger?: Logger;
+}
+
+const MAX_BODY = 4 * 1024 * 1024;
+
+export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
+  const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
+  const http = createServer((req, res) => {
+    serve(req, res).catch((error: unknown) => {
+      options.logger?.warn(`HTTP request failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+  let port = options.port;
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!local(req, port)) {
+      req.resume();
+      res.writeHead(403, { "content-type": "text/plain" }).end("Host and Origin must name this machine (127.0.0.1, localhost)");
+      return;
+    }
+    if (!authorized(req, options.token)) {
+      req.resume();
+      res.writeHead(401, { "www-authenticate": "Bearer" }).end();
+      return;
+    }
+    if (!(req.url ?? "").startsWith("/mcp")) {
+      req.resume();
+      res.writeHead(404).end();
+      return;
+    }
+    const body = req.method === "POST" ? await readJson(req) : undefined;
+    if (body === null) {
+      res.writeHead(413, { connection: "close" }).end();
+      return;
+    }
+    const request = toRequest(req, body?.text);
+    const id = req.headers["mcp-session-id"];
+    let transport = typeof id === "string" ? sessions.get(id) : undefined;
+    if (!transport) {
+      if (typeof id === "string" || !body || !isInitializeRequest(body.json)) {
+        res.writeHead(typeof id === "string" ? 404 : 400, { "content-type": "application/json" });
+        res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "no MCP session: initialize first" }, id: null }));
+        return;
+      }
+      transport = newSession();
+      await options.create().connect(transport);
+    }
+    await send(await transport.handleRequest(request), res);
+  }
+
+  function newSession(): WebStandardStreamableHTTPServerTransport {
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => void sessions.set(id, transport),
+      onsessionclosed: (id) => void sessions.delete(id),
+    });
+    return transport;
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(options.port, "127.0.0.1", () => resolve());
+  });
+  port = (http.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    close: async () => {
+      for (const t of [...sessions.values()]) await t.close().catch(() => undefined);
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
+
+/** The Host header, and the Origin header when there is one, name the local host at our port (DNS-rebinding protection). */
+function local(req: IncomingMessage, port: number): boolean {
+  const hosts = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
+  const origin = req.headers.origin;
+  return hosts.includes(req.headers.host ?? "") && (origin === undefined || hosts.some((h) => origin === `http://${h}`));
+}
+
+function authorized(req: IncomingMessage, token: string | undefined): boolean {
+  if (token === undefined) return true;
+  const auth = req.headers.authorization ?? "";
+  const given = Buffer.from(auth.startsWith("Bearer ") ? auth.slice(7).trim() : "");
+  const wanted = Buffer.from(token);
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
+}
+
+/** The body as text and JSON (undefined JSON when it does not parse), or null past the limit. */
+async function readJson(req: IncomingMessage): Promise<{ text: string; json: unknown } | null> {
+  if (Number(req.headers["content-length"]) > MAX_BODY) return null;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY) return null;
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  try {
+    return { text, json: JSON.parse(text) };
+  } catch {
+    return { text, json: undefined };
+  }
+}
+
+function toRequest(req: IncomingMessage, body: string | undefined): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else headers.set(name, value);
+  }
+  return new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url}`, { method: req.method ?? "GET", headers, body });
+}
+
+async function send(response: Response, res: ServerResponse): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => (headers[name] = value));
+  res.writeHead(response.status, headers);
+  res.flushHeaders();
+  if (response.body) {
+    const stream = Readable.fromWeb(response.body as import("node:stream/web").ReadableStream);
+    res.on("close", () => stream.destroy());
+    for await (const chunk of stream) res.write(chunk);
+  }
+  res.end();
+}
