@@ -34,8 +34,13 @@ const ADAPTERS: Record<string, string[]> = {
  */
 const CLAUDE_OPTIONS = { allowDangerouslySkipPermissions: false, promptSuggestions: false, env: { ENABLE_TOOL_SEARCH: "false" } };
 
-/** After `session/new`: Codex asks nothing in `agent-full-access` (its default mode judges each call with an extra model request). */
-const MODES: Record<string, string> = { codex: "agent-full-access" };
+/**
+ * The mode each session is put in after `session/new`: Claude Code's `default` ("Manual": it
+ * asks the client, which allows; it may start in `auto`, whose classifier needs model requests
+ * of its own), Codex's `agent-full-access` (its default mode judges each call with an extra
+ * model request).
+ */
+const MODES: Record<string, string> = { claude: "default", codex: "agent-full-access" };
 
 export interface SkillSessionOptions {
   prompt: string;
@@ -120,6 +125,9 @@ export async function runSkillSession(setup: AgentSetup, options: SkillSessionOp
       cwd: dirs.work,
       mcpServers: options.mcpServers?.(dirs) ?? [],
       ...(setup.name === "claude" ? { _meta: { claudeCode: { options: claudeOptions } } } : {}),
+      // codex-acp answers session/new before Codex has started the MCP servers, and a turn
+      // started meanwhile offers none of their tools: this makes it wait for them.
+      ...(setup.name === "codex" ? { _meta: { mcpStartupAwaitTimeoutMs: 30_000 } } : {}),
     });
     const mode = MODES[setup.name];
     if (mode) await connection.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: mode });
@@ -131,18 +139,25 @@ export async function runSkillSession(setup: AgentSetup, options: SkillSessionOp
   } finally {
     connection.close();
     child.stdin.end();
-    // An adapter that outlives its stdin by 10 s is stopped by its process group (an error, below).
-    const gone = await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)]);
-    if (!gone) {
-      error ??= "the adapter did not exit within 10 s of its stdin closing";
-      killGroup();
+    // As an editor stops an agent: its stdin closed, then (Gemini CLI stays) SIGTERM to the
+    // adapter alone. Its MCP servers must then go by themselves (`leftovers`); an adapter
+    // still there 10 s later is an error, and its process group is killed.
+    const within = (ms: number) => Promise.race([exited.then(() => true), sleep(ms).then(() => false)]);
+    if (!(await within(3000))) {
+      child.kill("SIGTERM");
+      if (!(await within(10_000))) {
+        error ??= "the adapter did not exit within 10 s of SIGTERM";
+        killGroup();
+      }
     }
   }
   await exited;
   clearTimeout(timer);
   const leftovers = await leftoversOf(marker);
   await fake.close();
-  rmSync(root, { recursive: true, force: true });
+  // PW_AGENT_KEEP_DIRS=1 keeps the run's folders (the agents' logs and config) to look into.
+  if (process.env.PW_AGENT_KEEP_DIRS) console.log(`[kept] ${root}`);
+  else rmSync(root, { recursive: true, force: true });
   const answer = updates
     .map((u) => (u.sessionUpdate === "agent_message_chunk" ? ((u.content as { text?: string }).text ?? "") : ""))
     .join("");

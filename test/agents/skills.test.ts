@@ -6,62 +6,12 @@
  * thinks are answered by a second agent (`patchwork mcp --agent <the scripted test agent>`), and
  * that agent's answer must come back in the tool result and so into the caller's final answer.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ModelRequest, Rule } from "./fakes/server.js";
-import { installed, REPO, type AgentSetup } from "./harness.js";
+import { installed, type AgentSetup } from "./harness.js";
 import { describeSession, patchworkMcp, runSkillSession, scriptedAgent } from "./mcp-harness.js";
 import { claude, codex, gemini } from "./setups.js";
-
-const SKILLS = join(REPO, "test/agents/skills");
-const prompt = (name: string) => readFileSync(join(SKILLS, `${name}.prompt.txt`), "utf8").trim();
-
-/** What the second agent answers to each think of the four skills (matched on interpolated values). */
-export const INNER_SCRIPT = {
-  prompts: [
-    { match: "greet the user named Alice", steps: [{ reply: "Hello Alice, have a wonderful day! (second agent)" }] },
-    { match: "- Count: 42", steps: [{ reply: "INTERPOLATION PASSED for TestUser and 42 (second agent)" }] },
-    { match: "Task A is analyzing", steps: [{ reply: "A-complete" }] },
-    { match: "Task B is processing", steps: [{ reply: "B-complete" }] },
-    { match: "Task C is validating", steps: [{ reply: "C-complete" }] },
-    { match: "- Task C: C-complete", steps: [{ reply: "DELEGATION PASSED: A-complete, B-complete, C-complete (second agent)" }] },
-    { match: "- Sum of values: 150", steps: [{ reply: "MAILBOX PASSED: 5 messages, sum 150 (second agent)" }] },
-  ],
-  fallback: { steps: [{ reply: "UNEXPECTED THINK" }] },
-};
-
-interface SkillCase {
-  file: string;
-  tool: string;
-  input: Record<string, unknown>;
-  /** The second agent's answer that must reach the caller's answer. */
-  answer: string;
-  /** Lines the skill prints that the tool result carries too. */
-  printed: string[];
-}
-
-export const CASES: SkillCase[] = [
-  { file: "greeter", tool: "greet", input: { name: "Alice" }, answer: "Hello Alice, have a wonderful day! (second agent)", printed: ["Preparing greeting for Alice..."] },
-  { file: "interpolation-test", tool: "test", input: { name: "TestUser", count: 42 }, answer: "INTERPOLATION PASSED for TestUser and 42 (second agent)", printed: [] },
-  { file: "delegation-test", tool: "test", input: {}, answer: "DELEGATION PASSED: A-complete, B-complete, C-complete (second agent)", printed: ["Task A complete", "All tasks completed"] },
-  { file: "mailbox-test", tool: "test", input: {}, answer: "MAILBOX PASSED: 5 messages, sum 150 (second agent)", printed: ["Received message 5: value=50"] },
-];
-
-/** The tool offered to the model whose name ends with `tool` (each agent prefixes MCP tools its own way). */
-export function offered(request: ModelRequest, tool: string): string {
-  const name = request.tools.find((t) => t.endsWith(`__${tool}`) || t.endsWith(`_${tool}`));
-  if (!name) throw new Error(`no tool ${tool} offered: ${request.tools.join(", ")}`);
-  return name;
-}
-
-/** The fake model: the prompt → a call of the skill's tool; its result → an answer quoting it. */
-export function skillRules(c: SkillCase, wording: string): Rule[] {
-  return [
-    { when: wording, afterTool: false, times: 1, reply: (q) => ({ tool: offered(q, c.tool), input: c.input }) },
-    { afterTool: true, times: 1, reply: (q) => ({ text: `The skill said:\n${q.latest}` }) },
-  ];
-}
+import { CASES, INNER_SCRIPT, prompt, skillRules, SKILLS } from "./skill-cases.js";
 
 const AGENTS: [AgentSetup, string][] = [
   [claude, "claude-agent-acp"],
