@@ -167,7 +167,7 @@ export async function runSkillSession(setup: AgentSetup, options: SkillSessionOp
 /** A short description of a session, for assertion messages. */
 export function describeSession(r: SkillSessionResult): string {
   const requests = r.modelRequests
-    .map((q) => `  ${q.model?.afterTool ? "tool result" : "user"} ${JSON.stringify(q.model?.latest.slice(0, 300))} → ${q.decision?.kind === "tool" ? `${q.decision.name}(${JSON.stringify(q.decision.input)})` : JSON.stringify(q.decision && "text" in q.decision ? q.decision.text : "")} [${q.decision?.why}]`)
+    .map((q) => `  ${q.model?.afterTool ? "tool result" : "user"} ${JSON.stringify(q.model?.latest.slice(0, 300))} → ${q.decision?.kind === "tool" ? `${q.decision.name}(${JSON.stringify(q.decision.input)})` : JSON.stringify(q.decision && "text" in q.decision ? q.decision.text : "")} [${q.decision?.why}; MCP tools offered: ${q.model?.tools.filter((t) => /^mcp_/.test(t)).join(", ") || "none"}]`)
     .join("\n");
   return `stop ${r.stopReason} error ${r.error}\n--- answer\n${r.answer}\n--- stderr\n${r.stderr.slice(-3000)}\n--- model requests\n${requests}`;
 }
