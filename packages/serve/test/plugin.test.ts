@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "@patchwork/parser";
-import { fileHeader, PluginError, servedEntries, writePlugin } from "../dist/index.js";
+import { buildCatalog, fileHeader, PluginError, servedEntries, writePlugin } from "../dist/index.js";
 
 const repo = resolve(import.meta.dirname, "../../..");
 const skills = join(repo, "test/agents/skills");
@@ -111,6 +111,14 @@ export default trait InterpolationTest: Agent {
     expect(body).toContain("- `name` (string, required): who to greet");
     expect(body).toContain("- `count` (number, required): how many times");
     expect(body).toContain("# interpolation-test:test");
+    // The MCP server's tool says the same: the doc text as description, @param lines on the parameters.
+    const [tool] = buildCatalog(["interp.pw"], dir).tools;
+    expect(tool!.description).toBe("Tests variable interpolation in think blocks");
+    expect(tool!.inputSchema).toEqual({
+      type: "object",
+      properties: { name: { type: "string", description: "who to greet" }, count: { type: "number", description: "how many times" } },
+      required: ["name", "count"],
+    });
     // Without --agent, none is baked in.
     expect(readJson(r.dir, ".mcp.json").mcpServers.patchwork.args).toEqual(["mcp", "${CLAUDE_PLUGIN_ROOT}/pw/interp.pw"]);
   });
@@ -125,7 +133,7 @@ export default trait InterpolationTest: Agent {
 
     # Says hello
     @command hello
-    fun hello(who) { print("hello " + who) }
+    fun hello(who, greeting: string | null) { print("hello " + who) }
 
     fun helper() {}
 }
@@ -141,8 +149,9 @@ export default trait InterpolationTest: Agent {
     expect(paired.fields["allowed-tools"]).toBe("Skill(tools:narrate), mcp__plugin_tools_patchwork__narrate");
     const alone = frontmatter(read(r.dir, "commands/hello.md"));
     expect(JSON.parse(alone.fields.description!)).toBe("Says hello");
-    expect(alone.body).toContain("Call the MCP tool `mcp__plugin_tools_patchwork__hello` (`hello(who)` of `tools.pw`) with these arguments: $ARGUMENTS");
-    expect(alone.body).toContain("- `who` (string, required)");
+    expect(alone.body).toContain("Call the MCP tool `mcp__plugin_tools_patchwork__hello` (`hello(who, greeting: string | null)` of `tools.pw`) with these arguments: $ARGUMENTS");
+    expect(alone.body).toContain("- `who` (string, required)\n- `greeting` (string | null, optional)\n");
+    expect(JSON.parse(alone.fields["argument-hint"]!)).toBe("<who> <greeting>");
   });
 
   it("copies the imports too (transitively), keeping their layout; .mcp.json names only the files asked for", () => {
@@ -170,12 +179,13 @@ export default trait InterpolationTest: Agent {
       { name: "my-tools:hello-greet", tool: "hello_greet" },
       { name: "my-tools:wave", tool: "wave" },
     ]);
-    // The same names servedEntries gives the MCP server for the same files in the same order.
+    // The same names the MCP server offers for the same files in the same order (both from servedEntries).
     const served = servedEntries(["greeter.pw", "hello.pw"].map((f) => {
       const text = read(dir, f);
       return { fileName: join(dir, f), text, program: parse(text).program };
     }));
     expect(served.map((s) => s.tool)).toEqual(r.skills.map((s) => s.tool));
+    expect(buildCatalog(["greeter.pw", "hello.pw"], dir).tools.map((t) => t.name)).toEqual(r.skills.map((s) => s.tool));
     expect(readJson(r.dir, ".mcp.json").mcpServers.patchwork).toEqual({
       command: "node",
       args: ["/x/patchwork.js", "mcp", "${CLAUDE_PLUGIN_ROOT}/pw/greeter.pw", "${CLAUDE_PLUGIN_ROOT}/pw/hello.pw"],

@@ -4,6 +4,7 @@
  * plugin's copy of the files, a SKILL.md per skill and a command file per `@command`.
  * Pure functions of their inputs; write.ts puts them on disk.
  */
+import { inputSchema, typeLookup } from "../mcp/schema.js";
 import { entryDoc, type ServedEntry } from "../served.js";
 
 /** The server name in the plugin's .mcp.json. */
@@ -56,16 +57,17 @@ export function describeEntry(s: ServedEntry, fileLabel: string): string {
   return doc !== "" ? doc.replace(/\s+/g, " ") : `Runs the Patchwork ${s.kind} ${s.entry.signature} of ${fileLabel}`;
 }
 
-/** The parameters as a Markdown list: name, type, meaning. */
+/** The parameters as a Markdown list: name, type, required (as the tool's inputSchema says), meaning. */
 function paramList(s: ServedEntry): string {
   const docs = entryDoc(s.entry.doc).params;
   if (s.entry.params.length === 0) return "It takes no arguments.";
+  const required = new Set((inputSchema(s.entry, typeLookup(s.file.program)).required as string[] | undefined) ?? []);
   const lines = s.entry.params.map((p) => {
     const type = p.type ?? "string";
     const meaning = docs[p.name] ? `: ${docs[p.name]}` : "";
-    return `- \`${p.name}\` (${type}, required)${meaning}`;
+    return `- \`${p.name}\` (${type}, ${required.has(p.name) ? "required" : "optional"})${meaning}`;
   });
-  return `Its arguments (every one is required):\n\n${lines.join("\n")}`;
+  return `Its arguments:\n\n${lines.join("\n")}`;
 }
 
 const RESULT = [
