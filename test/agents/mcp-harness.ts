@@ -56,6 +56,10 @@ export interface SkillSessionOptions {
 
 export interface SkillSessionResult {
   stopReason: string | undefined;
+  /** What stopped the adapter after the turn: its stdin closing, SIGTERM, or SIGKILL. */
+  stopped: "stdin" | "SIGTERM" | "SIGKILL";
+  /** Milliseconds from sending the prompt to its response. */
+  promptMs: number;
   /** The turn's `agent_message_chunk` text: the agent's answer. */
   answer: string;
   updates: { sessionUpdate: string; [key: string]: unknown }[];
@@ -97,13 +101,14 @@ export async function runSkillSession(setup: AgentSetup, options: SkillSessionOp
   const child = spawn(command!, args, { cwd: dirs.work, env, stdio: ["pipe", "pipe", "pipe"], detached: true });
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-  const exited = new Promise<void>((done) => child.on("close", () => done()));
-  const killGroup = () => {
+  // "exit", not "close": processes the adapter leaves behind may hold its stdout and stderr open.
+  const exited = new Promise<void>((done) => child.on("exit", () => done()));
+  const signalGroup = (signal: NodeJS.Signals) => {
     try {
-      process.kill(-child.pid!, "SIGKILL");
+      process.kill(-child.pid!, signal);
     } catch {}
   };
-  const timer = setTimeout(killGroup, options.timeoutMs ?? 150_000);
+  const timer = setTimeout(() => signalGroup("SIGKILL"), options.timeoutMs ?? 150_000);
   const updates: SkillSessionResult["updates"] = [];
   const permissions: string[] = [];
   const connection = acp
@@ -117,6 +122,8 @@ export async function runSkillSession(setup: AgentSetup, options: SkillSessionOp
     .connect(acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>));
   let stopReason: string | undefined;
   let error: string | undefined;
+  let promptMs = NaN;
+  let stopped: SkillSessionResult["stopped"] = "stdin";
   try {
     await connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
     const plugins = options.plugins?.(dirs) ?? [];
@@ -131,7 +138,9 @@ export async function runSkillSession(setup: AgentSetup, options: SkillSessionOp
     });
     const mode = MODES[setup.name];
     if (mode) await connection.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: mode });
+    const sent = performance.now();
     const response = await connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: options.prompt }] });
+    promptMs = performance.now() - sent;
     stopReason = response.stopReason;
     await sleep(100);
   } catch (e) {
@@ -139,15 +148,17 @@ export async function runSkillSession(setup: AgentSetup, options: SkillSessionOp
   } finally {
     connection.close();
     child.stdin.end();
-    // As an editor stops an agent: its stdin closed, then (Gemini CLI stays) SIGTERM to the
-    // adapter alone. Its MCP servers must then go by themselves (`leftovers`); an adapter
-    // still there 10 s later is an error, and its process group is killed.
+    // As an editor stops an agent: its stdin closed (Claude Code's and Codex's adapters exit,
+    // and their MCP servers must go too: `leftovers` would show them), else SIGTERM, then
+    // SIGKILL to its process group (Gemini CLI 0.61 outlives its stdin, and its `gemini` is a
+    // launcher whose relaunched child a signal to the launcher alone does not stop).
     const within = (ms: number) => Promise.race([exited.then(() => true), sleep(ms).then(() => false)]);
     if (!(await within(3000))) {
-      child.kill("SIGTERM");
-      if (!(await within(10_000))) {
-        error ??= "the adapter did not exit within 10 s of SIGTERM";
-        killGroup();
+      stopped = "SIGTERM";
+      signalGroup("SIGTERM");
+      if (!(await within(5000))) {
+        stopped = "SIGKILL";
+        signalGroup("SIGKILL");
       }
     }
   }
@@ -161,7 +172,7 @@ export async function runSkillSession(setup: AgentSetup, options: SkillSessionOp
   const answer = updates
     .map((u) => (u.sessionUpdate === "agent_message_chunk" ? ((u.content as { text?: string }).text ?? "") : ""))
     .join("");
-  return { stopReason, answer, updates, permissions, requests: fake.requests, modelRequests: fake.modelRequests(), hits: fake.rules.hits, stderr, error, leftovers };
+  return { stopReason, stopped, promptMs, answer, updates, permissions, requests: fake.requests, modelRequests: fake.modelRequests(), hits: fake.rules.hits, stderr, error, leftovers };
 }
 
 /** A short description of a session, for assertion messages. */
@@ -169,5 +180,5 @@ export function describeSession(r: SkillSessionResult): string {
   const requests = r.modelRequests
     .map((q) => `  ${q.model?.afterTool ? "tool result" : "user"} ${JSON.stringify(q.model?.latest.slice(0, 300))} → ${q.decision?.kind === "tool" ? `${q.decision.name}(${JSON.stringify(q.decision.input)})` : JSON.stringify(q.decision && "text" in q.decision ? q.decision.text : "")} [${q.decision?.why}; MCP tools offered: ${q.model?.tools.filter((t) => /^mcp_/.test(t)).join(", ") || "none"}]`)
     .join("\n");
-  return `stop ${r.stopReason} error ${r.error}\n--- answer\n${r.answer}\n--- stderr\n${r.stderr.slice(-3000)}\n--- model requests\n${requests}`;
+  return `stop ${r.stopReason} error ${r.error} adapter stopped by ${r.stopped}\n--- answer\n${r.answer}\n--- stderr\n${r.stderr.slice(-3000)}\n--- model requests\n${requests}`;
 }

@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Rule } from "./fakes/server.js";
-import { CLI, installed, REPO } from "./harness.js";
+import { CLI, figure, installed, REPO } from "./harness.js";
 import { describeSession, runSkillSession, scriptedAgent } from "./mcp-harness.js";
 import { claude } from "./setups.js";
 import { CASES, INNER_SCRIPT, prompt, SKILLS } from "./skill-cases.js";
@@ -128,5 +128,6 @@ describe.skipIf(!installed("claude-agent-acp"))("patchwork plugin: loaded into C
     expect(result, why).toContain(GREETER.answer);
     expect(r.answer, why).toContain(GREETER.answer);
     expect(r.leftovers, "processes left behind").toEqual([]);
+    figure("claude", "greeter plugin, Skill → MCP tool → answer: prompt to answer (s)", (r.promptMs / 1000).toFixed(2));
   });
 });

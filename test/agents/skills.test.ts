@@ -8,7 +8,7 @@
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { installed, type AgentSetup } from "./harness.js";
+import { figure, installed, type AgentSetup } from "./harness.js";
 import { describeSession, patchworkMcp, runSkillSession, scriptedAgent } from "./mcp-harness.js";
 import { claude, codex, gemini } from "./setups.js";
 import { CASES, INNER_SCRIPT, prompt, skillRules, SKILLS } from "./skill-cases.js";
@@ -44,6 +44,7 @@ for (const [setup, command] of AGENTS) {
       // … and so does the caller's final answer.
       expect(r.answer, why).toContain(c.answer);
       expect(r.leftovers, "processes left behind").toEqual([]);
+      figure(setup.name, `${c.file} through patchwork mcp: prompt to answer (s)`, (r.promptMs / 1000).toFixed(2));
     });
   });
 }
