@@ -1,8 +1,9 @@
 /**
  * @patchwork/serve — Patchwork served to other tools, above the agent runtime: the ACP proxy of
- * `patchwork acp` (an agent for the editor's panel in front of another ACP agent) and the MCP
- * server of `patchwork mcp` (`serveMcp`: every skill and command of .pw files a tool), and the Claude Code plugin writer of
- * `patchwork plugin` (`writePlugin`: a plugin whose skills that server offers). Each server
+ * `patchwork acp` (an agent for the editor's panel in front of another ACP agent), the MCP
+ * server of `patchwork mcp` (`serveMcp`: every skill and command of .pw files a tool) and the
+ * Claude Code plugin writer of `patchwork plugin` (`writePlugin`: a plugin whose skills that
+ * server offers, named by the same `servedEntries`). Each server
  * runs programs and entries through the runtime of @patchwork/agent; none has its own evaluator
  * plumbing.
  */
