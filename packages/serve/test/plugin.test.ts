@@ -193,6 +193,24 @@ export default trait InterpolationTest: Agent {
     expect(frontmatter(read(r.dir, "skills/hello-greet/SKILL.md")).fields["allowed-tools"]).toBe("mcp__plugin_my-tools_patchwork__hello_greet");
   });
 
+  it("a folder: its .pw files (not its subfolders), as patchwork mcp reads one; a folder without any is refused", () => {
+    const dir = folder({
+      "skills/b.pw": `export default trait Beta: Agent {\n    @skill two\n    fun two() {}\n}\n`,
+      "skills/a.pw": `export default trait Alpha: Agent {\n    @skill one\n    fun one() {}\n}\n`,
+      "skills/helpers.pw": `export fun h() {}\n`,
+      "skills/deeper/c.pw": `@skill three\nskill three() {}\n`,
+      "empty/notes.txt": "no programs here",
+    });
+    const r = writePlugin({ files: ["skills"], out: "p", cwd: dir });
+    expect(r.meta.name).toBe("alpha");
+    expect(r.skills).toEqual([
+      { name: "alpha:one", tool: "one" },
+      { name: "alpha:two", tool: "two" },
+    ]);
+    expect(readJson(r.dir, ".mcp.json").mcpServers.patchwork.args).toEqual(["mcp", "${CLAUDE_PLUGIN_ROOT}/pw/a.pw", "${CLAUDE_PLUGIN_ROOT}/pw/b.pw", "${CLAUDE_PLUGIN_ROOT}/pw/helpers.pw"]);
+    expect(() => writePlugin({ files: ["empty"], out: "q", cwd: dir })).toThrow(/^empty: a folder without \.pw files$/);
+  });
+
   it("writing again replaces the plugin (a skill gone is gone); a folder that is no plugin is refused", () => {
     const dir = folder({ "a.pw": `@skill one\nskill one() {}\n@skill two\nskill two() {}\n` });
     writePlugin({ files: ["a.pw"], out: "p", cwd: dir });

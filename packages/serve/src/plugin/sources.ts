@@ -1,12 +1,13 @@
 /**
- * The files of a plugin: the `.pw` files it was asked for, parsed, and every file they import
- * (transitively), so that the plugin's own copy runs as the originals do. Paths inside the
- * plugin keep their layout relative to the files' common folder.
+ * The files of a plugin: the `.pw` files it was asked for (a folder: its `.pw` files), parsed,
+ * and every file they import (transitively), so that the plugin's own copy runs as the
+ * originals do. Paths inside the plugin keep their layout relative to the files' common folder.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, extname, relative, resolve, sep } from "node:path";
 import { formatDiagnostic, hasErrors, parse, SourceFile } from "@patchwork/parser";
 import { importedFiles, moduleDir } from "@patchwork/interpreter";
+import { pwFiles } from "../mcp/catalog.js";
 import type { ServedFile } from "../served.js";
 
 /**
@@ -37,7 +38,6 @@ function read(path: string, why: string): string {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") throw new PluginError(`${why}: no such file`, true);
-    if (code === "EISDIR") throw new PluginError(`${why}: is a directory, expected a .pw file`, true);
     throw new PluginError(`${why}: cannot read (${code ?? String(error)})`, true);
   }
 }
@@ -76,7 +76,7 @@ export function loadSources(files: string[], cwd: string): PluginSources {
     }
     return file;
   };
-  for (const f of files) {
+  for (const f of expandFolders(files, cwd)) {
     const abs = resolve(cwd, f);
     if (seen.has(abs)) {
       if (!asked.some((a) => a.fileName === abs)) asked.push(parsed(abs, readFileSync(abs, "utf8"), f));
@@ -85,6 +85,17 @@ export function loadSources(files: string[], cwd: string): PluginSources {
     asked.push(visit(abs, f));
   }
   return { files: asked, copies, root: commonFolder(copies) };
+}
+
+/** The paths with each folder replaced by its `.pw` files (as `patchwork mcp` reads a folder), relative to `cwd`. */
+function expandFolders(paths: string[], cwd: string): string[] {
+  return paths.flatMap((p) => {
+    const abs = resolve(cwd, p);
+    if (!existsSync(abs) || !statSync(abs).isDirectory()) return [p];
+    const found = pwFiles([abs], cwd).map((f) => relative(cwd, f));
+    if (found.length === 0) throw new PluginError(`${p}: a folder without .pw files`, true);
+    return found;
+  });
 }
 
 /** A copy's path inside the plugin's `pw/` folder, with `/` separators. */
