@@ -14,6 +14,7 @@ export const endToEndSuites = [
   "packages/cli/test/entry-results.test.ts",
   "packages/cli/test/examples.test.ts",
   "packages/cli/test/historian.test.ts",
+  "packages/cli/test/plugin-cli.test.ts",
   "packages/cli/test/replay.test.ts",
   "packages/cli/test/resume.test.ts",
   "packages/cli/test/run.test.ts",

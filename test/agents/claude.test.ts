@@ -6,25 +6,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { startFakeAnthropic } from "./fakes/anthropic.js";
-import { describeRun, runAcpSession, runAgent, type AgentSetup } from "./harness.js";
+import { describeRun, runAcpSession, runAgent } from "./harness.js";
+import { claude } from "./setups.js";
 import { agentSuite, describeAgent, expectClean, expectThinkError, ONE_DO, type AgentSpec } from "./suite.js";
-
-/** Claude Code's environment: the fake API, a config dir in the temp HOME, no outside traffic. Root needs nothing more. */
-const claude: AgentSetup = {
-  name: "claude",
-  agent: "claude",
-  startFake: startFakeAnthropic,
-  env: (fake, dirs) => ({
-    ANTHROPIC_BASE_URL: fake.url,
-    ANTHROPIC_API_KEY: "sk-fake",
-    CLAUDE_CONFIG_DIR: join(dirs.home, ".claude"),
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    DISABLE_TELEMETRY: "1",
-    DISABLE_AUTOUPDATER: "1",
-    DISABLE_ERROR_REPORTING: "1",
-  }),
-};
 
 const spec: AgentSpec = {
   command: "claude-agent-acp",

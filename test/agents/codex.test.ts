@@ -10,38 +10,10 @@
  * directly, and sends a "Model metadata … not found" warning in every turn, which must never
  * reach a value.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { expect, it } from "vitest";
-import { startFakeOpenAI } from "./fakes/openai.js";
-import { describeRun, runAgent, type AgentSetup } from "./harness.js";
+import { describeRun, runAgent } from "./harness.js";
+import { codex, CODEX_MODEL as MODEL } from "./setups.js";
 import { agentSuite, describeAgent, expectClean, type AgentSpec } from "./suite.js";
-
-const MODEL = "gpt-fake";
-
-const codex: AgentSetup = {
-  name: "codex",
-  agent: "codex",
-  startFake: startFakeOpenAI,
-  env(fake, dirs) {
-    const codexHome = join(dirs.home, ".codex");
-    mkdirSync(codexHome, { recursive: true });
-    const config = [
-      `model = "${MODEL}"`,
-      `model_provider = "fake"`,
-      ``,
-      `[model_providers.fake]`,
-      `name = "fake"`,
-      `base_url = "${fake.url}/v1"`,
-      `env_key = "OPENAI_API_KEY"`,
-      `wire_api = "responses"`,
-      `request_max_retries = 0`,
-      `stream_max_retries = 0`,
-    ];
-    writeFileSync(join(codexHome, "config.toml"), `${config.join("\n")}\n`);
-    return { CODEX_HOME: codexHome, OPENAI_API_KEY: "sk-fake" };
-  },
-};
 
 const spec: AgentSpec = {
   command: "codex-acp",

@@ -3,33 +3,10 @@
  * against the fake Gemini API: `patchwork run --agent gemini` (the preset runs
  * `gemini --acp --skip-trust`).
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { startFakeGemini } from "./fakes/gemini.js";
 import { expect, it } from "vitest";
-import { runAgent, type AgentSetup } from "./harness.js";
+import { runAgent } from "./harness.js";
+import { gemini } from "./setups.js";
 import { agentSuite, describeAgent, expectThinkError, ONE_DO, type AgentSpec } from "./suite.js";
-
-/**
- * Gemini CLI's environment: the fake API and an API key, its settings in the temp HOME
- * (API-key auth, no telemetry, no usage statistics, no update checks).
- */
-const gemini: AgentSetup = {
-  name: "gemini",
-  agent: "gemini",
-  startFake: startFakeGemini,
-  env(fake, dirs) {
-    mkdirSync(join(dirs.home, ".gemini"), { recursive: true });
-    const settings = {
-      security: { auth: { selectedType: "gemini-api-key" } },
-      telemetry: { enabled: false },
-      privacy: { usageStatisticsEnabled: false },
-      general: { disableAutoUpdate: true, disableUpdateNag: true },
-    };
-    writeFileSync(join(dirs.home, ".gemini", "settings.json"), JSON.stringify(settings));
-    return { GEMINI_API_KEY: "fake-key", GOOGLE_GEMINI_BASE_URL: fake.url };
-  },
-};
 
 const spec: AgentSpec = {
   command: "gemini",

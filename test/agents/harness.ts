@@ -137,7 +137,7 @@ function markedProcesses(marker: string): { pid: number; rss: number; cpuMs: num
 /** Variables of the outer environment that could point an agent at a real account. */
 const SCRUB = /^(ANTHROPIC_|CLAUDE_|OPENAI_|CODEX_|GEMINI_|GOOGLE_|PATCHWORK_AGENT$|XDG_)/;
 
-function baseEnv(dirs: RunDirs, marker: string): Record<string, string> {
+export function baseEnv(dirs: RunDirs, marker: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !SCRUB.test(k)) env[k] = v;
   return {
@@ -228,7 +228,7 @@ async function spawnAndWatch(args: string[], env: Record<string, string>, cwd: s
 }
 
 /** The run's processes still alive 5 s after the CLI exited; kills them so no test leaks. */
-async function leftoversOf(marker: string): Promise<{ pid: number; cmd: string }[]> {
+export async function leftoversOf(marker: string): Promise<{ pid: number; cmd: string }[]> {
   let alive = markedProcesses(marker);
   for (let waited = 0; alive.length > 0 && waited < 5000; waited += 100) {
     await sleep(100);

@@ -205,6 +205,24 @@ function commandLine(
       },
     )
     .command(
+      "plugin <files..>",
+      "write a Claude Code plugin whose skills and commands are the files' @skill and @command entries, served by patchwork mcp",
+      (y) =>
+        y
+          .positional("files", { type: "string", array: true, demandOption: true, describe: ".pw files or folders of them (their imports are copied too)" })
+          .option("out", { type: "string", demandOption: true, describe: "the plugin's folder (new, empty, or a plugin written before)" })
+          .option("agent", {
+            type: "string",
+            describe: 'the agent that answers the skills\' thinks, baked into the plugin\'s patchwork mcp: "claude", "codex", "gemini" or a command line',
+          })
+          .option("name", { type: "string", describe: "the plugin's name (default: the first file's default trait in kebab-case)" })
+          .option("patchwork", { type: "string", describe: 'the command line that starts Patchwork in the plugin\'s .mcp.json (default "patchwork")' }),
+      async (args) => {
+        const { pluginCommand } = await import("./plugin-command.js");
+        result.status = pluginCommand(args as never, term);
+      },
+    )
+    .command(
       "parse <file>",
       "print the AST of a program as JSON",
       (y) => y.positional("file", { type: "string", demandOption: true }),
@@ -255,7 +273,7 @@ function commandLine(
         result.status = await runMcpRelay(argv.slice(1));
       },
     )
-    .demandCommand(1, "say which command to run: run, acp, mcp, list, test, trace, parse, check, fmt or lsp")
+    .demandCommand(1, "say which command to run: run, acp, mcp, plugin, list, test, trace, parse, check, fmt or lsp")
     .strictCommands()
     .strictOptions()
     .help()

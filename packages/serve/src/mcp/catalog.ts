@@ -1,16 +1,18 @@
 /**
  * The tools of `patchwork mcp FILES…`: every `@skill` and `@command` of the given `.pw` files
  * (a folder: the `.pw` files in it), read afresh whenever the catalog is rebuilt. A tool knows
- * its file and entry, its MCP name (`toolNames`: the entry's name, the plugin name in front
- * where two files clash), its description (the doc comment above the entry) and its schemas.
+ * its file and entry, its MCP name (`servedEntries`: the entry's name, the plugin name in front
+ * where two files clash; the plugins of `patchwork plugin` name the same), its description (the
+ * doc comment above the entry, whose `@param NAME text` lines describe the parameters instead)
+ * and its schemas.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { extname, join, resolve } from "node:path";
 import type { ParsedModules, ParsedProgram } from "@patchwork/agent";
-import { importedFiles, listEntries, moduleDir, type EntryInfo } from "@patchwork/interpreter";
+import { importedFiles, moduleDir } from "@patchwork/interpreter";
 import { parse, SourceFile, type Diagnostic, type Program } from "@patchwork/parser";
 import { diagnosticsText } from "../diagnostics.js";
-import { pluginName, toolNames } from "../names.js";
+import { entryDoc, servedEntries, type ServedFile } from "../served.js";
 import { inputSchema, outputSchema, typeLookup, type JsonSchema } from "./schema.js";
 
 export interface McpTool {
@@ -52,7 +54,8 @@ export function pwFiles(paths: string[], cwd: string): string[] {
 
 export function buildCatalog(paths: string[], cwd: string): Catalog {
   const problems: string[] = [];
-  const found: { plugin: string; entry: EntryInfo; file: string; source: string; parsed: ParsedProgram; types: ReturnType<typeof typeLookup> }[] = [];
+  const served: ServedFile[] = [];
+  const parsedOf = new Map<ServedFile, ParsedProgram>();
   const files = pwFiles(paths, cwd);
   for (const file of files) {
     let source: string;
@@ -68,26 +71,27 @@ export function buildCatalog(paths: string[], cwd: string): Catalog {
       problems.push(diagnosticsText(errors, new SourceFile(source, file)));
       continue;
     }
-    const types = typeLookup(program);
-    const plugin = pluginName(program, file);
-    const parsed: ParsedProgram = { program, diagnostics, modules: importsOf(program, file, cwd) };
-    for (const entry of listEntries(program, source)) {
-      if (entry.kind === "skill" || entry.kind === "command") found.push({ plugin, entry, file, source, parsed, types });
-    }
+    const entry: ServedFile = { fileName: file, text: source, program };
+    served.push(entry);
+    parsedOf.set(entry, { program, diagnostics, modules: importsOf(program, file, cwd) });
   }
-  const names = toolNames(found.map((f) => ({ plugin: f.plugin, entry: f.entry.name })));
-  const tools = found.map((f, i): McpTool => ({
-    name: names[i]!,
-    description: f.entry.doc ?? `${f.entry.kind} ${f.entry.signature} of ${f.plugin}`,
-    inputSchema: inputSchema(f.entry, f.types),
-    output: outputSchema(f.entry, f.types),
-    file: f.file,
-    source: f.source,
-    parsed: f.parsed,
-    entry: f.entry.name,
-    params: f.entry.decl.params.map((p) => p.name),
-    signature: f.entry.signature,
-  }));
+  // servedEntries names the tools, for this server and for the plugins of `patchwork plugin` alike.
+  const tools = servedEntries(served).map((s): McpTool => {
+    const types = typeLookup(s.file.program);
+    const doc = entryDoc(s.entry.doc);
+    return {
+      name: s.tool,
+      description: doc.text !== "" ? doc.text : `${s.entry.kind} ${s.entry.signature} of ${s.plugin}`,
+      inputSchema: inputSchema(s.entry, types, doc.params),
+      output: outputSchema(s.entry, types),
+      file: s.file.fileName,
+      source: s.file.text,
+      parsed: parsedOf.get(s.file)!,
+      entry: s.entry.name,
+      params: s.entry.decl.params.map((p) => p.name),
+      signature: s.entry.signature,
+    };
+  });
   return { tools, problems, files };
 }
 

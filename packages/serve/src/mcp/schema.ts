@@ -71,12 +71,16 @@ export function admitsNull(t: TypeExpr, types: TypeLookup, depth = 0): boolean {
   return found !== undefined && depth < 8 && admitsNull(found, types, depth + 1);
 }
 
-/** `inputSchema`: one property per parameter; required unless its type admits null. */
-export function inputSchema(entry: EntryInfo, types: TypeLookup): JsonSchema {
+/**
+ * `inputSchema`: one property per parameter (with its `description` from the doc comment's
+ * `@param` lines, where given); required unless its type admits null.
+ */
+export function inputSchema(entry: EntryInfo, types: TypeLookup, descriptions: Record<string, string> = {}): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const p of entry.decl.params) {
-    properties[p.name] = p.type ? typeSchema(p.type, types) : { type: "string" };
+    const schema = p.type ? typeSchema(p.type, types) : { type: "string" };
+    properties[p.name] = descriptions[p.name] ? { ...schema, description: descriptions[p.name] } : schema;
     if (!p.type || !admitsNull(p.type, types)) required.push(p.name);
   }
   return { type: "object", properties, ...(required.length > 0 ? { required } : {}) };
