@@ -34,10 +34,19 @@ function functionCompiler(m: ModuleCtx): (fn: PwFunction) => CompiledFunction {
     const scope = new Scope(m.scope, ctx);
     for (const p of decl.params) scope.declare(p.name);
     const cx = { m, scope, loops: 0 };
-    const stmts = decl.flavor === "worker" ? implicitReturn(decl.body.statements) : decl.body.statements;
+    const stmts = givesLastValue(decl) ? implicitReturn(decl.body.statements) : decl.body.statements;
     const body = m.rt.codegen ? generateBody(stmts, cx) : compileStatements(stmts, cx);
     return { size: ctx.size, paramCount: decl.params.length, body };
   };
+}
+
+/**
+ * Workers and the `@skill` / `@command` entries give back their last expression statement when
+ * they do not `return` (the reference's workers end with the think whose answer they give back,
+ * and its skills with the `self.delegate([…]).await` of such workers: decision 0012).
+ */
+function givesLastValue(decl: FunDecl): boolean {
+  return decl.flavor === "worker" || decl.annotations.some((a) => a.name === "skill" || a.name === "command");
 }
 
 /**

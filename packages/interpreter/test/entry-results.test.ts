@@ -49,6 +49,19 @@ describe("a think used as a statement shows its answer", () => {
   });
 });
 
+describe("a skill or command gives back its last expression, as a worker does", () => {
+  it("the reference's skills, ending with the delegation of a worker that ends with its think, return that answer", () => {
+    const agent = new ScriptedAgent(() => [{ reply: "Hello, Alice!" }]);
+    const src = "worker w(name) {\n  think { Greet ${name}. }\n}\ntrait G: Agent {\n  @skill greet\n  fun greet(name) {\n    self.delegate([w(name)]).await\n  }\n  @command shout\n  fun shout(x) { x + \"!\" }\n  fun plain(x) { x }\n}";
+    const greet = runSource(src, { agent, entry: "greet", argStrings: { positional: ["Alice"] } });
+    expect(greet.error).toBeNull();
+    expect(greet).toMatchObject({ entry: "greet", value: ["Hello, Alice!"], output: "" });
+    expect(runSource(src, { entry: "shout", argStrings: { positional: ["hi"] } }).value).toBe("hi!");
+    // A plain fun still gives back only what it returns.
+    expect(runSource(src, { entry: "G.plain", argStrings: { positional: ["v"] } }).value).toBeNull();
+  });
+});
+
 describe("the words after the file", () => {
   const words = (src: string, list: string[], extra: { fileName?: string; cwd?: string } = {}) =>
     runSource(src, { entry: list[0], argStrings: { positional: list.slice(1) }, entryMayBeArgument: true, ...extra });
