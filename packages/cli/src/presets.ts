@@ -10,7 +10,7 @@ interface Preset {
   argsFor?: (file: string) => string[];
 }
 
-/** `--agent claude|codex|gemini`: the usual command lines of the well-known ACP agents. */
+/** `--agent claude|codex|gemini|opencode|qwen|copilot`: the usual command lines of the well-known ACP agents. */
 const PRESETS: Record<string, Preset> = {
   claude: {
     candidates: ["claude-agent-acp", "claude-code-acp"],
@@ -19,6 +19,14 @@ const PRESETS: Record<string, Preset> = {
   },
   codex: { candidates: ["codex-acp"], args: [], install: "npm install -g @agentclientprotocol/codex-acp" },
   gemini: { candidates: ["gemini"], args: [], argsFor: geminiArgs, install: "npm install -g @google/gemini-cli" },
+  // Without `acp` OpenCode starts its terminal UI and never answers `initialize`.
+  opencode: { candidates: ["opencode"], args: ["acp"], install: "npm install -g opencode-ai" },
+  qwen: { candidates: ["qwen"], args: ["--acp"], install: "npm install -g @qwen-code/qwen-code" },
+  // `--allow-tool=patchwork`: Copilot CLI runs the tools of our MCP server (named `patchwork`,
+  // a name its model cannot change) without asking; its permission requests name a tool only
+  // by titles, so Patchwork could not tell ours from another (docs/agents.md). Every other
+  // tool still asks, and Patchwork's policy answers.
+  copilot: { candidates: ["copilot"], args: ["--acp", "--allow-tool=patchwork"], install: "npm install -g @github/copilot" },
 };
 
 /**

@@ -26,7 +26,8 @@ import { PermissionDesk, ToolCallLedger } from "./permissions.js";
 import { RedirectActor, type PerSessionMessage } from "./redirect.js";
 import { ThinkHandler, type HandlerRuntime, type OpenedSession } from "./think-handler.js";
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import { isOurDoTool, profileFor, type AgentProfile } from "./profiles/index.js";
+import { isOurAnnouncedCall, isOurDoTool, profileFor, type AgentProfile } from "./profiles/index.js";
+import { SharedDoEndpoints } from "./shared-do.js";
 import { MCP_SERVER_NAME } from "../mcp/do-server.js";
 
 export interface AcpAgentOptions {
@@ -118,6 +119,8 @@ export class AcpAgent implements AsyncAgent {
   private readonly prepareSessions: boolean;
   /** Working directory of the agent and of every session. */
   private readonly cwd: string;
+  /** One `do` endpoint per directory, for an agent with one MCP registry per directory (`mcpScope`). */
+  private readonly shared: SharedDoEndpoints | null;
 
   private constructor(
     private readonly options: AcpAgentOptions,
@@ -136,6 +139,20 @@ export class AcpAgent implements AsyncAgent {
     this.profile = profileFor(initializeResponse);
     this.prepareSessions = options.prepareSessions ?? true;
     this.cwd = options.cwd ?? globalThis.process.cwd();
+    this.shared = this.profile.mcpScope === "directory" && this.transport !== null ? this.sharedEndpoints(this.transport) : null;
+  }
+
+  private sharedEndpoints(transport: McpTransport): SharedDoEndpoints {
+    return new SharedDoEndpoints({
+      ledger: this.ledger,
+      declare: (call) => this.hub.declare(transport, call),
+      activeSessions: () => [...this.active].map((handler) => handler.sessionId),
+      isOurs: (call) => isOurAnnouncedCall(this.profile, call, MCP_SERVER_NAME),
+      route: (sessionId, index) =>
+        new Promise<CallToolResult>((respond) =>
+          this.redirect.send({ type: "IncomingMessage", sessionId, message: { kind: "do", index, respond } }),
+        ),
+    });
   }
 
   /** Spawns the agent and runs `initialize`; rejects with an AgentError (PW4001–PW4003, PW4012). */
@@ -356,7 +373,7 @@ export class AcpAgent implements AsyncAgent {
       sawMessageId: () => void (self.usesMessageIds = true),
       isOurToolCall: (sessionId, toolCallId) => {
         const toolCall = self.ledger.lookup(sessionId, toolCallId);
-        return toolCall !== undefined && isOurDoTool(self.profile, { toolCall, requestMeta: undefined, announced: toolCall }, MCP_SERVER_NAME);
+        return toolCall !== undefined && isOurAnnouncedCall(self.profile, toolCall, MCP_SERVER_NAME);
       },
       announcedInput: (sessionId, toolCallId) => self.ledger.lookup(sessionId, toolCallId)?.rawInput,
       idleTimeoutMs: this.options.thinkIdleTimeoutMs,
@@ -437,12 +454,15 @@ export class AcpAgent implements AsyncAgent {
       new Promise<CallToolResult>((respond) =>
         this.redirect.send({ type: "IncomingMessage", sessionId: ref.id, message: { kind: "do", index, respond } }),
       );
-    const declaration = this.transport !== null ? await this.hub.declare(this.transport, routeDo) : null;
+    const { declaration, servers } = await this.declareFor(cwd, routeDo);
     try {
       const response = await this.connection.agent.request(acp.methods.agent.session.new, {
         ...this.profile.newSessionExtras?.(),
         cwd,
-        mcpServers: declaration ? [declaration.server] : [],
+        mcpServers: servers,
+      }).catch((error: unknown) => {
+        if (servers.length > 0) this.shared?.forget(cwd);
+        throw error;
       });
       ref.id = response.sessionId;
       // Until a handler pushes itself, what the agent says about this session waits for it
@@ -463,6 +483,13 @@ export class AcpAgent implements AsyncAgent {
       await declaration?.release();
       throw error;
     }
+  }
+
+  /** The `do` declaration of a new session and the MCP servers its `session/new` names. */
+  private async declareFor(cwd: string, routeDo: (index: number) => Promise<CallToolResult>) {
+    if (this.shared) return this.shared.forSession(cwd);
+    const declaration = this.transport !== null ? await this.hub.declare(this.transport, routeDo) : null;
+    return { declaration, servers: declaration ? [declaration.server] : [] };
   }
 
   private async failure(error: unknown): Promise<Error> {

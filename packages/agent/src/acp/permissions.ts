@@ -31,6 +31,9 @@ const CANCELLED: RequestPermissionResponse = { outcome: { outcome: "cancelled" }
  */
 export class ToolCallLedger {
   private readonly sessions = new Map<string, Map<string, ToolCallUpdate>>();
+  /** Tool calls already matched with a `do` call that reached a directory-wide endpoint. */
+  private readonly claimed = new Map<string, Set<string>>();
+  private readonly listeners = new Set<() => void>();
 
   note(sessionId: string, update: SessionUpdate): void {
     if (update.sessionUpdate !== "tool_call" && update.sessionUpdate !== "tool_call_update") return;
@@ -38,10 +41,35 @@ export class ToolCallLedger {
     if (!calls) this.sessions.set(sessionId, (calls = new Map()));
     const known = calls.get(update.toolCallId) ?? { toolCallId: update.toolCallId };
     const merged: ToolCallUpdate = { ...known };
-    for (const key of ["name", "title", "kind", "rawInput", "_meta"] as const) {
+    for (const key of ["name", "title", "kind", "status", "rawInput", "_meta"] as const) {
       if (update[key] !== undefined && update[key] !== null) (merged as Record<string, unknown>)[key] = update[key];
     }
     calls.set(update.toolCallId, merged);
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  /** The tool calls session `sessionId` announced so far, in order. */
+  calls(sessionId: string): ToolCallUpdate[] {
+    return [...(this.sessions.get(sessionId)?.values() ?? [])];
+  }
+
+  /** Marks a call as matched with a `do` call that reached us; false if it already was. */
+  claim(sessionId: string, toolCallId: string): boolean {
+    let claimed = this.claimed.get(sessionId);
+    if (!claimed) this.claimed.set(sessionId, (claimed = new Set()));
+    if (claimed.has(toolCallId)) return false;
+    claimed.add(toolCallId);
+    return true;
+  }
+
+  isClaimed(sessionId: string, toolCallId: string): boolean {
+    return this.claimed.get(sessionId)?.has(toolCallId) === true;
+  }
+
+  /** Calls `listener` after every noted update, until the returned function is called. */
+  listen(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
   }
 
   lookup(sessionId: string, toolCallId: string): ToolCallUpdate | undefined {
@@ -50,6 +78,7 @@ export class ToolCallLedger {
 
   forget(sessionId: string): void {
     this.sessions.delete(sessionId);
+    this.claimed.delete(sessionId);
   }
 }
 

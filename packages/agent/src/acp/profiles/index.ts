@@ -7,7 +7,10 @@
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { claudeProfile, claudeToolName } from "./claude.js";
 import { codexProfile } from "./codex.js";
+import { copilotProfile } from "./copilot.js";
 import { geminiProfile } from "./gemini.js";
+import { opencodeProfile } from "./opencode.js";
+import { qwenProfile } from "./qwen.js";
 
 /** What a profile may use of the connection after a session is created. */
 export interface ProfileSession {
@@ -37,7 +40,7 @@ export interface PermissionToolCall {
 }
 
 export interface AgentProfile {
-  /** A short name for messages and docs: `claude`, `codex`, `gemini`, `generic`. */
+  /** A short name for messages and docs: `claude`, `codex`, `gemini`, `opencode`, `qwen`, `copilot`, `generic`. */
   readonly name: string;
   /** Whether this profile is for the agent that answered `initialize` so. */
   matches(init: acp.InitializeResponse): boolean;
@@ -56,6 +59,23 @@ export interface AgentProfile {
    * recognise is another tool, which the default policy denies. Default: the generic check.
    */
   isOurDoTool?(call: PermissionToolCall, server: string): boolean;
+  /**
+   * Whether a tool call the agent announced (`tool_call` and its updates, merged) is a call of
+   * our `do` tool: to notice a `do` call the agent reports failed before it reached us (an
+   * error of the think), and to attribute the calls of a directory-wide endpoint. Default:
+   * `isOurDoTool` on the announcement. A false positive can only make a think fail.
+   */
+  isOurAnnouncedCall?(call: acp.ToolCallUpdate, server: string): boolean;
+  /**
+   * Where the agent keeps the MCP servers a `session/new` names. `session` (default): each
+   * session has its own, and each think's session gets its own endpoint and token. `directory`:
+   * one server of a name per working directory for all sessions (OpenCode): a later session's
+   * server replaces an earlier one's and closes its connection, cutting off a `do` call in
+   * flight (a nested think). Such an agent gets one endpoint per directory, named in the first
+   * `session/new` there only, and each `do` call is attributed to the think whose session
+   * announced it (`SharedDoEndpoints`).
+   */
+  readonly mcpScope?: "session" | "directory";
   /**
    * True when the agent connects to a session's MCP servers as the session starts (and so
    * lists our tool before the model runs): a think with `do` blocks whose endpoint it never
@@ -84,10 +104,16 @@ export function isDoByStructuredName(call: PermissionToolCall, server: string): 
 
 export const genericProfile: AgentProfile = { name: "generic", matches: () => true, isOurDoTool: isDoByStructuredName };
 
-const PROFILES: AgentProfile[] = [claudeProfile, codexProfile, geminiProfile];
+const PROFILES: AgentProfile[] = [claudeProfile, codexProfile, geminiProfile, opencodeProfile, qwenProfile, copilotProfile];
 
 export function profileFor(init: acp.InitializeResponse): AgentProfile {
   return PROFILES.find((p) => p.matches(init)) ?? genericProfile;
+}
+
+/** Whether the announced tool call `call` is one of our `do` tool (`AgentProfile.isOurAnnouncedCall`). */
+export function isOurAnnouncedCall(profile: AgentProfile, call: acp.ToolCallUpdate, server: string): boolean {
+  if (profile.isOurAnnouncedCall) return profile.isOurAnnouncedCall(call, server);
+  return isOurDoTool(profile, { toolCall: call, requestMeta: undefined, announced: call }, server);
 }
 
 /** Whether `call` is our `do` tool, by the profile's check (the generic one by default). */

@@ -1,0 +1,121 @@
+/**
+ * `do` endpoints for an agent that keeps one MCP server of a name per working directory for
+ * all its sessions (`AgentProfile.mcpScope: "directory"`, OpenCode). Naming a new endpoint in
+ * every `session/new` would replace the one before and cut off its calls in flight (a nested
+ * think), so each directory gets one endpoint, named in its first `session/new` only, and it
+ * stays for the agent's life.
+ *
+ * Such an endpoint's calls say nothing of the session they come from. A call of `do(n)` is
+ * given to the think whose session announced a call of our tool (`tool_call` with the
+ * profile's identity, `rawInput.number` n) that is still running and not matched with an
+ * earlier call: the agent announces a tool call before it runs it, and a think waits inside
+ * its `do` until the call returns, so exactly one such announcement exists unless two thinks
+ * (workers) call the same block number in the same instant. Then, or when no think announced
+ * the call within `ANNOUNCE_WAIT_MS`, the call fails with a tool error that says why, and the
+ * agent's report of the failed call makes the think fail (PW4017): never a wrong value.
+ */
+import type { McpServer as AcpMcpServer, ToolCallUpdate } from "@agentclientprotocol/sdk/unstable";
+import type { CallToolResult } from "@modelcontextprotocol/server";
+import { toolText, type DoCall } from "../mcp/do-server.js";
+import type { McpDeclaration } from "../mcp/hub.js";
+import type { ToolCallLedger } from "./permissions.js";
+import { blockNumberOf } from "./turn-record.js";
+
+/** How long a `do` call waits for the agent's announcement of it (it usually precedes the call). */
+export const ANNOUNCE_WAIT_MS = 10_000;
+
+export interface SharedDoDeps {
+  ledger: ToolCallLedger;
+  /** A fresh declaration whose calls go to `call` (the hub's). */
+  declare(call: DoCall): Promise<McpDeclaration>;
+  /** The sessions of the thinks whose turn is under way. */
+  activeSessions(): Iterable<string>;
+  /** Whether an announced tool call is one of our `do` tool (the profile's identity). */
+  isOurs(call: ToolCallUpdate): boolean;
+  /** Hands a `do` call to the think of `sessionId` (the redirect actor). */
+  route(sessionId: string, index: number): Promise<CallToolResult>;
+}
+
+const DONE = new Set(["completed", "failed"]);
+
+export class SharedDoEndpoints {
+  private readonly byCwd = new Map<string, Promise<McpDeclaration>>();
+
+  constructor(private readonly deps: SharedDoDeps) {}
+
+  /**
+   * What a `session/new` in `cwd` names (the endpoint the first time, nothing after), and the
+   * declaration a think of that session reports on (`contacted`); releasing it does nothing:
+   * the endpoint lives as long as the agent.
+   */
+  async forSession(cwd: string): Promise<{ servers: AcpMcpServer[]; declaration: McpDeclaration }> {
+    const known = this.byCwd.get(cwd);
+    const shared = known ?? this.deps.declare((index) => this.attribute(index));
+    if (!known) this.byCwd.set(cwd, shared);
+    let declaration: McpDeclaration;
+    try {
+      declaration = await shared;
+    } catch (error) {
+      this.byCwd.delete(cwd);
+      throw error;
+    }
+    const view: McpDeclaration = {
+      server: declaration.server,
+      release: async () => undefined,
+      get contacted() {
+        return declaration.contacted;
+      },
+    };
+    return { servers: known ? [] : [declaration.server], declaration: view };
+  }
+
+  /** Forgets the directory's endpoint (its `session/new` failed: the next one names it again). */
+  forget(cwd: string): void {
+    this.byCwd.delete(cwd);
+  }
+
+  /** Gives a call of `do(index)` to the think that announced it (see the file's comment). */
+  private async attribute(index: number): Promise<CallToolResult> {
+    const { ledger } = this.deps;
+    const deadline = Date.now() + ANNOUNCE_WAIT_MS;
+    for (;;) {
+      const found = this.candidates(index);
+      if (found.length === 1) {
+        const [{ sessionId, toolCallId }] = found;
+        ledger.claim(sessionId, toolCallId);
+        return this.deps.route(sessionId, index);
+      }
+      if (found.length > 1)
+        return toolText(
+          `Patchwork cannot tell which of ${found.length} thinks running at once called do(${index}): their agent shares one MCP server per directory; this call did not run`,
+          true,
+        );
+      const left = deadline - Date.now();
+      if (left <= 0)
+        return toolText(`no think announced this call of do(${index}) (the agent never reported it as a tool call of its session); it did not run`, true);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, Math.min(left, 250));
+        const stop = ledger.listen(done);
+        function done() {
+          clearTimeout(timer);
+          stop();
+          resolve();
+        }
+      });
+    }
+  }
+
+  private candidates(index: number): { sessionId: string; toolCallId: string }[] {
+    const { ledger, isOurs } = this.deps;
+    const found: { sessionId: string; toolCallId: string }[] = [];
+    for (const sessionId of this.deps.activeSessions()) {
+      for (const call of ledger.calls(sessionId)) {
+        if (DONE.has(call.status ?? "") || ledger.isClaimed(sessionId, call.toolCallId)) continue;
+        if (blockNumberOf(call.rawInput) !== index || !isOurs(call)) continue;
+        found.push({ sessionId, toolCallId: call.toolCallId });
+        break; // the oldest of the session: a turn runs its calls of one block in order
+      }
+    }
+    return found;
+  }
+}
