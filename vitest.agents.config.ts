@@ -2,7 +2,8 @@ import { defineConfig } from "vitest/config";
 
 /**
  * The real-agent suite (npm run test:agents): Claude Code's, Codex's and Gemini CLI's real ACP
- * adapters, installed from npm into test/agents/node_modules (npm ci --prefix test/agents),
+ * adapters, OpenCode, Copilot CLI and Qwen Code, installed from npm into test/agents/node_modules
+ * (npm ci --prefix test/agents),
  * each talking to a fake model API on 127.0.0.1. One file at a time: each agent is heavy.
  */
 export default defineConfig({

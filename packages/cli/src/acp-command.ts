@@ -16,7 +16,7 @@ export interface AcpArgs {
  */
 export async function acpCommand(args: AcpArgs, term: Terminal, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const value = (args.agent ?? env.PATCHWORK_AGENT)?.trim();
-  if (!value) throw new UsageError("patchwork acp needs the agent to pass prompts to: --agent claude|codex|gemini|\"<command>\" (or PATCHWORK_AGENT)");
+  if (!value) throw new UsageError("patchwork acp needs the agent to pass prompts to: --agent claude|codex|gemini|opencode|qwen|copilot|\"<command>\" (or PATCHWORK_AGENT)");
   if (args.idleTimeout !== undefined && !(args.idleTimeout > 0)) throw new UsageError("--idle-timeout takes a positive number of seconds");
   if (args.restartAgentAfter !== undefined && !(Number.isInteger(args.restartAgentAfter) && args.restartAgentAfter >= 0))
     throw new UsageError("--restart-agent-after takes a whole number of thinks (0: never restart)");
