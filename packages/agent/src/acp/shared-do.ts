@@ -34,6 +34,8 @@ export interface SharedDoDeps {
   isOurs(call: ToolCallUpdate): boolean;
   /** Hands a `do` call to the think of `sessionId` (the redirect actor). */
   route(sessionId: string, index: number): Promise<CallToolResult>;
+  /** How long a call waits for its announcement (default `ANNOUNCE_WAIT_MS`). */
+  announceWaitMs?: number;
 }
 
 const DONE = new Set(["completed", "failed"]);
@@ -77,7 +79,7 @@ export class SharedDoEndpoints {
   /** Gives a call of `do(index)` to the think that announced it (see the file's comment). */
   private async attribute(index: number): Promise<CallToolResult> {
     const { ledger } = this.deps;
-    const deadline = Date.now() + ANNOUNCE_WAIT_MS;
+    const deadline = Date.now() + (this.deps.announceWaitMs ?? ANNOUNCE_WAIT_MS);
     for (;;) {
       const found = this.candidates(index);
       if (found.length === 1) {
