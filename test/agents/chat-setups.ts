@@ -42,7 +42,11 @@ export const opencode: AgentSetup = {
   },
 };
 
-/** Qwen Code: OPENAI_BASE_URL/OPENAI_API_KEY/OPENAI_MODEL and `openai` auth in its settings. */
+/**
+ * Qwen Code: OPENAI_BASE_URL/OPENAI_API_KEY/OPENAI_MODEL and `openai` auth in its settings.
+ * Nothing about our tool, follow-up suggestions or memory: the preset's system defaults see to
+ * them (packages/cli/src/qwen-defaults.ts).
+ */
 export const qwen: AgentSetup = {
   name: "qwen",
   agent: "qwen",
@@ -54,8 +58,6 @@ export const qwen: AgentSetup = {
       privacy: { usageStatisticsEnabled: false },
       telemetry: { enabled: false },
       general: { disableAutoUpdate: true, disableUpdateNag: true },
-      memory: { enableManagedAutoMemory: false, enableManagedAutoDream: false },
-      tools: { visible: ["mcp__patchwork__do"] },
     };
     writeFileSync(join(dirs.home, ".qwen", "settings.json"), JSON.stringify(settings, null, 2));
     return { OPENAI_BASE_URL: `${fake.url}/v1`, OPENAI_API_KEY: "sk-fake", OPENAI_MODEL: CHAT_MODEL };

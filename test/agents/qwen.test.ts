@@ -1,33 +1,42 @@
 /**
  * Qwen Code (`@qwen-code/qwen-code`, pinned in test/agents/package.json; `qwen --acp`) against
  * the fake OpenAI-compatible Chat Completions API (fakes/chat.ts), through `patchwork run
- * --agent qwen`. It cannot offer our `do` tool to its model (its profile, docs/agents.md): a
- * think with `do` blocks fails with that reason, one without runs.
+ * --agent qwen`: the preset's system defaults offer our tool to the model directly, its
+ * profile waits for the session's MCP discovery and puts the session in mode `default`.
  */
 import { expect, it } from "vitest";
 import { qwen } from "./chat-setups.js";
-import { describeRun, runAgent } from "./harness.js";
-import { describeAgent, expectClean, expectThinkError, ONE_DO, type AgentSpec } from "./suite.js";
+import { runAgent } from "./harness.js";
+import { agentSuite, describeAgent, expectThinkError, ONE_DO, type AgentSpec } from "./suite.js";
+import { expectSuccessorWorks } from "./successor.js";
 
-const spec: AgentSpec = { command: "qwen", doToolName: "mcp__patchwork__do", requestsPerThink: 2, transports: ["http"] };
+const spec: AgentSpec = {
+  command: "qwen",
+  doToolName: "mcp__patchwork__do",
+  // The turn and the turn with the tool result.
+  requestsPerThink: 2,
+  transports: ["http", "stdio"],
+  // Asked because the profile puts every session in mode `default`; recognised by `_meta.toolName`, not this title.
+  permissionLine: /\[permission \{"number":0\}: allow\]/,
+};
 
 describeAgent("Qwen Code (qwen --acp)", spec, () => {
-  it("a think with do blocks fails with the reason (PW4012), before any model request: never a made-up value", async () => {
-    const r = await runAgent(qwen, { source: ONE_DO, rules: [{ when: "Pick the block", afterTool: false, reply: { call: 0 } }] });
-    expectThinkError(r, "PW4012", /Qwen Code \(0\.24\) hides the MCP tools .* so its model cannot call do/);
-    expect(r.modelRequests).toEqual([]);
-  });
+  agentSuite(qwen, spec);
 
-  it("a typed think without do blocks runs, with its repair turn in the same session", async () => {
+  it("--permissions deny: Qwen Code's request for do is denied, PW4016, never a value", async () => {
     const r = await runAgent(qwen, {
-      program: "examples/typed-think.pw",
+      source: ONE_DO,
+      args: ["--verbose", "--permissions", "deny"],
       rules: [
-        { when: "Classify this document", afterTool: false, reply: { text: "It looks like a receipt to me." } },
-        { when: "Your answer could not be used", afterTool: false, reply: { text: '```json\n{"category": "RECEIPT", "confidence": 0.9}\n```' } },
+        { when: "Pick the block", afterTool: false, reply: { call: 0 } },
+        { afterTool: true, reply: { text: "DONE" } },
       ],
     });
-    expect(r.code, describeRun(r)).toBe(0);
-    expect(r.stdout).toBe('{"category":"RECEIPT","confidence":0.9}\n');
-    expectClean(r);
+    expect(r.stdout).not.toContain("block ran");
+    expectThinkError(r, "PW4016", /did not run: the permission policy denied it/);
+  });
+
+  it("patchwork acp --agent qwen: a plain prompt passes through, a program's think and do run, state stays", async () => {
+    await expectSuccessorWorks(qwen);
   });
 });

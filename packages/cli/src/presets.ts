@@ -1,6 +1,7 @@
 import { accessSync, constants, readFileSync, realpathSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { UsageError } from "./files.js";
+import { qwenSystemDefaults } from "./qwen-defaults.js";
 
 interface Preset {
   candidates: string[];
@@ -8,6 +9,8 @@ interface Preset {
   install: string;
   /** Arguments that depend on the installed version (given the command's file on PATH). */
   argsFor?: (file: string) => string[];
+  /** Environment variables the agent is started with (`env NAME=value command …`). */
+  envFor?: (env: NodeJS.ProcessEnv) => Record<string, string>;
 }
 
 /** `--agent claude|codex|gemini|opencode|qwen|copilot`: the usual command lines of the well-known ACP agents. */
@@ -21,7 +24,13 @@ const PRESETS: Record<string, Preset> = {
   gemini: { candidates: ["gemini"], args: [], argsFor: geminiArgs, install: "npm install -g @google/gemini-cli" },
   // Without `acp` OpenCode starts its terminal UI and never answers `initialize`.
   opencode: { candidates: ["opencode"], args: ["acp"], install: "npm install -g opencode-ai" },
-  qwen: { candidates: ["qwen"], args: ["--acp"], install: "npm install -g @qwen-code/qwen-code" },
+  // Its settings offer our `do` tool to the model directly (qwen-defaults.ts).
+  qwen: {
+    candidates: ["qwen"],
+    args: ["--acp"],
+    envFor: (env) => ({ QWEN_CODE_SYSTEM_DEFAULTS_PATH: qwenSystemDefaults(env) }),
+    install: "npm install -g @qwen-code/qwen-code",
+  },
   // `--allow-tool=patchwork`: Copilot CLI runs the tools of our MCP server (named `patchwork`,
   // a name its model cannot change) without asking; its permission requests name a tool only
   // by titles, so Patchwork could not tell ours from another (docs/agents.md). Every other
@@ -92,7 +101,9 @@ export function resolveAgentCommand(value: string, env: NodeJS.ProcessEnv = proc
   if (!preset) return value;
   for (const candidate of preset.candidates) {
     const file = onPath(candidate, env);
-    if (file) return [candidate, ...preset.args, ...(preset.argsFor?.(file) ?? [])].join(" ");
+    if (!file) continue;
+    const vars = Object.entries(preset.envFor?.(env) ?? {}).map(([name, value]) => `${name}=${shellQuote(value)}`);
+    return [...(vars.length > 0 ? ["env", ...vars] : []), candidate, ...preset.args, ...(preset.argsFor?.(file) ?? [])].join(" ");
   }
   throw new UsageError(
     `--agent ${value}: ${preset.candidates.map((c) => `'${c}'`).join(" or ")} not found on PATH (install it with: ${preset.install})`,
@@ -100,3 +111,8 @@ export function resolveAgentCommand(value: string, env: NodeJS.ProcessEnv = proc
 }
 
 export const presetNames = Object.keys(PRESETS);
+
+/** `value` as one word of a POSIX shell command line. */
+function shellQuote(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
+}

@@ -1,9 +1,9 @@
 // `--agent gemini`: the flags follow the installed Gemini CLI's version, read from its package.json.
-import { chmodSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { geminiArgs } from "../src/presets.js";
+import { geminiArgs, resolveAgentCommand } from "../src/presets.js";
 import { patchwork, tempFiles } from "./helpers.js";
 
 /** A fake global install of @google/gemini-cli whose bin prints its arguments to stderr and fails. */
@@ -51,5 +51,36 @@ describe("--agent gemini", () => {
 
   it("an install whose version cannot be read gets the current flags", () => {
     expect(argsFor(null)).toBe("--acp --skip-trust");
+  });
+});
+
+describe("--agent opencode|copilot|qwen", () => {
+  /** A PATH holding empty executables with these names. */
+  function pathWith(...names: string[]): string {
+    const dir = mkdtempSync(join(tmpdir(), "pw-presets-"));
+    for (const name of names) {
+      writeFileSync(join(dir, name), "#!/bin/sh\nexit 3\n");
+      chmodSync(join(dir, name), 0o755);
+    }
+    return dir;
+  }
+
+  it("opencode: `opencode acp` (plain `opencode` is its terminal UI); copilot: our server's tools allowed by name", () => {
+    expect(resolveAgentCommand("opencode", { PATH: pathWith("opencode") })).toBe("opencode acp");
+    expect(resolveAgentCommand("copilot", { PATH: pathWith("copilot") })).toBe("copilot --acp --allow-tool=patchwork");
+    expect(() => resolveAgentCommand("qwen", { PATH: pathWith() })).toThrow(/'qwen' not found on PATH \(install it with: npm install -g @qwen-code\/qwen-code\)/);
+  });
+
+  it("qwen: started with system defaults that make do visible, keeping the user's own defaults", () => {
+    const mine = join(mkdtempSync(join(tmpdir(), "pw-qwen-")), "system-defaults.json");
+    writeFileSync(mine, JSON.stringify({ tools: { visible: ["web_fetch"] }, ui: { enableFollowupSuggestions: true }, model: { name: "m" } }));
+    const command = resolveAgentCommand("qwen", { PATH: pathWith("qwen"), QWEN_CODE_SYSTEM_DEFAULTS_PATH: mine });
+    const m = /^env QWEN_CODE_SYSTEM_DEFAULTS_PATH=(\S+) qwen --acp$/.exec(command);
+    expect(m, command).not.toBeNull();
+    const defaults = JSON.parse(readFileSync(m![1]!, "utf8")) as Record<string, Record<string, unknown>>;
+    expect(defaults.tools!.visible).toEqual(["web_fetch", "mcp__patchwork__do"]);
+    expect(defaults.ui!.enableFollowupSuggestions).toBe(true);
+    expect(defaults.memory!.enableManagedAutoMemory).toBe(false);
+    expect(defaults.model).toEqual({ name: "m" });
   });
 });

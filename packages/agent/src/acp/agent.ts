@@ -220,8 +220,7 @@ export class AcpAgent implements AsyncAgent {
         initialize(child, connection, options.initializeTimeoutMs ?? 30_000, options.clientCapabilities),
         abandoned.promise,
       ]);
-      const problem = profileFor(init).doToolProblem;
-      const transport = problem ? { transport: null, problem } : chooseTransport(options.mcpTransport ?? "auto", init);
+      const transport = chooseTransport(options.mcpTransport ?? "auto", init);
       self = new AcpAgent(options, child, connection, hub, desk, ledger, init, transport, redirect);
       child.onFault((fault) => self?.failAll(agentError(fault.code, fault.message)));
       emit({

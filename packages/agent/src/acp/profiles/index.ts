@@ -77,12 +77,6 @@ export interface AgentProfile {
    */
   readonly mcpScope?: "session" | "directory";
   /**
-   * Why this agent cannot run `do` blocks exactly, if it cannot: a think with `do` blocks then
-   * fails with this reason (PW4009) instead of giving a value its model made up; thinks
-   * without `do` blocks run.
-   */
-  readonly doToolProblem?: string;
-  /**
    * True when the agent connects to a session's MCP servers as the session starts (and so
    * lists our tool before the model runs): a think with `do` blocks whose endpoint it never
    * contacted then fails (PW4019) instead of looking answered. Unknown agents: not assumed.
