@@ -135,7 +135,7 @@ function markedProcesses(marker: string): { pid: number; rss: number; cpuMs: num
 }
 
 /** Variables of the outer environment that could point an agent at a real account. */
-const SCRUB = /^(ANTHROPIC_|CLAUDE_|OPENAI_|CODEX_|GEMINI_|GOOGLE_|PATCHWORK_AGENT$|XDG_)/;
+const SCRUB = /^(ANTHROPIC_|CLAUDE_|OPENAI_|CODEX_|GEMINI_|GOOGLE_|OPENCODE_|QWEN_|COPILOT_|GH_TOKEN$|GITHUB_TOKEN$|PATCHWORK_AGENT$|XDG_)/;
 
 export function baseEnv(dirs: RunDirs, marker: string): Record<string, string> {
   const env: Record<string, string> = {};
