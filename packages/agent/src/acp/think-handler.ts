@@ -351,5 +351,7 @@ const FAILURE_CODES: Record<DoFailureKind, AgentCode> = {
 function toolCallText(update: ToolCallUpdate): string {
   const texts = (update.content ?? []).flatMap((c) => (c.type === "content" && c.content.type === "text" ? [c.content.text] : []));
   if (texts.length > 0) return texts.join(" ").trim();
-  return typeof update.rawOutput === "string" ? update.rawOutput : "";
+  const raw = update.rawOutput as { message?: unknown } | string | null | undefined;
+  // Copilot CLI: `{message, code}`.
+  return typeof raw === "string" ? raw : typeof raw?.message === "string" ? raw.message : "";
 }
