@@ -87,10 +87,14 @@ describe("the permission desk", () => {
     const ledger = new ToolCallLedger();
     ledger.note("s", { sessionUpdate: "tool_call", toolCallId: "c", title: "mcp.patchwork.do", rawInput: { server: "patchwork", tool: "do" } });
     ledger.note("s", { sessionUpdate: "tool_call_update", toolCallId: "c", status: "in_progress" });
-    expect(ledger.lookup("s", "c")).toEqual({ toolCallId: "c", title: "mcp.patchwork.do", rawInput: { server: "patchwork", tool: "do" } });
+    expect(ledger.lookup("s", "c")).toEqual({ toolCallId: "c", title: "mcp.patchwork.do", status: "in_progress", rawInput: { server: "patchwork", tool: "do" } });
+    expect(ledger.calls("s").map((c) => c.toolCallId)).toEqual(["c"]);
+    expect(ledger.claim("s", "c")).toBe(true);
+    expect(ledger.claim("s", "c")).toBe(false);
     expect(ledger.lookup("t", "c")).toBeUndefined();
     ledger.forget("s");
     expect(ledger.lookup("s", "c")).toBeUndefined();
+    expect(ledger.isClaimed("s", "c")).toBe(false);
   });
 });
 
