@@ -8,7 +8,8 @@ import { toolText, type DoCall } from "../dist/mcp/do-server.js";
 
 function setup(announceWaitMs = 2000) {
   const ledger = new ToolCallLedger();
-  const active = new Set<string>();
+  /** Sessions of thinks whose turn is under way, and whether each is inside a do block. */
+  const active = new Map<string, boolean>();
   const routed: string[] = [];
   let endpoint: DoCall | null = null;
   let declared = 0;
@@ -19,7 +20,7 @@ function setup(announceWaitMs = 2000) {
       declared++;
       return { server: { type: "http", name: "patchwork", url: `http://127.0.0.1/mcp/${declared}`, headers: [] }, release: async () => undefined, contacted: true } as never;
     },
-    activeSessions: () => active,
+    activeSessions: () => [...active].map(([sessionId, inDo]) => ({ sessionId, inDo })),
     isOurs: (call) => call.title === "patchwork_do",
     route: async (sessionId, index) => {
       routed.push(`${sessionId}:${index}`);
@@ -54,7 +55,7 @@ describe("SharedDoEndpoints", () => {
   it("a call that reaches us before its announcement waits for it, then goes to the announcing think", async () => {
     const { shared, active, routed, announce, call } = setup();
     await shared.forSession("/a");
-    active.add("outer");
+    active.set("outer", false);
     const result = call(0);
     await new Promise((r) => setTimeout(r, 50));
     expect(routed).toEqual([]);
@@ -69,10 +70,11 @@ describe("SharedDoEndpoints", () => {
   it("a nested think: the outer call is matched already, the inner think's call of the same block goes to the inner think", async () => {
     const { shared, active, routed, announce, call } = setup();
     await shared.forSession("/a");
-    active.add("outer");
+    active.set("outer", false);
     announce("outer", "c1", { title: "patchwork_do", status: "in_progress", rawInput: { number: 0 } });
     await call(0);
-    active.add("inner");
+    active.set("outer", true); // running the do block that holds the inner think
+    active.set("inner", false);
     announce("inner", "c2", { title: "patchwork_do", status: "in_progress", rawInput: { number: 0 } });
     await call(0);
     expect(routed).toEqual(["outer:0", "inner:0"]);
@@ -81,7 +83,7 @@ describe("SharedDoEndpoints", () => {
   it("another tool with the block's number, a finished call, an inactive session: never matched", async () => {
     const { shared, active, routed, announce, call } = setup(300);
     await shared.forSession("/a");
-    active.add("s1");
+    active.set("s1", false);
     announce("s1", "bash", { title: "bash", status: "in_progress", rawInput: { number: 0 } });
     announce("s1", "old", { title: "patchwork_do", status: "completed", rawInput: { number: 0 } });
     announce("gone", "c9", { title: "patchwork_do", status: "in_progress", rawInput: { number: 0 } });
@@ -94,12 +96,36 @@ describe("SharedDoEndpoints", () => {
   it("two thinks with an unmatched call of the same block at once: an error, never a guess", async () => {
     const { shared, active, routed, announce, call } = setup();
     await shared.forSession("/a");
-    active.add("w1").add("w2");
+    active.set("w1", false).set("w2", false);
     announce("w1", "a", { title: "patchwork_do", status: "in_progress", rawInput: { number: 1 } });
     announce("w2", "b", { title: "patchwork_do", status: "in_progress", rawInput: { number: 1 } });
     const result = await call(1);
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(/cannot tell which of 2 thinks running at once called do\(1\)/);
+    expect(routed).toEqual([]);
+  });
+
+  it("one announcement, but another think free at once (workers): the call waits, and runs once the other is inside a do", async () => {
+    const { shared, active, routed, announce, call } = setup();
+    await shared.forSession("/a");
+    active.set("w1", false).set("w2", false);
+    announce("w1", "a", { title: "patchwork_do", status: "in_progress", rawInput: { number: 0 } });
+    const result = call(0);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(routed).toEqual([]); // w2's own call of do(0) may be on its way, its announcement not yet here
+    active.set("w2", true);
+    announce("w2", "other", { title: "bash", status: "in_progress", rawInput: { command: "ls" } }); // any update wakes the wait
+    expect(text(await result)).toBe("ran 0 for w1");
+  });
+
+  it("one announcement and another think that stays free: an error after the wait, never a guess", async () => {
+    const { shared, active, routed, announce, call } = setup(300);
+    await shared.forSession("/a");
+    active.set("w1", false).set("w2", false);
+    announce("w1", "a", { title: "patchwork_do", status: "in_progress", rawInput: { number: 0 } });
+    const result = await call(0);
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/cannot tell which of 2 thinks running at once called do\(0\)/);
     expect(routed).toEqual([]);
   });
 });

@@ -146,7 +146,7 @@ export class AcpAgent implements AsyncAgent {
     return new SharedDoEndpoints({
       ledger: this.ledger,
       declare: (call) => this.hub.declare(transport, call),
-      activeSessions: () => [...this.active].map((handler) => handler.sessionId),
+      activeSessions: () => [...this.active].map((handler) => ({ sessionId: handler.sessionId, inDo: handler.inDo })),
       isOurs: (call) => isOurAnnouncedCall(this.profile, call, MCP_SERVER_NAME),
       route: (sessionId, index) =>
         new Promise<CallToolResult>((respond) =>

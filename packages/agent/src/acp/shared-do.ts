@@ -8,11 +8,13 @@
  * Such an endpoint's calls say nothing of the session they come from. A call of `do(n)` is
  * given to the think whose session announced a call of our tool (`tool_call` with the
  * profile's identity, `rawInput.number` n) that is still running and not matched with an
- * earlier call: the agent announces a tool call before it runs it, and a think waits inside
- * its `do` until the call returns, so exactly one such announcement exists unless two thinks
- * (workers) call the same block number in the same instant. Then, or when no think announced
- * the call within `ANNOUNCE_WAIT_MS`, the call fails with a tool error that says why, and the
- * agent's report of the failed call makes the think fail (PW4017): never a wrong value.
+ * earlier call, and only when no other think could have made it: every other think whose turn
+ * is under way is inside one of its `do` blocks (a nested think's outer think waits there).
+ * The announcement may come after the call (two channels): the call waits for it. Two thinks
+ * free at once (workers) could each have made the call, and the agent's announcement of one
+ * may trail the other's call: the call waits until all but one are inside a `do` or done, and
+ * fails with a tool error saying why after `ANNOUNCE_WAIT_MS` (then the agent's report of the
+ * failed call makes the think fail, PW4017): never a result given to the wrong think.
  */
 import type { McpServer as AcpMcpServer, ToolCallUpdate } from "@agentclientprotocol/sdk/unstable";
 import type { CallToolResult } from "@modelcontextprotocol/server";
@@ -28,8 +30,8 @@ export interface SharedDoDeps {
   ledger: ToolCallLedger;
   /** A fresh declaration whose calls go to `call` (the hub's). */
   declare(call: DoCall): Promise<McpDeclaration>;
-  /** The sessions of the thinks whose turn is under way. */
-  activeSessions(): Iterable<string>;
+  /** The thinks whose turn is under way: their session, and whether they are inside one of their `do` blocks. */
+  activeSessions(): Iterable<{ sessionId: string; inDo: boolean }>;
   /** Whether an announced tool call is one of our `do` tool (the profile's identity). */
   isOurs(call: ToolCallUpdate): boolean;
   /** Hands a `do` call to the think of `sessionId` (the redirect actor). */
@@ -81,20 +83,20 @@ export class SharedDoEndpoints {
     const { ledger } = this.deps;
     const deadline = Date.now() + (this.deps.announceWaitMs ?? ANNOUNCE_WAIT_MS);
     for (;;) {
-      const found = this.candidates(index);
-      if (found.length === 1) {
+      const active = [...this.deps.activeSessions()];
+      const found = this.candidates(index, active);
+      const others = (sessionId: string) => active.filter((a) => !a.inDo && a.sessionId !== sessionId).length;
+      if (found.length === 1 && others(found[0]!.sessionId) === 0) {
         const [{ sessionId, toolCallId }] = found;
         ledger.claim(sessionId, toolCallId);
         return this.deps.route(sessionId, index);
       }
-      if (found.length > 1)
-        return toolText(
-          `Patchwork cannot tell which of ${found.length} thinks running at once called do(${index}): their agent shares one MCP server per directory; this call did not run`,
-          true,
-        );
+      if (found.length > 1) return ambiguous(index, found.length);
       const left = deadline - Date.now();
-      if (left <= 0)
+      if (left <= 0) {
+        if (found.length === 1) return ambiguous(index, 1 + others(found[0]!.sessionId));
         return toolText(`no think announced this call of do(${index}) (the agent never reported it as a tool call of its session); it did not run`, true);
+      }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, Math.min(left, 250));
         const stop = ledger.listen(done);
@@ -107,10 +109,10 @@ export class SharedDoEndpoints {
     }
   }
 
-  private candidates(index: number): { sessionId: string; toolCallId: string }[] {
+  private candidates(index: number, active: { sessionId: string }[]): { sessionId: string; toolCallId: string }[] {
     const { ledger, isOurs } = this.deps;
     const found: { sessionId: string; toolCallId: string }[] = [];
-    for (const sessionId of this.deps.activeSessions()) {
+    for (const { sessionId } of active) {
       for (const call of ledger.calls(sessionId)) {
         if (DONE.has(call.status ?? "") || ledger.isClaimed(sessionId, call.toolCallId)) continue;
         if (blockNumberOf(call.rawInput) !== index || !isOurs(call)) continue;
@@ -120,4 +122,11 @@ export class SharedDoEndpoints {
     }
     return found;
   }
+}
+
+function ambiguous(index: number, thinks: number): CallToolResult {
+  return toolText(
+    `Patchwork cannot tell which of ${thinks} thinks running at once called do(${index}): their agent shares one MCP server per directory; this call did not run`,
+    true,
+  );
 }

@@ -77,6 +77,8 @@ export class ThinkHandler implements Thinker {
   /** What the current turn said and did (its final answer, its `do` calls). */
   private record = new TurnRecord();
   private readonly usage = new UsageMeter();
+  /** `do` children of this think running now (its turn waits for them). */
+  private doDepth = 0;
 
   constructor(
     private readonly runtime: HandlerRuntime,
@@ -95,6 +97,11 @@ export class ThinkHandler implements Thinker {
   /** The evaluator thread of this think: its redirect stack. */
   get worker(): string {
     return this.context.worker ?? "main";
+  }
+
+  /** Whether the think is inside one of its `do` blocks (its session cannot be the one making a new call unless it announced it). */
+  get inDo(): boolean {
+    return this.doDepth > 0;
   }
 
   /** Where the think is written, for messages. */
@@ -164,7 +171,12 @@ export class ThinkHandler implements Thinker {
         if (message.kind === "update") this.onUpdate(message.update);
         else if (message.kind === "do") {
           timers.pause();
-          message.respond(await this.runDo(message.index));
+          this.doDepth++;
+          try {
+            message.respond(await this.runDo(message.index));
+          } finally {
+            this.doDepth--;
+          }
           timers.resume();
         } else if (message.kind === "failed") throw await runtime.failure(message.error);
         else {
