@@ -1,8 +1,10 @@
 /**
  * What every fake model API of the real-agent suite shares: the HTTP shell on 127.0.0.1 (reads
  * and logs every request, hands it to the API's router) and the rules that decide each model
- * reply. One fake per model API (anthropic.ts, and the OpenAI Responses and Gemini fakes) turns
- * its request body into a `ModelRequest` and renders the chosen `Reply` in its own wire format.
+ * reply. One fake per model API (anthropic.ts, openai.ts for the Responses API, gemini.ts, and
+ * chat.ts for the OpenAI-compatible Chat Completions API of OpenCode, Qwen Code and Copilot CLI)
+ * turns its request body into a `ModelRequest` and renders the chosen `Reply` in its own wire
+ * format.
  *
  * A rule matches on the latest user or tool-result content of a request (what the agent just
  * sent the model) and replies with a final text, a call of our `do` tool (optionally after a
