@@ -78,7 +78,7 @@ function commandLine(
           .option("agent", {
             type: "string",
             describe:
-              'ACP agent command line, or a preset: "claude", "codex", "gemini" (default: $PATCHWORK_AGENT)',
+              'ACP agent command line, or a preset: "claude", "codex", "gemini", "opencode", "qwen", "copilot" (default: $PATCHWORK_AGENT)',
           })
           .option("no-agent", { type: "boolean", describe: "think blocks evaluate to their prompt" })
           .option("entry", { type: "string", describe: "item to run instead of the default entry point" })
@@ -169,7 +169,7 @@ function commandLine(
         y
           .option("agent", {
             type: "string",
-            describe: 'the ACP agent behind the proxy: a command line or "claude", "codex", "gemini" (default: $PATCHWORK_AGENT)',
+            describe: 'the ACP agent behind the proxy: a command line or a preset ("claude", "codex", "gemini", "opencode", "qwen", "copilot"; default: $PATCHWORK_AGENT)',
           })
           .option("mcp-transport", { choices: ["http", "stdio", "acp"] as const, describe: "force the MCP transport for the do tool" })
           .option("idle-timeout", {
