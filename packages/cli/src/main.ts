@@ -194,7 +194,7 @@ function commandLine(
           .positional("files", { type: "string", array: true, demandOption: true, describe: ".pw files and folders (a folder: its .pw files, watched)" })
           .option("agent", {
             type: "string",
-            describe: 'ACP agent for the skills\' thinks: a command line or "claude", "codex", "gemini" (default: $PATCHWORK_AGENT, else the client\'s sampling)',
+            describe: 'ACP agent for the skills\' thinks: a command line or a preset ("claude", "codex", "gemini", "opencode", "qwen", "copilot"; default: $PATCHWORK_AGENT, else the client\'s sampling)',
           })
           .option("http", { type: "number", describe: "serve Streamable HTTP on 127.0.0.1:PORT instead of stdio ($PATCHWORK_MCP_TOKEN: bearer token)" })
           .option("max-workers", { type: "number", describe: "most tool calls running at once, and worker tasks of each (default 8)" })
@@ -213,7 +213,7 @@ function commandLine(
           .option("out", { type: "string", demandOption: true, describe: "the plugin's folder (new, empty, or a plugin written before)" })
           .option("agent", {
             type: "string",
-            describe: 'the agent that answers the skills\' thinks, baked into the plugin\'s patchwork mcp: "claude", "codex", "gemini" or a command line',
+            describe: 'the agent that answers the skills\' thinks, baked into the plugin\'s patchwork mcp: a preset ("claude", "codex", "gemini", "opencode", "qwen", "copilot") or a command line',
           })
           .option("name", { type: "string", describe: "the plugin's name (default: the first file's default trait in kebab-case)" })
           .option("patchwork", { type: "string", describe: 'the command line that starts Patchwork in the plugin\'s .mcp.json (default "patchwork")' }),

@@ -22,7 +22,7 @@ export function commandWords(line: string): string[] {
 export function pluginCommand(args: PluginArgs, term: Terminal): number {
   const command = args.patchwork !== undefined ? commandWords(args.patchwork) : undefined;
   if (command !== undefined && command.length === 0) throw new UsageError("--patchwork takes the command line that starts patchwork");
-  if (args.agent !== undefined && args.agent.trim() === "") throw new UsageError("--agent takes an agent: claude, codex, gemini or a command line");
+  if (args.agent !== undefined && args.agent.trim() === "") throw new UsageError("--agent takes an agent: claude, codex, gemini, opencode, qwen, copilot or a command line");
   try {
     const r = writePlugin({ files: args.files, out: args.out, agent: args.agent?.trim(), name: args.name, command });
     const lines = [`wrote plugin ${r.meta.name} ${r.meta.version} to ${r.dir}`];

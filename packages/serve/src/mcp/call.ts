@@ -31,7 +31,7 @@ export interface ToolCallOptions {
 }
 
 export const NO_AGENT_NOTE =
-  "(patchwork mcp has no agent: its think blocks evaluated to their prompts. Start it with --agent claude|codex|gemini|\"<command>\", or from a client that offers sampling.)";
+  "(patchwork mcp has no agent: its think blocks evaluated to their prompts. Start it with --agent claude|codex|gemini|opencode|qwen|copilot|\"<command>\", or from a client that offers sampling.)";
 
 export async function callTool(options: ToolCallOptions): Promise<CallToolResult> {
   const { tool } = options;
