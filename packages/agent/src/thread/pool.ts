@@ -5,6 +5,7 @@
  * fork-join groups, the mailboxes, the `--max-workers` queue, think numbering across threads,
  * and cancellation (a failed task stops its siblings: their thinks, shell commands, threads).
  */
+import { unlink } from "node:fs";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import type { JsonValue, WorkerFailure, WorkerTask } from "@patchwork/interpreter";
@@ -15,6 +16,7 @@ import type { AsyncAgent, RunEvent } from "../types.js";
 import { ThinkBridge } from "./bridge.js";
 import type { GoMessage, NextTaskMessage, RunOutcome, WorkerInit, WorkerMessage } from "./protocol.js";
 import { ShellRunner } from "./shell.js";
+import { lockForStop, newWriteLock, pendingTemp } from "./write-lock.js";
 
 export interface PoolOptions {
   workerPath: string;
@@ -82,6 +84,8 @@ const noAgent: AsyncAgent = {
 
 class EvaluatorThread {
   readonly worker: Worker;
+  /** Shared with the thread's `write()`s: a stop waits for a write under way (write-lock.ts). */
+  readonly writeLock = newWriteLock();
   readonly bridge: ThinkBridge;
   readonly shells: ShellRunner;
   readonly groups = new Map<number, Group>();
@@ -108,7 +112,7 @@ class EvaluatorThread {
   ) {
     this.bridge = new ThinkBridge(pool.agent ?? noAgent, pool.runSignal, pool.emit, label);
     this.shells = new ShellRunner({ env: pool.env, stdin: pool.shellStdin });
-    this.worker = new Worker(pool.workerPath, { workerData: init });
+    this.worker = new Worker(pool.workerPath, { workerData: { ...init, writeLock: this.writeLock } });
   }
 
   /** Gives the thread, its task done, the next task (no new thread to start). */
@@ -129,7 +133,23 @@ class EvaluatorThread {
     this.ended = true;
     this.bridge.shutdown(code, message);
     this.shells.killAll();
-    void this.worker.terminate();
+    this.terminate();
+  }
+
+  /**
+   * Terminates the thread, never inside a `write()` (which would leave its temporary file):
+   * one under way gets `WRITE_WAIT_MS` to finish; if it outlasts that, its temporary file is
+   * removed once the thread has stopped.
+   */
+  terminate(): void {
+    if (lockForStop(this.writeLock, WRITE_WAIT_MS)) {
+      void this.worker.terminate();
+      return;
+    }
+    void this.worker.terminate().then(() => {
+      const tmp = pendingTemp(this.writeLock);
+      if (tmp) unlink(tmp, () => {});
+    });
   }
 }
 
@@ -224,7 +244,7 @@ export class EvaluatorPool {
         const report = rootEnd;
         rootEnd = undefined;
         t.ended = true;
-        void t.worker.terminate();
+        t.terminate();
         report(end);
         return;
       }
@@ -601,6 +621,9 @@ function declaresWorkers(init: WorkerInit): boolean {
   const programs = [init.parsed.program, ...Object.values(init.modules ?? {}).map((m) => m.program)];
   return programs.some((p) => p.body.some((item) => item.kind === "FunDecl" && item.flavor === "worker"));
 }
+
+/** How long a stop waits for a thread's `write()` under way to finish (a write is one file: normally milliseconds). */
+const WRITE_WAIT_MS = 5000;
 
 /** A queued task waits at most this long for a CPU slot while no task starts (see `cpuSlots`). */
 const STARVED_MS = 500;
