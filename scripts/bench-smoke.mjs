@@ -66,6 +66,15 @@ const runs = [
     ],
   },
   {
+    script: "bench-trace-read.mjs",
+    expect: [
+      `^trace: ${number} MB, [\\d,]+ records`,
+      `^tree +${number} s wall, ${number} s CPU, ${number} MB/s, peak rss ${number} MB; ${number} lines printed`,
+      `^mermaid +${number} s wall, .* peak rss ${number} MB; ${number} KB written`,
+      `^html +${number} s wall, .* peak rss ${number} MB; ${number} KB written`,
+    ],
+  },
+  {
     script: "bench-acp.mjs",
     expect: [
       `^ +first chunk: direct ${number} ms, through patchwork acp ${number} ms, added ${number} ms`,
