@@ -66,6 +66,14 @@ const runs = [
     ],
   },
   {
+    script: "bench-idle-workers.mjs",
+    expect: [
+      `^${number} workers waiting in receive: rss ${number} MB \\(whole process; one worker: ${number} MB\\)`,
+      `^per waiting worker: ${number} MB \\[${number}–${number}\\]`,
+      `^${number} empty Node worker threads in a bare process: rss ${number} MB`,
+    ],
+  },
+  {
     script: "bench-trace-read.mjs",
     expect: [
       `^trace: ${number} MB, [\\d,]+ records`,
