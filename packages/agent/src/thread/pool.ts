@@ -5,7 +5,6 @@
  * fork-join groups, the mailboxes, the `--max-workers` queue, think numbering across threads,
  * and cancellation (a failed task stops its siblings: their thinks, shell commands, threads).
  */
-import { unlink } from "node:fs";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import type { JsonValue, WorkerFailure, WorkerTask } from "@patchwork/interpreter";
@@ -16,7 +15,7 @@ import type { AsyncAgent, RunEvent } from "../types.js";
 import { ThinkBridge } from "./bridge.js";
 import type { GoMessage, NextTaskMessage, RunOutcome, WorkerInit, WorkerMessage } from "./protocol.js";
 import { ShellRunner } from "./shell.js";
-import { lockForStop, newWriteLock, pendingTemp } from "./write-lock.js";
+import { newWriteLock, terminateOutsideWrites } from "./write-lock.js";
 
 export interface PoolOptions {
   workerPath: string;
@@ -136,20 +135,9 @@ class EvaluatorThread {
     this.terminate();
   }
 
-  /**
-   * Terminates the thread, never inside a `write()` (which would leave its temporary file):
-   * one under way gets `WRITE_WAIT_MS` to finish; if it outlasts that, its temporary file is
-   * removed once the thread has stopped.
-   */
+  /** Terminates the thread, never inside a `write()` (write-lock.ts). */
   terminate(): void {
-    if (lockForStop(this.writeLock, WRITE_WAIT_MS)) {
-      void this.worker.terminate();
-      return;
-    }
-    void this.worker.terminate().then(() => {
-      const tmp = pendingTemp(this.writeLock);
-      if (tmp) unlink(tmp, () => {});
-    });
+    void terminateOutsideWrites(this.worker, this.writeLock);
   }
 }
 
@@ -621,9 +609,6 @@ function declaresWorkers(init: WorkerInit): boolean {
   const programs = [init.parsed.program, ...Object.values(init.modules ?? {}).map((m) => m.program)];
   return programs.some((p) => p.body.some((item) => item.kind === "FunDecl" && item.flavor === "worker"));
 }
-
-/** How long a stop waits for a thread's `write()` under way to finish (a write is one file: normally milliseconds). */
-const WRITE_WAIT_MS = 5000;
 
 /** A queued task waits at most this long for a CPU slot while no task starts (see `cpuSlots`). */
 const STARVED_MS = 500;

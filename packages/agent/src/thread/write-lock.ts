@@ -11,6 +11,8 @@
  * STOPPING), then the temporary file's path (its UTF-8 length, then its bytes): if a write
  * outlasts the pool's wait, the pool removes that file once the thread has stopped.
  */
+import { unlink } from "node:fs";
+import type { Worker } from "node:worker_threads";
 import type { WriteGuard } from "@patchwork/interpreter";
 
 const IDLE = 0;
@@ -70,4 +72,21 @@ export function pendingTemp(buffer: SharedArrayBuffer): string | null {
   if (Atomics.load(state, 0) !== WRITING) return null;
   const length = Atomics.load(state, 1);
   return length > 0 ? new TextDecoder().decode(new Uint8Array(buffer, HEADER, length).slice()) : null;
+}
+
+/** How long a stop waits for a thread's `write()` under way (a write is one file: normally milliseconds). */
+export const WRITE_WAIT_MS = 5000;
+
+/**
+ * Terminates an evaluator thread, never inside a `write()` (which would leave its temporary
+ * file): one under way gets `waitMs` to finish; if it outlasts that, its temporary file is
+ * removed once the thread has stopped.
+ */
+export function terminateOutsideWrites(worker: Worker, lock: SharedArrayBuffer, waitMs = WRITE_WAIT_MS): Promise<number> {
+  if (lockForStop(lock, waitMs)) return worker.terminate();
+  return worker.terminate().then((code) => {
+    const tmp = pendingTemp(lock);
+    if (tmp) unlink(tmp, () => {});
+    return code;
+  });
 }
