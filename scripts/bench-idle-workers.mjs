@@ -18,7 +18,8 @@ const dir = mkdtempSync(join(tmpdir(), "pw-bench-idle-"));
 const n = size(200, 10);
 const repeats = size(3, 1);
 
-const program = (count) => `
+/** `filler` functions the workers never call (a big program: each task thread gets only what its worker can call). */
+const program = (count, filler = 0) => `${Array.from({ length: filler }, (_, i) => `fun f${i}(a, b) {\n    var x = a + b * ${i}\n    if x > 10 { return [x, "s${i}", {k: x}] }\n    return null\n}\n`).join("")}
 worker w() {
     self.session.mailbox.ready.send(1)
     return self.session.mailbox.go.receive(600000)
@@ -55,9 +56,9 @@ function rssWhenReady(args, settleMs = 2500) {
 }
 
 /** The RSS of `patchwork run` while `count` workers wait. */
-function patchworkAt(count) {
-  const file = join(dir, `idle-${count}.pw`);
-  writeFileSync(file, program(count));
+function patchworkAt(count, filler = 0) {
+  const file = join(dir, `idle-${count}-${filler}.pw`);
+  writeFileSync(file, program(count, filler));
   return rssWhenReady([bin, "run", "--no-agent", "--max-workers", String(count), file]);
 }
 
@@ -79,13 +80,20 @@ console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}; media
 const one = [];
 const many = [];
 const bare = [];
+const big = [];
+const bigOne = [];
+const FILLER = 3000;
 for (let i = 0; i < repeats; i++) {
   one.push(await patchworkAt(1));
   many.push(await patchworkAt(n));
   bare.push(await emptyAt(n));
+  bigOne.push(await patchworkAt(1, FILLER));
+  big.push(await patchworkAt(n, FILLER));
 }
 const per = many.map((m, i) => (m - one[i]) / (n - 1));
 console.log(`${n} workers waiting in receive: rss ${median(many).toFixed(0)} MB (whole process; one worker: ${median(one).toFixed(0)} MB)`);
 console.log(`per waiting worker: ${median(per).toFixed(2)} MB [${Math.min(...per).toFixed(2)}–${Math.max(...per).toFixed(2)}]`);
 console.log(`${n} empty Node worker threads in a bare process: rss ${median(bare).toFixed(0)} MB`);
+const bigPer = big.map((m, i) => (m - bigOne[i]) / (n - 1));
+console.log(`a ${FILLER}-function program (${(program(1, FILLER).length / 1024).toFixed(0)} KB): ${n} workers waiting: rss ${median(big).toFixed(0)} MB, per waiting worker ${median(bigPer).toFixed(2)} MB`);
 if (smoke) console.log("(smoke size: the figures mean nothing)");

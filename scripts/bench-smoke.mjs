@@ -71,6 +71,7 @@ const runs = [
       `^${number} workers waiting in receive: rss ${number} MB \\(whole process; one worker: ${number} MB\\)`,
       `^per waiting worker: ${number} MB \\[${number}–${number}\\]`,
       `^${number} empty Node worker threads in a bare process: rss ${number} MB`,
+      `^a ${number}-function program \\(${number} KB\\): ${number} workers waiting: rss ${number} MB, per waiting worker ${number} MB`,
     ],
   },
   {

@@ -15,6 +15,7 @@ import type { AsyncAgent, RunEvent } from "../types.js";
 import { ThinkBridge } from "./bridge.js";
 import type { GoMessage, NextTaskMessage, RunOutcome, WorkerInit, WorkerMessage } from "./protocol.js";
 import { ShellRunner } from "./shell.js";
+import { taskProgram } from "./task-program.js";
 import { newWriteLock, terminateOutsideWrites } from "./write-lock.js";
 
 export interface PoolOptions {
@@ -481,7 +482,20 @@ export class EvaluatorPool {
   }
 
   private taskInit(run: TaskRun): WorkerInit {
-    return { ...this.standbyInit(), task: run.spec, taskProgram: this.programOf(run.spec.fileName), worker: run.key };
+    return { ...this.standbyInit(), task: run.spec, taskProgram: this.taskProgramOf(run.spec), worker: run.key };
+  }
+
+  /** Each worker's AST without the functions it can never call (task-program.ts), made once per worker. */
+  private readonly taskPrograms = new Map<string, Program>();
+  private taskProgramOf(spec: WorkerTask): Program | undefined {
+    const key = `${spec.fileName}\0${spec.worker}`;
+    let trimmed = this.taskPrograms.get(key);
+    if (!trimmed) {
+      const program = this.programOf(spec.fileName);
+      if (!program) return undefined;
+      this.taskPrograms.set(key, (trimmed = taskProgram(program, spec.worker)));
+    }
+    return trimmed;
   }
 
   /** What every task thread's init shares (a task's adds the task). */
