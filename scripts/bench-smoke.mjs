@@ -66,6 +66,24 @@ const runs = [
     ],
   },
   {
+    script: "bench-idle-workers.mjs",
+    expect: [
+      `^${number} workers waiting in receive: rss ${number} MB \\(whole process; one worker: ${number} MB\\)`,
+      `^per waiting worker: ${number} MB \\[${number}–${number}\\]`,
+      `^${number} empty Node worker threads in a bare process: rss ${number} MB`,
+      `^a ${number}-function program \\(${number} KB\\): ${number} workers waiting: rss ${number} MB, per waiting worker ${number} MB`,
+    ],
+  },
+  {
+    script: "bench-trace-read.mjs",
+    expect: [
+      `^trace: ${number} MB, [\\d,]+ records`,
+      `^tree +${number} s wall, ${number} s CPU, ${number} MB/s, peak rss ${number} MB; ${number} lines printed`,
+      `^mermaid +${number} s wall, .* peak rss ${number} MB; ${number} KB written`,
+      `^html +${number} s wall, .* peak rss ${number} MB; ${number} KB written`,
+    ],
+  },
+  {
     script: "bench-acp.mjs",
     expect: [
       `^ +first chunk: direct ${number} ms, through patchwork acp ${number} ms, added ${number} ms`,

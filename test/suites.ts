@@ -10,6 +10,7 @@ export const endToEndSuites = [
   // The CLI as users run it: `bin/patchwork.js` spawned per test, mostly with a scripted agent.
   "packages/cli/test/agent-cli.test.ts",
   "packages/cli/test/cache-cli.test.ts",
+  "packages/cli/test/cancelled-write.test.ts",
   "packages/cli/test/acp-cli.test.ts",
   "packages/cli/test/entry-results.test.ts",
   "packages/cli/test/examples.test.ts",
@@ -37,6 +38,7 @@ export const endToEndSuites = [
   "packages/agent/test/recycling.test.ts",
   "packages/agent/test/spare-session.test.ts",
   "packages/agent/test/workers.test.ts",
+  "packages/agent/test/write-lock.test.ts",
   // Hostile values through a real /bin/sh, one process per generated case.
   "packages/interpreter/test/shell-quoting.property.test.ts",
 ];

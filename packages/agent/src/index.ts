@@ -19,7 +19,7 @@ export { runTestAgentMain } from "./test-agent/main.js";
 export { AgentCodes, toAgentError } from "./errors.js";
 export { TraceWriter } from "./trace/writer.js";
 export type { TraceRunEnd, TraceRunInfo, TraceWriterOptions } from "./trace/writer.js";
-export { readTrace, TraceError } from "./trace/read.js";
+export { readTrace, readTraceFile, TraceReader, TraceError, MAX_TRACE_LINE, type TraceReadOptions, type TraceReadSummary } from "./trace/read.js";
 export { TRACE_VERSION, traceRecord } from "./trace/schema.js";
 export type { TracePosition, TraceRecord } from "./trace/schema.js";
 export { addUsage, emptyUsage } from "./acp/turn-record.js";

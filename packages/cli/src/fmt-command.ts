@@ -1,38 +1,38 @@
-import { readdirSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { format, SourceFile } from "@patchwork/parser";
-import { readSource, renderDiagnostics, UsageError } from "./files.js";
+import { renderDiagnostics, UsageError } from "./files.js";
 import type { Terminal } from "./terminal.js";
+import { formatProblem, fsReason, walkFiles, type WalkProblem } from "./walk.js";
 
 export interface FmtArgs {
   files: string[];
   check: boolean;
 }
 
-/** The `.pw` files a path names: the file itself, or every `.pw` file under a directory. */
-function expand(path: string): string[] {
+/**
+ * The `.pw` files a path names: the file itself, or every `.pw` file under a directory (walk.ts:
+ * what it cannot look at goes to `problems`).
+ */
+function expand(path: string, problems: WalkProblem[]): string[] {
   let st;
   try {
     st = statSync(path);
-  } catch {
-    throw new UsageError(`${path}: no such file or directory`);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`${path}: ${code === "ENOENT" ? "no such file or directory" : fsReason(error)}`);
   }
   if (!st.isDirectory()) return [path];
-  const out: string[] = [];
-  for (const name of readdirSync(path).sort()) {
-    if (name === "node_modules" || name.startsWith(".")) continue;
-    const p = join(path, name);
-    if (statSync(p).isDirectory()) out.push(...expand(p));
-    else if (name.endsWith(".pw")) out.push(p);
-  }
-  return out;
+  const found = walkFiles(path, (name) => name.endsWith(".pw"));
+  problems.push(...found.problems);
+  return found.files;
 }
 
 /**
  * `patchwork fmt [--check] [FILE|DIR...]`: rewrites each file in the canonical layout (a
  * directory: every .pw file under it); `--check` changes nothing, lists the files that would
  * change and exits 1 if there are any. Without files: stdin to stdout. A file with syntax
- * errors is left alone and its errors are printed (exit 1).
+ * errors is left alone and its errors are printed (exit 1); so is a file or directory it cannot
+ * read or write, a dangling link to a `.pw` file (`path: why`, exit 1, the other files done).
  */
 export function fmtCommand(args: FmtArgs, term: Terminal, stdin: () => string): number {
   if (args.files.length === 0) {
@@ -47,8 +47,21 @@ export function fmtCommand(args: FmtArgs, term: Terminal, stdin: () => string): 
     return 0;
   }
   let status = 0;
-  for (const file of args.files.flatMap(expand)) {
-    const text = readSource(file);
+  const problems: WalkProblem[] = [];
+  const files = args.files.flatMap((path) => expand(path, problems));
+  for (const p of problems) {
+    term.stderr(formatProblem(p));
+    if (p.severity === "error") status = 1;
+  }
+  for (const file of files) {
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (error) {
+      term.stderr(`${file}: cannot read: ${fsReason(error)}\n`);
+      status = 1;
+      continue;
+    }
     const r = format(text);
     if (!r.ok) {
       term.stderr(renderDiagnostics(r.diagnostics.map((d) => ({ ...d, fileName: file })), new SourceFile(text, file)));
@@ -60,7 +73,12 @@ export function fmtCommand(args: FmtArgs, term: Terminal, stdin: () => string): 
       term.stdout(`${file}\n`);
       status = 1;
     } else {
-      writeFileSync(file, r.text);
+      try {
+        writeFileSync(file, r.text);
+      } catch (error) {
+        term.stderr(`${file}: cannot write: ${fsReason(error)}\n`);
+        status = 1;
+      }
     }
   }
   return status;

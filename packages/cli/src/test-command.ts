@@ -5,8 +5,8 @@
  * `--update` rewrites the snapshots; with `--agent` it first re-records the cassettes with
  * that agent. One line per test (a diff under a failure), then `N passed, N failed`.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, dirname, join, relative, resolve } from "node:path";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { basename, dirname, relative, resolve } from "node:path";
 import { SourceFile, type Diagnostic } from "@patchwork/parser";
 import {
   CassetteAgent,
@@ -21,6 +21,7 @@ import {
 } from "@patchwork/interpreter";
 import { UsageError, renderDiagnostics } from "./files.js";
 import type { Terminal } from "./terminal.js";
+import { fsReason, walkFiles, type WalkResult } from "./walk.js";
 
 export interface TestArgs {
   path?: string;
@@ -40,29 +41,23 @@ const REPLAY_ERRORS = new Set(["PW3032", "PW3033", "PW3034"]);
 
 const SUFFIX = ".test.pw";
 
-/** The test files under `path` (a directory, searched recursively) or `path` itself. */
-export function findTests(path: string): string[] {
+/**
+ * The test files under `path` (a directory, searched recursively, walk.ts) or `path` itself,
+ * and what the search could not look at.
+ */
+export function findTests(path: string): WalkResult {
   let stat;
   try {
     stat = statSync(path);
-  } catch {
-    throw new UsageError(`${path}: no such file or directory`);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`${path}: ${code === "ENOENT" ? "no such file or directory" : fsReason(error)}`);
   }
   if (!stat.isDirectory()) {
     if (!path.endsWith(SUFFIX)) throw new UsageError(`${path}: a test file's name ends with ${SUFFIX}`);
-    return [path];
+    return { files: [path], problems: [] };
   }
-  const found: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
-      const full = join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith(SUFFIX)) found.push(full);
-    }
-  };
-  walk(path);
-  return found;
+  return walkFiles(path, (name) => name.endsWith(SUFFIX));
 }
 
 export function companions(test: string): { cassette: string; snapshot: string } {
@@ -129,11 +124,23 @@ async function recordWithAgent(test: string, cassettePath: string, agentCommand:
   return null;
 }
 
+/** A failed read, naming the file (the test, its cassette or its snapshot). */
+function cannotRead(error: unknown): string {
+  const path = (error as NodeJS.ErrnoException).path;
+  return `cannot read${path ? ` ${basename(path)}` : ""}: ${fsReason(error)}`;
+}
+
 export async function testCommand(args: TestArgs, term: Terminal): Promise<number> {
   if (args.agent !== undefined && !args.update) throw new UsageError("--agent goes with --update: tests replay their cassettes, with no agent");
-  const tests = findTests(args.path ?? ".");
+  const { files: tests, problems } = findTests(args.path ?? ".");
   let passed = 0;
   let failed = 0;
+  // What the search could not look at fails the run (a loop is only a note: nothing is missed).
+  for (const p of problems) {
+    const name = relative(process.cwd(), p.path) || p.path;
+    if (p.severity === "error") failed++;
+    term.stdout(`${p.severity === "error" ? "FAIL" : "NOTE"} ${name}: ${p.message}\n`);
+  }
   for (const test of tests) {
     const { cassette, snapshot } = companions(test);
     const name = relative(process.cwd(), test) || test;
@@ -149,9 +156,10 @@ export async function testCommand(args: TestArgs, term: Terminal): Promise<numbe
       }
       outcome = replay(test, cassette);
     } catch (error) {
-      if (!(error instanceof CassetteError)) throw error;
+      const unreadable = typeof (error as NodeJS.ErrnoException).code === "string";
+      if (!(error instanceof CassetteError) && !unreadable) throw error;
       failed++;
-      term.stdout(`FAIL ${name}: ${error.message}\n`);
+      term.stdout(`FAIL ${name}: ${unreadable ? cannotRead(error) : (error as Error).message}\n`);
       continue;
     }
     if (outcome.replayError) {
@@ -164,7 +172,15 @@ export async function testCommand(args: TestArgs, term: Terminal): Promise<numbe
     if (args.update) {
       const existed = existsSync(snapshot);
       const same = existed && readFileSync(snapshot, "utf8") === actual;
-      if (!same) writeFileAtomic(snapshot, actual);
+      if (!same) {
+        try {
+          writeFileAtomic(snapshot, actual);
+        } catch (error) {
+          failed++;
+          term.stdout(`FAIL ${name}: ${(error as Error).message}\n`);
+          continue;
+        }
+      }
       passed++;
       term.stdout(`PASS ${name} (snapshot ${same ? "unchanged" : existed ? "updated" : "created"})\n`);
       continue;
@@ -174,7 +190,14 @@ export async function testCommand(args: TestArgs, term: Terminal): Promise<numbe
       term.stdout(`FAIL ${name}: no snapshot ${basename(snapshot)} (run patchwork test --update to write it)\n`);
       continue;
     }
-    const expected = readFileSync(snapshot, "utf8");
+    let expected: string;
+    try {
+      expected = readFileSync(snapshot, "utf8");
+    } catch (error) {
+      failed++;
+      term.stdout(`FAIL ${name}: ${cannotRead(error)}\n`);
+      continue;
+    }
     if (expected === actual) {
       passed++;
       term.stdout(`PASS ${name}\n`);

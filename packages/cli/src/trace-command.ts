@@ -1,13 +1,14 @@
 /**
  * `patchwork trace run.jsonl`: the run as an indented tree on the terminal; `--mermaid FILE`
- * writes a sequence diagram, `--html FILE` a self-contained page (docs/trace.md).
+ * writes a sequence diagram, `--html FILE` a self-contained page (docs/trace.md). The trace is
+ * read as a stream into a bounded tree (model.ts), whatever its size; a last line cut off by a
+ * kill is left out with a warning.
  */
-import { readFileSync } from "node:fs";
-import { readTrace, TraceError } from "@patchwork/agent";
+import { readTraceFile, TraceError } from "@patchwork/agent";
 import { writeFileAtomic } from "@patchwork/interpreter";
 import { UsageError } from "./files.js";
 import { renderHtml } from "./trace-view/html.js";
-import { buildTree } from "./trace-view/model.js";
+import { TreeBuilder } from "./trace-view/model.js";
 import { renderMermaid, renderTree } from "./trace-view/render.js";
 import type { Terminal } from "./terminal.js";
 
@@ -18,20 +19,24 @@ export interface TraceArgs {
 }
 
 export function traceCommand(args: TraceArgs, term: Terminal): number {
-  let text: string;
+  const builder = new TreeBuilder();
+  const tree = builder.tree;
   try {
-    text = readFileSync(args.file, "utf8");
+    const read = readTraceFile(args.file, (record) => builder.add(record), { allowCutLastLine: true });
+    tree.cutLastLine = read.cutLastLine;
   } catch (error) {
+    if (error instanceof TraceError) {
+      term.stderr(`patchwork: error: ${error.message}\n`);
+      return 1;
+    }
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`${args.file}: ${code === "ENOENT" ? "no such file" : `cannot read (${code ?? String(error)})`}`);
+    if (typeof code !== "string") throw error;
+    throw new UsageError(`${args.file}: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : `cannot read (${code})`}`);
   }
-  let tree;
-  try {
-    tree = buildTree(readTrace(text, args.file));
-  } catch (error) {
-    if (!(error instanceof TraceError)) throw error;
-    term.stderr(`patchwork: error: ${error.message}\n`);
-    return 1;
+  if (tree.cutLastLine !== null) {
+    term.stderr(
+      `patchwork: warning: ${args.file}:${tree.cutLastLine}: last line incomplete (cut off: was the run killed while writing?); showing the ${(tree.cutLastLine - 1).toLocaleString("en-US")} lines before it\n`,
+    );
   }
   const outputs: [string | undefined, () => string][] = [
     [args.mermaid, () => renderMermaid(tree)],

@@ -137,9 +137,19 @@ describe("patchwork run --trace", { timeout: 240_000 }, () => {
     expect(patchwork(["run", "p.pw", "--trace", "good.jsonl"], { cwd: dir, timeoutMs: 120_000 }).status).toBe(0);
     const good = readFileSync(join(dir, "good.jsonl"), "utf8");
     const lines = good.trimEnd().split("\n");
+    // A last line cut off by a kill: a warning, and the rest shown (docs/trace.md).
     writeFileSync(join(dir, "cut.jsonl"), good.slice(0, good.length - 10));
     const cut = patchwork(["trace", "cut.jsonl"], { cwd: dir, timeoutMs: 120_000 });
-    expect([cut.status, cut.stderr]).toEqual([1, `patchwork: error: cut.jsonl:${lines.length}: not a JSON trace record: the line is cut off (was the run killed while writing?)\n`]);
+    expect([cut.status, cut.stderr]).toEqual([
+      0,
+      `patchwork: warning: cut.jsonl:${lines.length}: last line incomplete (cut off: was the run killed while writing?); showing the ${lines.length - 1} lines before it\n`,
+    ]);
+    expect(cut.stdout).toMatch(/no run-end: the run did not finish/);
+    // Cut anywhere else, a line is an error.
+    writeFileSync(join(dir, "middle.jsonl"), `${lines[0]}\n${lines[1]!.slice(0, 12)}\n${lines.slice(2).join("\n")}\n`);
+    const middle = patchwork(["trace", "middle.jsonl"], { cwd: dir, timeoutMs: 120_000 });
+    expect([middle.status, middle.stderr]).toEqual([1, expect.stringMatching(/^patchwork: error: middle\.jsonl:2: not a JSON trace record: /)]);
+    expect(() => readTrace(good.slice(0, good.length - 10), "strict.jsonl")).toThrow(/^strict\.jsonl:\d+: not a JSON trace record: the line is cut off/);
     const edited = [...lines];
     edited[1] = edited[1]!.replace('"text":"a\\n"', '"text":42');
     expect(() => readTrace(edited.join("\n") + "\n", "edited.jsonl")).toThrow(/^edited\.jsonl:2: not a valid trace record \(print\): field text: /);

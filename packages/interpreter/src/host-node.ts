@@ -8,7 +8,7 @@ import { existsSync, readFileSync, readSync, writeSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type { Host, PwEvent, ShellOptions, ShellResult } from "./ports.js";
 import { shellArgv, signalStatus } from "./shell-process.js";
-import { writeFileAtomic } from "./write-file.js";
+import { writeFileAtomic, type WriteGuard } from "./write-file.js";
 
 /**
  * `node:child_process`, loaded at the first shell command: with `net` and the streams it pulls
@@ -38,6 +38,8 @@ export interface NodeHostOptions {
    * own stdin may be a protocol stream (ACP). The CLI may pass "inherit".
    */
   shellStdin?: "ignore" | "inherit";
+  /** Brackets each `write()`'s temporary file (write-file.ts): an evaluator thread's stop waits for it. */
+  writeGuard?: WriteGuard;
 }
 
 /** Writes all of `text` to a file descriptor, retrying on EAGAIN (non-blocking pipes). */
@@ -82,7 +84,7 @@ export function createNodeHost(options: NodeHostOptions = {}): Host {
     write: options.stdout ?? ((text) => writeAllSync(1, text)),
     log: options.stderr ?? ((text) => writeAllSync(2, text)),
     readFile: (p) => readFileSync(abs(p), "utf8"),
-    writeFile: (p, text) => writeFileAtomic(abs(p), text),
+    writeFile: (p, text) => writeFileAtomic(abs(p), text, options.writeGuard),
     exists: (p) => existsSync(abs(p)),
     env: (name) => env[name],
     shell: (command: string, opts: ShellOptions): ShellResult => {

@@ -11,6 +11,9 @@
  * - Temporary files are named `.<name>.pw-tmp-<pid>-<random>`. A process killed mid-write
  *   leaves one behind; the next write to the same file removes those whose process is gone.
  *   See docs/decisions/0007-write-file.md.
+ * - A `WriteGuard` (the evaluator threads of `@patchwork/agent`) brackets the moments a
+ *   temporary file exists, so that a thread stopped from outside (a sibling failed, a timeout,
+ *   Ctrl-C) is never stopped inside them: its write finishes or never starts.
  */
 import {
   closeSync,
@@ -111,9 +114,19 @@ function writeAll(fd: number, text: string): void {
   while (buf.length > 0) buf = buf.subarray(writeSync(fd, buf));
 }
 
+/**
+ * Brackets the life of a temporary file: `enter(tmp)` before it is created, `leave()` once it
+ * is renamed or removed. Whoever stops the writing thread waits for `leave()`.
+ */
+export interface WriteGuard {
+  enter(tmp: string): void;
+  leave(): void;
+}
+
 /** Writes `text` to `path` atomically (see the module comment). Errors name `path`. */
-export function writeFileAtomic(path: string, text: string): void {
+export function writeFileAtomic(path: string, text: string, guard?: WriteGuard): void {
   let tmp: string | null = null;
+  let entered = false;
   try {
     const target = writeTarget(path);
     removeStaleTemps(target);
@@ -125,6 +138,8 @@ export function writeFileAtomic(path: string, text: string): void {
     }
     if (st?.isDirectory()) throw errnoError("EISDIR", "is a directory");
     tmp = join(dirname(target), `${tempPrefix(target)}${process.pid}-${Math.random().toString(36).slice(2, 10)}`);
+    guard?.enter(tmp);
+    entered = true;
     const fd = openSync(tmp, "wx", st ? st.mode & 0o7777 : 0o666);
     try {
       if (st) {
@@ -146,6 +161,8 @@ export function writeFileAtomic(path: string, text: string): void {
       }
     }
     throw describeWriteError(e, path);
+  } finally {
+    if (entered) guard?.leave();
   }
 }
 

@@ -20,6 +20,7 @@ import type {
   ShellResult,
   ThinkReply,
   ThinkRequest,
+  WriteGuard,
 } from "@patchwork/interpreter";
 // Statically: a dynamic import of the entry the CLI's run path also imports makes the bundler
 // split out an empty chunk that every `patchwork run` would then load.
@@ -37,6 +38,7 @@ import {
 } from "@patchwork/interpreter/core";
 import type { Diagnostic, Program } from "@patchwork/parser";
 import { ChannelSet } from "./channel.js";
+import { writeGuardOf } from "./write-lock.js";
 import type {
   GoMessage,
   NextTaskMessage,
@@ -77,7 +79,7 @@ interface EvaluatorModule {
   AgentError?: typeof AgentErrorClass;
   /** The replaying agent (`--replay-missing=agent`). */
   CassetteAgent?: new (cassette: NonNullable<WorkerInit["replay"]>["cassette"], options: { fallback?: Agent; fileName?: string }) => Agent;
-  createNodeHost?(options: { cwd: string; shellStdin?: "ignore" | "inherit"; env?: Record<string, string | undefined> }): Host;
+  createNodeHost?(options: { cwd: string; shellStdin?: "ignore" | "inherit"; env?: Record<string, string | undefined>; writeGuard?: WriteGuard }): Host;
   /** A REPL session (`WorkerInit.session`): each program continues the ones before it. */
   createSession?(options: { agent: Agent; host: Host; cwd: string; limits?: Record<string, number>; askUser?: boolean }): {
     run(source: string, options: { fileName: string; main?: SessionEntry }): { value?: unknown; output?: string; diagnostics?: RunOutcome["diagnostics"]; entry?: string };
@@ -343,6 +345,7 @@ async function main(): Promise<void> {
     cwd: init.cwd,
     ...(init.shellStdin ? { shellStdin: init.shellStdin } : {}),
     ...(init.env ? { env: init.env } : {}),
+    ...(init.writeLock ? { writeGuard: writeGuardOf(init.writeLock) } : {}),
   });
   const lines = init.lineBuffered
     ? new LineBuffer((text) => {

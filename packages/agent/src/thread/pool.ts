@@ -15,6 +15,8 @@ import type { AsyncAgent, RunEvent } from "../types.js";
 import { ThinkBridge } from "./bridge.js";
 import type { GoMessage, NextTaskMessage, RunOutcome, WorkerInit, WorkerMessage } from "./protocol.js";
 import { ShellRunner } from "./shell.js";
+import { taskProgram } from "./task-program.js";
+import { newWriteLock, terminateOutsideWrites } from "./write-lock.js";
 
 export interface PoolOptions {
   workerPath: string;
@@ -82,6 +84,8 @@ const noAgent: AsyncAgent = {
 
 class EvaluatorThread {
   readonly worker: Worker;
+  /** Shared with the thread's `write()`s: a stop waits for a write under way (write-lock.ts). */
+  readonly writeLock = newWriteLock();
   readonly bridge: ThinkBridge;
   readonly shells: ShellRunner;
   readonly groups = new Map<number, Group>();
@@ -108,7 +112,7 @@ class EvaluatorThread {
   ) {
     this.bridge = new ThinkBridge(pool.agent ?? noAgent, pool.runSignal, pool.emit, label);
     this.shells = new ShellRunner({ env: pool.env, stdin: pool.shellStdin });
-    this.worker = new Worker(pool.workerPath, { workerData: init });
+    this.worker = new Worker(pool.workerPath, { workerData: { ...init, writeLock: this.writeLock } });
   }
 
   /** Gives the thread, its task done, the next task (no new thread to start). */
@@ -129,7 +133,12 @@ class EvaluatorThread {
     this.ended = true;
     this.bridge.shutdown(code, message);
     this.shells.killAll();
-    void this.worker.terminate();
+    this.terminate();
+  }
+
+  /** Terminates the thread, never inside a `write()` (write-lock.ts). */
+  terminate(): void {
+    void terminateOutsideWrites(this.worker, this.writeLock);
   }
 }
 
@@ -224,7 +233,7 @@ export class EvaluatorPool {
         const report = rootEnd;
         rootEnd = undefined;
         t.ended = true;
-        void t.worker.terminate();
+        t.terminate();
         report(end);
         return;
       }
@@ -473,7 +482,20 @@ export class EvaluatorPool {
   }
 
   private taskInit(run: TaskRun): WorkerInit {
-    return { ...this.standbyInit(), task: run.spec, taskProgram: this.programOf(run.spec.fileName), worker: run.key };
+    return { ...this.standbyInit(), task: run.spec, taskProgram: this.taskProgramOf(run.spec), worker: run.key };
+  }
+
+  /** Each worker's AST without the functions it can never call (task-program.ts), made once per worker. */
+  private readonly taskPrograms = new Map<string, Program>();
+  private taskProgramOf(spec: WorkerTask): Program | undefined {
+    const key = `${spec.fileName}\0${spec.worker}`;
+    let trimmed = this.taskPrograms.get(key);
+    if (!trimmed) {
+      const program = this.programOf(spec.fileName);
+      if (!program) return undefined;
+      this.taskPrograms.set(key, (trimmed = taskProgram(program, spec.worker)));
+    }
+    return trimmed;
   }
 
   /** What every task thread's init shares (a task's adds the task). */

@@ -53,6 +53,8 @@ export interface WorkerInit {
   agentMode?: "thread" | "none";
   /** This thread runs one worker task (only its entry, with these arguments), not the program. */
   task?: WorkerTask;
+  /** The lock its `write()`s share with the pool that may stop it (write-lock.ts); one per thread. */
+  writeLock?: SharedArrayBuffer;
   /** The AST of the task's file, when the main thread has it (the thread then needs no parser). */
   taskProgram?: Program;
   /** The program's AST and parse diagnostics, parsed by the caller (the program's thread then needs no parser). */

@@ -16,6 +16,7 @@ import type { AsyncAgent, RunEvent } from "../types.js";
 import { ThinkBridge } from "./bridge.js";
 import { ShellRunner } from "./shell.js";
 import type { SessionEntry, SessionRunMessage, WorkerInit, WorkerMessage } from "./protocol.js";
+import { newWriteLock, terminateOutsideWrites } from "./write-lock.js";
 
 export interface EvaluatorSessionOptions {
   /** Answers every think of every program (read at each think, so it may be replaced). */
@@ -72,11 +73,13 @@ class Thread {
   readonly worker: Worker;
   readonly bridge: ThinkBridge;
   readonly ready: Promise<void>;
+  /** Shared with the thread's `write()`s: a reset waits for a write under way (write-lock.ts). */
+  readonly writeLock = newWriteLock();
   dead = false;
 
   constructor(init: WorkerInit, agent: AsyncAgent, onMessage: (thread: Thread, message: WorkerMessage) => void, onDeath: (thread: Thread, why: string) => void) {
     this.bridge = new ThinkBridge(agent, new AbortController().signal, () => undefined);
-    this.worker = new Worker(workerPath, { workerData: init });
+    this.worker = new Worker(workerPath, { workerData: { ...init, writeLock: this.writeLock } });
     this.worker.unref();
     let ready!: () => void;
     let failed!: (error: Error) => void;
@@ -103,7 +106,7 @@ class Thread {
   terminate(): Promise<number> {
     this.dead = true;
     this.bridge.shutdown(AgentCodes.cancelled, "the evaluator session was reset");
-    return this.worker.terminate();
+    return terminateOutsideWrites(this.worker, this.writeLock);
   }
 }
 
@@ -166,8 +169,11 @@ export class EvaluatorSession {
   async reset(): Promise<void> {
     const thread = this.thread;
     this.thread = null;
-    if (this.current) this.cancel(this.current);
+    const running = this.current;
+    if (running) this.cancel(running);
     await thread?.terminate();
+    // Its thread is gone (a terminated thread reports no death): the program ends cancelled.
+    if (running && this.current === running) running.finish({ ...this.cancelledResult(running), reset: true });
   }
 
   async close(): Promise<void> {

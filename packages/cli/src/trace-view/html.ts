@@ -4,6 +4,7 @@
  * whose summary shows its label and a bar placed on the run's time axis; opening a think shows
  * its prompt and reply, then its `do` calls and their nested thinks.
  */
+import { visible } from "./bound.js";
 import { headline, label } from "./render.js";
 import type { RunTree, TreeNode } from "./model.js";
 
@@ -26,7 +27,7 @@ function toPage(node: TreeNode): PageNode {
         duration: node.durationMs,
         ok: node.ok,
         detail: `prompt:\n${node.prompt}\n\n${node.ok === false ? `error: ${node.error ?? ""}` : `reply:\n${node.reply ?? "(none)"}`}`,
-        children: node.children.map(toPage),
+        children: visible(node.children).map(toPage),
       };
     case "do":
       return {
@@ -34,12 +35,14 @@ function toPage(node: TreeNode): PageNode {
         duration: node.durationMs,
         ok: node.ok,
         detail: node.ok === false ? `error: ${node.error ?? ""}` : `output:\n${node.output ?? ""}`,
-        children: node.children.map(toPage),
+        children: visible(node.children).map(toPage),
       };
     case "shell":
       return { ...base, duration: node.durationMs, ok: node.status === 0, detail: node.command, children: [] };
     case "note":
       return { ...base, duration: null, ok: node.severity !== "error", detail: node.text, children: [] };
+    case "omitted":
+      return { ...base, start: Number.isFinite(node.start) ? node.start : 0, duration: node.end - node.start, ok: node.failed === 0, detail: "", children: [] };
   }
 }
 
@@ -57,6 +60,8 @@ summary .label { flex: 0 0 52%; white-space: nowrap; overflow: hidden; text-over
 .do > summary .bar { background: #e8912d; }
 .shell > summary .bar { background: #7a7a85; }
 .note > summary .bar { background: #c62828; }
+.omitted > summary .bar { background: repeating-linear-gradient(90deg, #b0b0bb 0 4px, transparent 4px 8px); }
+.omitted > summary .label { font-style: italic; }
 .failed > summary .label { color: #c62828; }
 pre { margin: 4px 0 6px 18px; padding: 6px 8px; background: #f7f7f9; border-left: 3px solid #d0d0d8; white-space: pre-wrap; font-size: 12px; max-height: 240px; overflow: auto; }
 `;
@@ -97,7 +102,7 @@ document.body.dataset.rendered = String(document.querySelectorAll("details").len
 export function renderHtml(tree: RunTree): string {
   const data = {
     total: tree.end?.durationMs ?? tree.lastT,
-    nodes: tree.children.map(toPage),
+    nodes: visible(tree.children).map(toPage),
   };
   const json = JSON.stringify(data).replace(/</g, "\\u003c");
   const title = escapeHtml(headline(tree));

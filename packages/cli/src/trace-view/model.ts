@@ -2,8 +2,15 @@
  * The run as a tree, built from trace records: think → do → think …, with shell commands
  * under the `do` call (or the program) that ran them. One model for the terminal tree, the
  * mermaid diagram and the HTML page.
+ *
+ * Built record by record (`TreeBuilder`, as a trace is read), in bounded memory: a node with
+ * many children (a long loop) keeps its first and last ones and summarises the rest in one
+ * `omitted` node (bound.ts), so the views of a huge run stay readable and say what they left out.
  */
 import type { TraceRecord, UsageFigures } from "@patchwork/agent";
+import { attach, endOf, type Container, type OmittedNode } from "./bound.js";
+
+export type { OmittedNode } from "./bound.js";
 
 export interface ThinkNode {
   kind: "think";
@@ -19,6 +26,9 @@ export interface ThinkNode {
   repairs: number;
   usage: UsageFigures | null;
   children: TreeNode[];
+  omitted?: OmittedNode;
+  /** Left out while unfinished: its end updates that summary. */
+  omittedInto?: OmittedNode;
 }
 
 export interface DoNode {
@@ -32,6 +42,8 @@ export interface DoNode {
   output: string | null;
   error: string | null;
   children: TreeNode[];
+  omitted?: OmittedNode;
+  omittedInto?: OmittedNode;
 }
 
 export interface ShellNode {
@@ -49,7 +61,7 @@ export interface NoteNode {
   start: number;
 }
 
-export type TreeNode = ThinkNode | DoNode | ShellNode | NoteNode;
+export type TreeNode = ThinkNode | DoNode | ShellNode | NoteNode | OmittedNode;
 
 export interface RunTree {
   program: string;
@@ -61,8 +73,13 @@ export interface RunTree {
   end: { ok: boolean; exitCode: number; durationMs: number; cancelled: boolean } | null;
   lastT: number;
   children: TreeNode[];
+  omitted?: OmittedNode;
   thinks: number;
   usage: UsageFigures | null;
+  /** Nodes the views leave out (summarised in `omitted` nodes). */
+  leftOut: number;
+  /** The number of the trace's last line, left out because a kill cut it off. */
+  cutLastLine: number | null;
 }
 
 const addUsage = (into: UsageFigures | null, more: UsageFigures): UsageFigures => {
@@ -75,26 +92,46 @@ const addUsage = (into: UsageFigures | null, more: UsageFigures): UsageFigures =
   return u;
 };
 
-export function buildTree(records: TraceRecord[]): RunTree {
-  const first = records[0]!;
-  const tree: RunTree = {
-    program: first.type === "run-start" ? first.program : "?",
-    agent: first.type === "run-start" ? first.agent : null,
-    agentName: null,
-    mode: first.type === "run-start" ? first.mode : "?",
-    startedAt: first.type === "run-start" ? first.startedAt : "",
-    end: null,
-    lastT: 0,
-    children: [],
-    thinks: 0,
-    usage: null,
-  };
-  const thinks = new Map<number, ThinkNode>();
-  const dos = new Map<number, DoNode>();
-  const under = (parent: { do: number } | null): TreeNode[] => (parent ? (dos.get(parent.do)?.children ?? tree.children) : tree.children);
-  for (const r of records) {
+/** The tree of a trace's records, built one record at a time in bounded memory. */
+export class TreeBuilder {
+  readonly tree: RunTree;
+  /** Thinks and `do` calls not yet ended (an ended one gets no more children). */
+  private readonly thinks = new Map<number, ThinkNode>();
+  private readonly dos = new Map<number, DoNode>();
+  private readonly budget = { left: NODE_BUDGET };
+
+  constructor() {
+    this.tree = {
+      program: "?",
+      agent: null,
+      agentName: null,
+      mode: "?",
+      startedAt: "",
+      end: null,
+      lastT: 0,
+      children: [],
+      thinks: 0,
+      usage: null,
+      leftOut: 0,
+      cutLastLine: null,
+    };
+  }
+
+  private put(into: Container, node: TreeNode): void {
+    this.tree.leftOut += attach(into, node, this.budget);
+  }
+
+  private under(parent: { do: number } | null): Container {
+    return (parent ? this.dos.get(parent.do) : undefined) ?? this.tree;
+  }
+
+  add(r: TraceRecord): void {
+    const tree = this.tree;
     tree.lastT = Math.max(tree.lastT, r.t);
     switch (r.type) {
+      case "run-start":
+        Object.assign(tree, { program: r.program, agent: r.agent, mode: r.mode, startedAt: r.startedAt });
+        break;
       case "agent-started":
         tree.agentName = r.agentName;
         break;
@@ -114,23 +151,23 @@ export function buildTree(records: TraceRecord[]): RunTree {
           usage: null,
           children: [],
         };
-        thinks.set(r.id, node);
-        under(r.parent).push(node);
+        this.thinks.set(r.id, node);
+        this.put(this.under(r.parent), node);
         tree.thinks++;
         break;
       }
       case "think-end": {
-        const node = thinks.get(r.id);
+        const node = this.thinks.get(r.id);
+        if (r.usage) tree.usage = addUsage(tree.usage, r.usage);
         if (!node) break;
+        this.thinks.delete(r.id);
         node.durationMs = r.durationMs;
         node.ok = r.ok;
         node.reply = r.reply ?? (r.value !== undefined ? JSON.stringify(r.value) : null);
         node.error = r.error ?? null;
         node.repairs = r.repairs;
-        if (r.usage) {
-          node.usage = r.usage;
-          tree.usage = addUsage(tree.usage, r.usage);
-        }
+        if (r.usage) node.usage = r.usage;
+        endOf(node);
         break;
       }
       case "do-start": {
@@ -146,21 +183,23 @@ export function buildTree(records: TraceRecord[]): RunTree {
           error: null,
           children: [],
         };
-        dos.set(r.id, node);
-        (thinks.get(r.think)?.children ?? tree.children).push(node);
+        this.dos.set(r.id, node);
+        this.put(this.thinks.get(r.think) ?? tree, node);
         break;
       }
       case "do-end": {
-        const node = dos.get(r.id);
+        const node = this.dos.get(r.id);
         if (!node) break;
+        this.dos.delete(r.id);
         node.durationMs = r.durationMs;
         node.ok = r.ok;
         node.output = r.output ?? null;
         node.error = r.error ?? null;
+        endOf(node);
         break;
       }
       case "shell":
-        under(r.parent).push({
+        this.put(this.under(r.parent), {
           kind: "shell",
           command: r.command,
           status: r.status,
@@ -169,7 +208,7 @@ export function buildTree(records: TraceRecord[]): RunTree {
         });
         break;
       case "diagnostic":
-        tree.children.push({
+        this.put(tree, {
           kind: "note",
           severity: r.severity,
           text: `${r.at ? `${r.at.file}:${r.at.line}:${r.at.column}: ` : ""}${r.severity}[${r.code}]: ${r.message}`,
@@ -183,7 +222,15 @@ export function buildTree(records: TraceRecord[]): RunTree {
         break;
     }
   }
-  return tree;
+}
+
+/** Nodes the views show at most, over the whole tree (besides each node's last few children: bound.ts). */
+const NODE_BUDGET = 5000;
+
+export function buildTree(records: TraceRecord[]): RunTree {
+  const builder = new TreeBuilder();
+  for (const r of records) builder.add(r);
+  return builder.tree;
 }
 
 /** `812 ms`, `1.86 s`, `0.42 ms`. */

@@ -3,6 +3,7 @@
  * mermaid `sequenceDiagram` (`--mermaid`), in the seed book's style: Interpreter, Agent and
  * LLM participants, nested activations for nested thinks.
  */
+import { omittedText, visible } from "./bound.js";
 import { duration, oneLine, status, usageText, type RunTree, type TreeNode } from "./model.js";
 
 export function headline(tree: RunTree): string {
@@ -16,6 +17,7 @@ export function headline(tree: RunTree): string {
   parts.push(`${tree.thinks} think${tree.thinks === 1 ? "" : "s"}`);
   const u = usageText(tree.usage);
   if (u) parts.push(u);
+  if (tree.leftOut > 0) parts.push(`${tree.leftOut.toLocaleString("en-US")} nodes left out (long lists summarised)`);
   return parts.join(" · ");
 }
 
@@ -39,13 +41,16 @@ export function label(node: TreeNode): string {
       return `$ ${oneLine(node.command, 70)} · exit ${node.status}${node.durationMs !== null ? ` · ${duration(node.durationMs)}` : ""}`;
     case "note":
       return oneLine(node.text, 120);
+    case "omitted":
+      return omittedText(node, duration);
   }
 }
 
 /** The indented tree, one node per line. */
 export function renderTree(tree: RunTree): string {
   const lines = [headline(tree)];
-  const walk = (nodes: TreeNode[], prefix: string) => {
+  const walk = (all: TreeNode[], prefix: string) => {
+    const nodes = visible(all);
     nodes.forEach((node, i) => {
       const last = i === nodes.length - 1;
       lines.push(`${prefix}${last ? "└─ " : "├─ "}${label(node)}`);
@@ -70,7 +75,7 @@ export function renderMermaid(tree: RunTree): string {
     `    Note over I: ${mm(tree.program)}`,
   ];
   const walk = (nodes: TreeNode[]) => {
-    for (const node of nodes) {
+    for (const node of visible(nodes)) {
       if (node.kind === "think") {
         out.push(`    I->>+A: ${node.mode} ${node.id} at ${mm(node.at)}`);
         out.push(`    A->>+L: prompt (${node.prompt.length} chars)`);
@@ -87,6 +92,8 @@ export function renderMermaid(tree: RunTree): string {
         out.push(`    A->>L: do result`);
       } else if (node.kind === "shell") {
         out.push(`    Note over I: $ ${mm(node.command)} (exit ${node.status})`);
+      } else if (node.kind === "omitted") {
+        out.push(`    Note over I,L: ${omittedText(node, duration).replace(/[;#]/g, " ")}`);
       } else {
         out.push(`    Note over I: ${mm(node.text)}`);
       }
