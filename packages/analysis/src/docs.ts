@@ -5,6 +5,7 @@ export const BUILTIN_DOCS: Readonly<Record<string, string>> = {
   log: "log(values…): writes the values, separated by spaces, and a newline to the log (stderr).",
   cat: "cat(value): the value as pretty-printed JSON text.",
   json: "json(text): parses JSON text into a value.",
+  number: "number(text): the number written in the text (decimal or JSON syntax, surrounding whitespace allowed), e.g. number($(wc -l < f)); anything else is error PW3023.",
   len: "len(value): the length of a string (in characters), an array or an object (its keys).",
   keys: "keys(object): the object's keys, as an array of strings.",
   values: "values(object): the object's values, as an array.",

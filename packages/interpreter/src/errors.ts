@@ -26,6 +26,7 @@ export const RUNTIME_MESSAGES = {
   PW3020: (a: Args) => `command failed with exit status ${a.status}: ${a.command}${a.stderr ? `\n${a.stderr}` : ""}`,
   PW3021: (a: Args) => `file error: ${a.detail}`,
   PW3022: (a: Args) => `invalid JSON: ${a.detail}`,
+  PW3023: (a: Args) => `not a number: ${a.text} (number() takes a decimal or JSON number such as 42, -3.5 or 1e3)`,
   PW3025: (a: Args) => `cannot pass this value to a command: ${a.detail}`,
   PW3030: (a: Args) => `the reply does not match type ${a.type}: ${a.detail}\nreply: ${a.reply}`,
   PW3031: (a: Args) => `the agent failed: ${a.detail}`,

@@ -52,6 +52,18 @@ export const coreBuiltins: Record<string, BuiltinDef> = {
       }
     },
   },
+  number: {
+    min: 1,
+    max: 1,
+    fn: (args, site) => {
+      const v = args[0]!;
+      if (typeof v === "number") return v;
+      if (typeof v !== "string") return site.fail(`expects text (a string), got ${describeArg(v)}`);
+      const n = parseNumberText(v);
+      if (n === undefined) return raise("PW3023", site.span, site.file, { text: quoteForMessage(v) });
+      return n;
+    },
+  },
   len: {
     min: 1,
     max: 1,
@@ -85,6 +97,20 @@ export const coreBuiltins: Record<string, BuiltinDef> = {
   },
   typeof: { min: 1, max: 1, fn: (args) => typeName(args[0]!) },
 };
+
+/** A decimal or JSON number (`42`, `-3.5`, `.5`, `1e3`, `+2`), surrounding whitespace allowed; else undefined. */
+export function parseNumberText(text: string): number | undefined {
+  const t = text.trim();
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) return undefined;
+  const n = Number(t);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** The text as a JSON string for a message, cut to 60 characters. */
+function quoteForMessage(text: string): string {
+  const cut = text.length > 60 ? text.slice(0, 60) + "…" : text;
+  return JSON.stringify(cut);
+}
 
 export function needString(v: Value, what: string, site: CallSite): string {
   if (typeof v !== "string") return site.fail(`${what} must be a string, got ${typeName(v)}`);
