@@ -22,6 +22,7 @@ export const endToEndSuites = [
   "packages/cli/test/signals.test.ts",
   "packages/cli/test/spinner.test.ts",
   "packages/cli/test/trace.test.ts",
+  "packages/cli/test/usage.test.ts",
   "packages/cli/test/vm-limits.test.ts",
   "packages/cli/test/workers.test.ts",
   // The agent runtime against scripted ACP agent processes.

@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
+import { resolve } from "node:path";
 // Reading program files and showing diagnostics. No parser here (it is in load-file.ts): the
 // run and check paths import this without loading Chevrotain (decision 0010).
 import { SourceFile, formatDiagnostic, type Diagnostic } from "@patchwork/parser/core";
@@ -15,6 +16,23 @@ export function readSource(path: string): string {
     if (code === "EISDIR") throw new UsageError(`${path}: is a directory, expected a .pw or .json file`);
     throw new UsageError(`${path}: cannot read (${code ?? String(error)})`);
   }
+}
+
+/** The program's working directory: `--cwd` (which must be an existing folder: else a usage error naming it), else ours. */
+export function workingDirectory(cwd: string | undefined): string {
+  if (cwd === undefined) return process.cwd();
+  if (cwd === "") throw new UsageError("--cwd needs a folder");
+  const dir = resolve(cwd);
+  let isDir: boolean;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") throw new UsageError(`--cwd ${cwd}: no such folder`);
+    throw new UsageError(`--cwd ${cwd}: cannot use it (${code ?? String(error)})`);
+  }
+  if (!isDir) throw new UsageError(`--cwd ${cwd}: not a folder`);
+  return dir;
 }
 
 export function isThreadbare(path: string): boolean {

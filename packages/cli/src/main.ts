@@ -24,6 +24,7 @@ import type { Argv } from "yargs";
 import type { RunArgs } from "./run-command.js";
 import { processTerminal, type Terminal } from "./terminal.js";
 import { UsageError } from "./usage-error.js";
+import { usageMessage, type UsageContext } from "./usage-words.js";
 
 const EXIT_USAGE = 2;
 
@@ -57,6 +58,13 @@ function commandLine(
   result: { status: number },
   onRun?: (args: RunArgs) => void,
 ) {
+  // The command yargs entered and its options, for usage errors in the user's words (usage-words.ts).
+  const context: UsageContext = { options: ["help", "version"] };
+  const known = <T>(command: string, y: Argv<T>): Argv<T> => {
+    context.command = command;
+    Object.defineProperty(context, "options", { get: () => optionNames(y), configurable: true });
+    return y;
+  };
   return yargs(argv)
     .scriptName("patchwork")
     .parserConfiguration({ "boolean-negation": false })
@@ -65,31 +73,32 @@ function commandLine(
       "run <file> [name] [args..]",
       "run a Patchwork (.pw) or Threadbare (.json) program, or one of its entries with arguments",
       (y) =>
-        y
+        known("run", y)
           .positional("file", { type: "string", demandOption: true, describe: "program to run" })
           .positional("name", {
             type: "string",
             describe: "entry to run: a skill, command, fun, worker or Trait.method (see `patchwork list`); else the default entry's first argument",
           })
           .positional("args", { type: "string", array: true, describe: "arguments of the entry, converted to its parameter types" })
-          .option("arg", { type: "string", array: true, describe: "a named argument of the entry: --arg name=value (repeatable)" })
-          .option("max-workers", { type: "number", describe: "most worker tasks running at once (default 8; the rest wait)" })
-          .option("keep-session", { type: "boolean", describe: "keep self.session.dir after the run" })
           .option("agent", {
             type: "string",
             describe:
               'ACP agent command line, or a preset: "claude", "codex", "gemini", "opencode", "qwen", "copilot" (default: $PATCHWORK_AGENT)',
           })
-          .option("no-agent", { type: "boolean", describe: "think blocks evaluate to their prompt" })
-          .option("entry", { type: "string", describe: "item to run instead of the default entry point" })
-          .option("cwd", { type: "string", describe: "working directory of the program" })
+          .option("no-agent", {
+            type: "boolean",
+            describe: "run without an agent even if $PATCHWORK_AGENT is set: think and ask blocks evaluate to their prompt",
+          })
           .option("ask-user", { type: "boolean", describe: "show ask blocks on the terminal and read the answer" })
-          .option("mcp-transport", { choices: ["http", "stdio", "acp"] as const, describe: "force the MCP transport for the do tool" })
+          .option("verbose", {
+            alias: "v",
+            type: "boolean",
+            describe: "stream the agent's text and tool calls to stderr; show each think's value with its structure",
+          })
           .option("permissions", {
             choices: ["allow", "deny", "ask"] as const,
             describe: "answer to the agent's permission requests for tools other than do",
           })
-          .option("timeout", { type: "number", describe: "stop the program after this many seconds" })
           .option("idle-timeout", {
             type: "number",
             default: RUN_DEFAULTS.idleTimeout,
@@ -99,13 +108,22 @@ function commandLine(
             type: "number",
             describe: "restart the agent process between thinks after this many sessions, 0 never (default: per agent)",
           })
-          .option("verbose", { alias: "v", type: "boolean", describe: "stream the agent's text and tool calls to stderr" })
+          .option("mcp-transport", { choices: ["http", "stdio", "acp"] as const, describe: "force the MCP transport for the do tool" })
+          .group(["agent", "no-agent", "ask-user", "verbose", "permissions", "idle-timeout", "restart-agent-after", "mcp-transport"], "Agent:")
+          .option("entry", { type: "string", describe: "item to run instead of the default entry point" })
+          .option("arg", { type: "string", array: true, describe: "a named argument of the entry: --arg name=value (repeatable)" })
+          .option("cwd", { type: "string", describe: "working directory of the program (an existing folder)" })
+          .option("timeout", { type: "number", describe: "stop the program after this many seconds" })
+          .option("max-workers", { type: "number", describe: "most worker tasks running at once (default 8; the rest wait)" })
+          .option("keep-session", { type: "boolean", describe: "keep self.session.dir after the run" })
+          .option("no-cache", { type: "boolean", describe: "parse every file afresh; read and write no cache entry (docs/cli.md)" })
+          .group(["entry", "arg", "cwd", "timeout", "max-workers", "keep-session", "no-cache"], "Program:")
           .option("trace", { type: "string", describe: "write a JSON-lines trace of the run to this file (docs/trace.md)" })
           .option("trace-text-limit", {
             type: "number",
             describe: "longest agent message, tool content, do output or print kept in the trace (default 2000)",
           })
-          .option("record", { type: "string", describe: "record the thinks (prompts, do calls, answers) to this cassette" })
+          .option("record", { type: "string", describe: "record the thinks (prompts, do calls, answers) to this cassette file" })
           .option("replay", { type: "string", describe: "answer thinks from this cassette, with no agent" })
           .option("resume", {
             type: "string",
@@ -115,8 +133,11 @@ function commandLine(
             choices: ["error", "agent"] as const,
             describe: "a think the cassette lacks: fail (default), or ask the agent and update the cassette",
           })
-          .option("no-cache", { type: "boolean", describe: "parse every file afresh; read and write no cache entry (docs/cli.md)" })
-          .option("json", { type: "boolean", describe: "print one JSON object {value, output} at the end instead of the output as it comes" }),
+          .group(["trace", "trace-text-limit", "record", "replay", "replay-missing"], "Trace and replay:")
+          .option("json", { type: "boolean", describe: "print one JSON object {value, output} at the end instead of the output as it comes" })
+          .example("$0 run hello.pw", "run a program (no agent: thinks evaluate to their prompt)")
+          .example("$0 run review.pw --agent claude", "run it with Claude Code answering its thinks")
+          .example("$0 run tool.pw greet Ada", "run the entry greet with the argument Ada"),
       async (args) => {
         const runArgs = runArgsOf(args as unknown as RunArgs & { name?: string }, argv);
         if (onRun) return onRun(runArgs);
@@ -128,7 +149,7 @@ function commandLine(
       "list <file>",
       "list the entries a program offers (skills, commands, functions, workers) with their signatures",
       (y) =>
-        y
+        known("list", y)
           .positional("file", { type: "string", demandOption: true })
           .option("json", { type: "boolean", describe: "print the entries as JSON" }),
       async (args) => {
@@ -140,7 +161,7 @@ function commandLine(
       "test [path]",
       "run the *.test.pw programs under path with their cassettes and compare their output with snapshots",
       (y) =>
-        y
+        known("test", y)
           .positional("path", { type: "string", describe: "a directory (searched recursively) or one .test.pw file (default .)" })
           .option("update", { type: "boolean", describe: "rewrite the snapshots (and, with --agent, re-record the cassettes)" })
           .option("agent", { type: "string", describe: "with --update: the agent to record the cassettes with (command line or preset)" }),
@@ -153,7 +174,7 @@ function commandLine(
       "trace <file>",
       "show a trace written by run --trace: a tree, a mermaid sequence diagram, or an HTML page",
       (y) =>
-        y
+        known("trace", y)
           .positional("file", { type: "string", demandOption: true, describe: "the trace (JSON lines)" })
           .option("mermaid", { type: "string", describe: "write a mermaid sequenceDiagram to this file (no file: to stdout)" })
           .option("html", { type: "string", describe: "write a self-contained HTML timeline to this file (no file: to stdout)" }),
@@ -166,7 +187,7 @@ function commandLine(
       "acp",
       "serve an editor's agent panel over ACP on stdio: Patchwork prompts run, others go to --agent",
       (y) =>
-        y
+        known("acp", y)
           .option("agent", {
             type: "string",
             describe: 'the ACP agent behind the proxy: a command line or a preset ("claude", "codex", "gemini", "opencode", "qwen", "copilot"; default: $PATCHWORK_AGENT)',
@@ -225,7 +246,7 @@ function commandLine(
     .command(
       "parse <file>",
       "print the AST of a program as JSON",
-      (y) => y.positional("file", { type: "string", demandOption: true }),
+      (y) => known("parse", y).positional("file", { type: "string", demandOption: true, describe: "the program" }),
       async (args) => {
         const { parseCommand } = await import("./parse-commands.js");
         result.status = parseCommand(args.file, term);
@@ -235,20 +256,20 @@ function commandLine(
       "check <files..>",
       "report syntax errors and static-check findings without running",
       (y) =>
-        y
-          .positional("files", { type: "string", array: true, demandOption: true })
+        known("check", y)
+          .positional("files", { type: "string", array: true, default: undefined, describe: "programs to check (one or more)" })
           .option("no-cache", { type: "boolean", describe: "check every file afresh; read and write no cache entry" }),
       async (args) => {
         const { checkCommand } = await import("./check-command.js");
-        result.status = await checkCommand(args.files, term, { noCache: args.noCache });
+        result.status = await checkCommand(args.files ?? [], term, { noCache: args.noCache });
       },
     )
     .command(
       "fmt [files..]",
       "format programs in the canonical layout (a directory: every .pw file under it; no file: stdin to stdout)",
       (y) =>
-        y
-          .positional("files", { type: "string", array: true, default: [] as string[] })
+        known("fmt", y)
+          .positional("files", { type: "string", array: true, default: [] as string[], describe: "files or directories (none: stdin to stdout)" })
           .option("check", { type: "boolean", default: false, describe: "change nothing; list files that would change (exit 1 if any)" }),
       async (args) => {
         const { fmtCommand } = await import("./fmt-command.js");
@@ -258,7 +279,7 @@ function commandLine(
     .command(
       "lsp",
       "run the language server on stdin/stdout (for editors)",
-      (y) => y.option("stdio", { type: "boolean", describe: "use stdio (the default and only transport)" }),
+      (y) => known("lsp", y).option("stdio", { type: "boolean", describe: "use stdio (the default and only transport)" }),
       async () => {
         const { lspCommand } = await import("./lsp-command.js");
         result.status = await lspCommand();
@@ -278,13 +299,33 @@ function commandLine(
     .strictOptions()
     .help()
     .alias("h", "help")
-    .version(false)
+    .version("version", "print the version", cliVersion())
+    .example("$0 run hello.pw", "run a program; with no agent configured, thinks evaluate to their prompt")
+    .example("$0 run review.pw --agent claude", "run it with an ACP agent answering its thinks")
+    .example("$0 check *.pw", "report errors without running")
+    .example("$0 run --help", "the options of run")
+    .epilog(TOP_EPILOG)
     .wrap(Math.min(100, process.stdout.columns || 100))
     .fail((message, error) => {
       if (error && !(error instanceof UsageError)) throw error;
-      throw new UsageError(message ?? error?.message ?? "invalid command line");
+      throw new UsageError(usageMessage(message ?? error?.message ?? "invalid command line", argv, context));
     });
 }
+
+/** The long names and one-letter aliases of the options yargs knows on `y`. */
+function optionNames(y: Argv<unknown>): string[] {
+  const options = (y as unknown as { getOptions(): { key: Record<string, unknown>; alias: Record<string, string[]> } }).getOptions();
+  return [...Object.keys(options.key), ...Object.values(options.alias).flat()];
+}
+
+/** The end of `patchwork --help`: agents, no-agent mode, where the docs are. */
+const TOP_EPILOG = [
+  "Agents: an ACP agent answers the thinks: --agent CMD (a command line, or a preset: claude, codex, gemini) " +
+    "or the environment variable PATCHWORK_AGENT. Without one, a think or ask evaluates to {__think_prompt: …}, " +
+    "the prompt an agent would get, so a program runs, and can be tested, without a model.",
+  "Docs: docs/manual/ (tutorial, language, commands) and docs/cli.md in the repository; the installed package's " +
+    "README.md; the diagnostic codes: docs/errors.md.",
+].join("\n\n");
 
 /** An argument yargs would take as a positional value (not an option, not `--`). */
 const plain = (arg: string | undefined): arg is string => arg !== undefined && arg !== "" && !arg.startsWith("-");

@@ -1,4 +1,3 @@
-import { resolve } from "node:path";
 import { SourceFile } from "@patchwork/parser/core";
 import {
   CassetteAgent,
@@ -14,7 +13,7 @@ import {
   type ThinkRequest,
 } from "@patchwork/interpreter/core";
 import { ParseCache } from "./cache.js";
-import { UsageError, readSource, renderDiagnostics } from "./files.js";
+import { UsageError, readSource, renderDiagnostics, workingDirectory } from "./files.js";
 import { loadProgram } from "./programs.js";
 import type { Recording } from "./recording.js";
 import type { Terminal } from "./terminal.js";
@@ -85,8 +84,8 @@ export async function runCommand(args: RunArgs, term: Terminal): Promise<number>
   if (args.resume !== undefined && (args.replay !== undefined || args.record !== undefined))
     throw new UsageError("--resume FILE replays and records FILE: it goes without --replay and --record");
   const argStrings = entryArguments(args);
+  const cwd = workingDirectory(args.cwd);
   const text = readSource(args.file);
-  const cwd = resolve(args.cwd ?? process.cwd());
   const agentCommand = configuredAgent(args);
   const live = args.replay === undefined || args.replayMissing === "agent";
   if (args.replayMissing === "agent" && agentCommand === undefined) {
