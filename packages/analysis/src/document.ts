@@ -166,6 +166,7 @@ const PARSER_POSITIONS: readonly RegExp[] = [
   /^in the `do` block at (\d+):(\d+)/,
   /' at (\d+):(\d+), which looks like the end of the prompt/,
   /the shell command started at (\d+):(\d+)/,
+  /to close the '[([]' at (\d+):(\d+)/,
 ];
 
 export class AnalysisDocument {
@@ -338,15 +339,34 @@ export class AnalysisDocument {
     for (const c of this.chunkList) {
       for (const d of c.parseDiagnostics) out.push({ ...d, message: this.relocate(d.message, d.code, c), start: d.start + c.start, end: d.end + c.start });
     }
-    // A bare command (`echo hi`, PW2008) is one error, not also an undefined variable.
-    const bare = new Set(out.filter((d) => d.code === "PW2008").map((d) => d.start));
+    // A bare command (`echo hi`, PW2008) or a JavaScript word (`let x = 1`, PW2010) is one
+    // error, not also an undefined variable; nor is a use of what such a line declared
+    // (`fun g` nested in a function, then `g()`).
+    const bare = new Set(out.filter((d) => d.code === "PW2008" || d.code === "PW2010").map((d) => d.start));
+    const brokenNames = new Set<string>();
+    for (const d of out) {
+      if (d.code !== "PW2010") continue;
+      const declared = /^(?:let|const|var|function|fun)[ \t]+([A-Za-z_]\w*)/.exec(this._text.slice(d.start, d.start + 80));
+      if (declared) brokenNames.add(declared[1]!);
+    }
+    const broken = out.some((d) => d.severity === "error");
     for (const f of this.module.check({ fileName: this.fileName, resolver: this.resolver })) {
-      if (f.code === "PW5001" && bare.has(f.start)) continue;
+      if (f.code === "PW5001" && (bare.has(f.start) || brokenNames.has(String(f.args.name)))) continue;
+      // A statement that failed to parse was skipped: a use of the name in it does not count,
+      // so "never used" would be false whenever the name appears in the text elsewhere.
+      if (f.code === "PW5005" && broken && this.mentionedElsewhere(String(f.args.name), f.start)) continue;
       out.push({ code: f.code, severity: CHECKS[f.code].severity, message: findingMessage(f), start: f.start, end: f.end });
     }
     out.sort((x, y) => x.start - y.start);
     this.diags = out;
     return out;
+  }
+
+  /** Whether the identifier `name` occurs in the text other than at `at` (its declaration). */
+  private mentionedElsewhere(name: string, at: number): boolean {
+    const re = new RegExp(`(?<![A-Za-z0-9_])${name}(?![A-Za-z0-9_])`, "g");
+    for (const m of this._text.matchAll(re)) if (m.index !== at) return true;
+    return false;
   }
 
   /**

@@ -138,3 +138,26 @@ describe("imported modules", () => {
     expect(doc.importedPaths()).toEqual([join(dir, "m.pw")]);
   });
 });
+
+describe("a syntax error is one finding (issue 23)", () => {
+  it("a variable used only in the statement that failed to parse is not 'never used'", () => {
+    expect(check("var x = 1\nif (x > 0 {\n  print(x)\n}\n")).toEqual(["2:11 error PW2001 expected ')' to close the '(' at 2:4 but found '{'"]);
+    expect(check("fun f(a) {\n  var b = 2\n  print(a + b\n}\nf(1)\n")).toEqual([
+      "4:1 error PW2001 expected ')' to close the '(' at 3:8 but found '}'",
+    ]);
+  });
+
+  it("a variable mentioned nowhere else is still reported when the file has a syntax error", () => {
+    expect(check("var unused = 3\nprint(1\n")).toEqual([
+      "1:5 hint PW5005 'unused' is declared but never used",
+      "2:8 error PW2001 expected ')' to close the '(' at 2:6 but found end of input",
+    ]);
+  });
+
+  it("a JavaScript word is one error, not also an undefined variable; nor is a use of what it declared", () => {
+    expect(check("let x = 1\n")).toEqual(["1:1 error PW2010 'let' is not Patchwork: declare variables with 'var': `var x = 1`"]);
+    expect(check("fun f() {\n  fun g() { return 1 }\n  return g()\n}\nprint(f())\n")).toEqual([
+      "2:3 error PW2010 functions are top-level items: declare this `fun` at the top level of the file, not inside another function",
+    ]);
+  });
+});

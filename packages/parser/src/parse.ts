@@ -53,6 +53,10 @@ function lexDiagnostics(errors: ILexingError[], src: SourceFile, fileName: strin
       e.length === 1 || first === shown
         ? `unexpected character ${JSON.stringify(first)}`
         : `unexpected characters ${JSON.stringify(shown)}`;
+    if (first === "?") {
+      message += ": Patchwork has no '?' operators (`a ? b : c`, `?.`, `??`): write `if c { … } else { … }`; " +
+        "`a || b` gives b when a is null or falsy, and `a.b` of a missing key is already null";
+    }
     // `f($ls)`, `[$date]`: the line form of a command cannot stand inside brackets.
     if (first === "$" && /[A-Za-z0-9_.\/~ \t]/.test(src.text.charAt(e.offset + 1))) {
       message += ": inside ( ) and [ ] write a shell command as $(cmd …) ($cmd runs to the end of the line)";

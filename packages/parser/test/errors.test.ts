@@ -13,7 +13,7 @@ describe("error codes and positions", () => {
     ["unbalanced brace left open", "think {\n  a { b { c }\n", ["PW1005@2:5"], /unbalanced '\{'/],
     ["do block with a syntax error", "var t = think {\n  do {\n    var = 3\n  }\n}\nprint(1)", ["PW2003@3:9"], /in the `do` block at 2:3: expected a pattern/],
     ["unexpected character", "x = 1 ~ 2", ["PW1003@1:7"], /unexpected character "~"/],
-    ["missing closing paren", "print(1\n", ["PW2001@2:1"], /expected '\)' but found end of input/],
+    ["missing closing paren", "print(1\n", ["PW2001@1:8"], /expected '\)' to close the '\(' at 1:6 but found end of input/],
     ["expected expression", "var x = (1 + )", ["PW2001@1:14"], /expected an expression but found '\)'/],
     ["missing separator", 'print("a") print("b")', ["PW2005@1:12"], /expected a newline or ';' after the statement but found 'print'/],
     ["missing separator after an object literal", 'var o = {a: 1} print("b")', ["PW2005@1:16"], /expected a newline or ';'/],

@@ -171,6 +171,18 @@ function compileBuiltinCall(e: CallExpr, name: string, args: ExprFn[], cx: Cx): 
   return (f) => callBuiltin(def, evalArgs(args, f), site);
 }
 
+/** What to write instead of a JavaScript method strings and arrays lack here (`s.length()`). */
+function methodHint(o: unknown, name: string): string {
+  const what = typeof o === "string" ? "s" : "a";
+  if (name === "length") return `length is a property: write \`${what}.length\` without parentheses (or \`len(${what})\`)`;
+  if (name === "size") return `write \`${what}.length\` or \`len(${what})\``;
+  if (name === "toString") return `write \`"\${${what}}"\` (text) or \`cat(${what})\` (JSON)`;
+  if (Array.isArray(o) && ["map", "filter", "forEach", "reduce", "find", "some", "every"].includes(name)) {
+    return "there are no callbacks: write a `for` loop (`for x in a { … }`)";
+  }
+  return "";
+}
+
 function compileMethodCall(e: CallExpr, callee: MemberExpr, cx: Cx): ExprFn {
   const obj = compileExpr(callee.object, cx);
   const args = e.args.map((a) => compileExpr(a, cx));
@@ -191,7 +203,7 @@ function compileMethodCall(e: CallExpr, callee: MemberExpr, cx: Cx): ExprFn {
     }
     const table = typeof o === "string" ? stringMethods : Array.isArray(o) ? arrayMethods : null;
     const def = table && Object.prototype.hasOwnProperty.call(table, name) ? table[name]! : null;
-    if (!def) return raise("PW3009", callee.span, file, { type: typeName(o), name });
+    if (!def) return raise("PW3009", callee.span, file, { type: typeName(o), name, hint: methodHint(o, name) });
     const vals = evalArgs(args, f);
     checkArity(def, name, vals.length, e, file);
     try {

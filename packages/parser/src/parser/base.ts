@@ -18,6 +18,7 @@ import { nestingRole } from "../lexer/lexer.js";
 import * as T from "../lexer/tokens.js";
 import { SourceFile } from "../source.js";
 import { Codes, describeToken, errorMessages, type Code } from "./errors.js";
+import { javascriptHabit, javascriptWord } from "./habits.js";
 
 /** A parse error raised by the parser's own checks (as opposed to Chevrotain's). */
 export class ParseFailure extends Error {
@@ -57,6 +58,12 @@ const endsStatement: boolean[] = [];
 for (const t of [T.NL, T.Semi, T.RBrace, T.ShellRBrace, T.AngleClose, T.ShellLineEndCode, T.ShellLineEndPlain, EOF]) {
   endsStatement[t.tokenTypeIdx!] = true;
 }
+/** The code brackets whose closer is known, and the closers that may end an unclosed one. */
+const closerOf: number[] = [];
+closerOf[T.LParen.tokenTypeIdx!] = T.RParen.tokenTypeIdx!;
+closerOf[T.LBracket.tokenTypeIdx!] = T.RBracket.tokenTypeIdx!;
+const codeCloser: boolean[] = [];
+for (const t of [T.RParen, T.RBracket, T.RBrace]) codeCloser[t.tokenTypeIdx!] = true;
 /** Statements that end with a block: another statement may follow on the same line. */
 const endsWithBlock = new Set(["If", "For", "While", "Try", "Block", "FunDecl", "TraitDecl"]);
 const closesBlock: boolean[] = [];
@@ -186,12 +193,21 @@ export abstract class ParserBase extends EmbeddedActionsParser {
     return this.src.span(start, end);
   }
 
+  /**
+   * Where the end of the input is shown: right after its last character that is not blank, so
+   * that "expected ')' but found end of input" points at the line that lacks it, never at a
+   * line after the end of the file.
+   */
+  protected get endOfInput(): number {
+    return this.src.text.trimEnd().length;
+  }
+
   protected tokStart(t: IToken): number {
-    return Number.isNaN(t.startOffset) ? this.src.text.length : t.startOffset;
+    return Number.isNaN(t.startOffset) ? this.endOfInput : t.startOffset;
   }
 
   protected tokEnd(t: IToken): number {
-    return Number.isNaN(t.startOffset) ? this.src.text.length : t.startOffset + t.image.length;
+    return Number.isNaN(t.startOffset) ? this.endOfInput : t.startOffset + t.image.length;
   }
 
   protected tokSpan(t: IToken): Span {
@@ -207,7 +223,7 @@ export abstract class ParserBase extends EmbeddedActionsParser {
 
   report(code: Code, message: string, span: Span, severity: Severity = "error"): void {
     // After recovery skipped to the end of the input, a missing closer there is a consequence.
-    if (this.skippedToEnd && severity === "error" && span.start.offset >= this.src.text.length) return;
+    if (this.skippedToEnd && severity === "error" && span.start.offset >= this.endOfInput) return;
     const last = this.diagnostics[this.diagnostics.length - 1];
     // One error per place: a follow-on error at the same spot adds nothing.
     if (last !== undefined && last.severity === "error" && severity === "error" && last.span.start.offset === span.start.offset) return;
@@ -229,7 +245,33 @@ export abstract class ParserBase extends EmbeddedActionsParser {
     const inDo = this.doStack.length > 0;
     let code: Code = e instanceof ParseFailure ? e.code : inDo ? Codes.syntaxInDo : Codes.syntax;
     if (inDo && code === Codes.syntax) code = Codes.syntaxInDo;
-    this.report(code, this.doPrefix() + e.message, this.tokSpan(e.token));
+    const habit = this.habitAt(e.token);
+    if (habit !== undefined) this.report(Codes.javascriptHabit, this.doPrefix() + habit, this.tokSpan(e.token));
+    else this.report(code, this.doPrefix() + this.withOpener(e.message, e.token), this.tokSpan(e.token));
+  }
+
+  /** What Patchwork has instead of the JavaScript habit at `token`, if the error is one (habits.ts). */
+  private habitAt(token: IToken): string | undefined {
+    const i = this.input.indexOf(token);
+    return i < 0 ? undefined : javascriptHabit(this.input, i);
+  }
+
+  /** "expected ')' but found …" also says where the bracket it would close was opened. */
+  private withOpener(message: string, at: IToken): string {
+    const m = /^expected '([)\]])' but found /.exec(message);
+    if (!m) return message;
+    const [opener, closer] = m[1] === ")" ? [T.LParen, T.RParen] : [T.LBracket, T.RBracket];
+    let i = this.input.indexOf(at);
+    if (i < 0) i = this.input.length;
+    for (let depth = 0; --i >= 0; ) {
+      const t = this.input[i]!.tokenType;
+      if (t === closer) depth++;
+      else if (t === opener && depth-- === 0) {
+        const p = this.src.positionAt(this.input[i]!.startOffset);
+        return message.replace(/ but found /, ` to close the '${m[1] === ")" ? "(" : "["}' at ${p.line}:${p.column} but found `);
+      }
+    }
+    return message;
   }
 
   // ── statement lists with recovery ──
@@ -308,6 +350,15 @@ export abstract class ParserBase extends EmbeddedActionsParser {
     if (name?.tokenType !== T.Ident) return false;
     const text = this.src.text;
     const after = name.startOffset + name.image.length;
+    if (/^[ \t]+[A-Za-z_{[]/.test(text.slice(after, after + 3))) {
+      let lineEnd = text.indexOf("\n", name.startOffset);
+      if (lineEnd < 0) lineEnd = text.length;
+      const habit = javascriptWord(name.image, text.slice(name.startOffset, lineEnd).replace(/\r$/, "").trimEnd());
+      if (habit !== undefined) {
+        this.report(Codes.javascriptHabit, this.doPrefix() + habit, this.tokSpan(name));
+        return true;
+      }
+    }
     // Blanks, then a word, a quoted string, a `$` expansion, a number, a path or a `-flag`.
     if (!/^[ \t]+(?:[A-Za-z0-9_"'$~]|-[-A-Za-z0-9]|\.{0,2}\/)/.test(text.slice(after, after + 8))) return false;
     let end = text.indexOf("\n", name.startOffset);
@@ -325,9 +376,10 @@ export abstract class ParserBase extends EmbeddedActionsParser {
   /** Report an unexpected token where a statement or a closer was expected, then skip. */
   protected skipUnexpected(): void {
     const t = this.LA(1);
+    const habit = this.habitAt(t);
     this.report(
-      this.doStack.length > 0 ? Codes.syntaxInDo : Codes.unexpectedToken,
-      `${this.doPrefix()}unexpected ${describeToken(t)}`,
+      habit !== undefined ? Codes.javascriptHabit : this.doStack.length > 0 ? Codes.syntaxInDo : Codes.unexpectedToken,
+      `${this.doPrefix()}${habit ?? `unexpected ${describeToken(t)}`}`,
       this.tokSpan(t),
     );
     this.skipStatement(this.position + 1, true);
@@ -341,15 +393,21 @@ export abstract class ParserBase extends EmbeddedActionsParser {
   protected skipStatement(first: number, force = false): void {
     const tokens = this.input;
     const current = this.position + 1;
-    let depth = 0;
+    // What each open bracket of the statement expects: the closer of `(` or `[`, else any closer.
+    const open: number[] = [];
     let i = first;
     for (; i < tokens.length; i++) {
       const t = tokens[i]!;
       if (t.tokenType === EOF) break;
       const role = nestingRole[t.tokenTypeIdx] ?? 0;
-      if (i >= current && depth === 0 && (stopsStatement[t.tokenTypeIdx] === true || role < 0)) break;
-      depth += role;
-      if (depth < 0) depth = 0;
+      // `print(a` then the `}` of the enclosing block: the `(` was never closed, and the `}`
+      // is not its closer but the block's (else the block would seem unclosed: a phantom error).
+      if (role < 0 && codeCloser[t.tokenTypeIdx] === true) {
+        while (open.length > 0 && open[open.length - 1]! >= 0 && open[open.length - 1] !== t.tokenTypeIdx) open.pop();
+      }
+      if (i >= current && open.length === 0 && (stopsStatement[t.tokenTypeIdx] === true || role < 0)) break;
+      if (role > 0) open.push(closerOf[t.tokenTypeIdx] ?? -1);
+      else if (role < 0) open.pop();
     }
     if (i === first && i < tokens.length && tokens[i]!.tokenType !== EOF) {
       const t = tokens[i]!;

@@ -21,6 +21,7 @@ export const Codes = {
   tooDeep: "PW2007",
   bareCommand: "PW2008",
   formatterComment: "PW2009",
+  javascriptHabit: "PW2010",
   shellContext: "PW2020",
   jsonSyntax: "PW2101",
   threadbareShape: "PW2102",

@@ -284,7 +284,7 @@ export abstract class PromptRules extends ShellRules {
   explainEndOfInput(): void {
     const suspect = this.suspects[0];
     if (suspect === undefined) return;
-    const end = this.src.text.length;
+    const end = this.endOfInput;
     const i = this.diagnostics.findIndex((d) => d.severity === "error" && d.span.start.offset === end);
     if (i < 0) return;
     const c = suspect.open.image;
