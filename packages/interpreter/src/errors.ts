@@ -80,9 +80,24 @@ export interface ErrorSite {
   fileName: string;
 }
 
+/** How a message names the value of a think run without an agent (`{__think_prompt: …}`). */
+export const THINK_PROMPT = "a think's prompt";
+
+/** Added to a message that names THINK_PROMPT: why a think has no answer. */
+const NO_AGENT_NOTE =
+  " (no agent is configured, so a think evaluates to {__think_prompt: …}, the prompt it would send, not to an answer: " +
+  "run with --agent or PATCHWORK_AGENT, or test it with a scripted agent or a cassette)";
+
+/** Whether `v` is what a think gives without an agent: an object whose only key is `__think_prompt`. */
+export function isThinkPrompt(v: unknown): boolean {
+  return v instanceof Map && v.size === 1 && v.has("__think_prompt");
+}
+
 /** The choke point: build a runtime error from a code and its parameters. */
 export function runtimeError(code: RuntimeCode, span: Span, fileName: string, args: Args = {}): RuntimeError {
-  return new RuntimeError(code, RUNTIME_MESSAGES[code](args), span, fileName);
+  let message = RUNTIME_MESSAGES[code](args);
+  if (Object.values(args).some((a) => typeof a === "string" && a.includes(THINK_PROMPT))) message += NO_AGENT_NOTE;
+  return new RuntimeError(code, message, span, fileName);
 }
 
 export function raise(code: RuntimeCode, span: Span, fileName: string, args: Args = {}): never {

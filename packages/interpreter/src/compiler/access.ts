@@ -1,6 +1,6 @@
 /** Member access and indexing: reading and writing. */
 import type { IndexExpr, MemberExpr, Node } from "@patchwork/parser";
-import { raise } from "../errors.js";
+import { isThinkPrompt, raise, THINK_PROMPT } from "../errors.js";
 import { codePointLength, PwOpaque, type PwObject, type Value } from "../values.js";
 import { opaqueMember } from "../workers/objects.js";
 import { compileExpr, describe } from "./expr.js";
@@ -10,7 +10,7 @@ import type { ExprFn } from "./types.js";
 export function getMember(o: Value, key: string, node: Node, file: string): Value {
   if (o instanceof Map) {
     const v = o.get(key);
-    return v === undefined ? null : v;
+    return v === undefined ? missingMember(o, key, node, file) : v;
   }
   if (key === "length") {
     if (typeof o === "string") return codePointLength(o);
@@ -31,10 +31,19 @@ export function compileMember(e: MemberExpr, cx: Cx): ExprFn {
     const o = obj(f);
     if (o instanceof Map) {
       const v = o.get(key);
-      return v === undefined ? null : v;
+      return v === undefined ? missingMember(o, key, e, file) : v;
     }
     return getMember(o, key, e, file);
   };
+}
+
+/**
+ * A missing key reads as null, except on a think's prompt (no agent): `x.a` of a typed think
+ * would otherwise be a silent null where the program expects the answer's field.
+ */
+function missingMember(o: PwObject, key: string, node: Node, file: string): null {
+  if (isThinkPrompt(o)) raise("PW3010", node.span, file, { action: `read member '${key}'`, actual: THINK_PROMPT });
+  return null;
 }
 
 function hasSurrogates(s: string): boolean {

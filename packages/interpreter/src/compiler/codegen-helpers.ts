@@ -8,7 +8,7 @@ import { raise } from "../errors.js";
 import type { Runtime } from "../runtime.js";
 import { truthy, type CompiledFunction, type Value } from "../values.js";
 import { callValue, enter } from "./call.js";
-import { describe } from "./expr.js";
+import { describe, describeOperand } from "./expr.js";
 import { add, equal } from "./ops.js";
 
 export interface Helpers {
@@ -31,7 +31,7 @@ export interface Helpers {
 
 export function makeHelpers(rt: Runtime, file: string): Helpers {
   const bad = (a: Value, b: Value, node: BinaryExpr): never =>
-    raise("PW3005", node.span, file, { op: node.op, left: describe(a), right: describe(b) });
+    raise("PW3005", node.span, file, { op: node.op, left: describeOperand(a, node.left), right: describeOperand(b, node.right) });
   return {
     undef: (node) => raise("PW3002", node.span, file, { name: node.name }),
     add: (a, b, node, site) => add(a, b, (x, y) => bad(x, y, node), site),

@@ -9,6 +9,7 @@ import { raise, RuntimeError } from "../errors.js";
 import { isBuiltinName, builtinValue } from "../builtins/index.js";
 import { checkAssignable } from "../types/check.js";
 import { toText, truthy, type PwObject, type Value } from "../values.js";
+import { isThinkPrompt, THINK_PROMPT } from "../errors.js";
 import { compileIndex, compileMember, getIndex, getMember, setIndex, setMember } from "./access.js";
 import { compileCall } from "./call.js";
 import { compileBinary, compileLogical, compileRangeValue, compileUnary, equal } from "./ops.js";
@@ -351,10 +352,16 @@ function compileUpdate(e: UpdateExpr, cx: Cx): ExprFn {
 }
 
 /** Short description of a value's type for messages. */
+/** `describe(v)` for an operand: a think's prompt held by a variable is named (`'n', a think's prompt`). */
+export function describeOperand(v: Value, operand: Expr): string {
+  const what = describe(v);
+  return what === THINK_PROMPT && operand.kind === "Ident" ? `'${operand.name}', ${what},` : what;
+}
+
 export function describe(v: Value): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "an array";
-  if (v instanceof Map) return "an object";
+  if (v instanceof Map) return isThinkPrompt(v) ? THINK_PROMPT : "an object";
   switch (typeof v) {
     case "number":
       return "a number";

@@ -5,7 +5,7 @@ import { CallSite } from "../builtins/types.js";
 import type { Span } from "@patchwork/parser";
 import type { Runtime } from "../runtime.js";
 import { deepEqual, numberToText, toText, type Value } from "../values.js";
-import { compileCond, compileExpr, compileOperand, describe, localSlot } from "./expr.js";
+import { compileCond, compileExpr, compileOperand, describe, describeOperand, localSlot } from "./expr.js";
 import type { Cx } from "./scope.js";
 import type { ExprFn } from "./types.js";
 
@@ -76,7 +76,7 @@ export function equal(a: Value, b: Value, rt: Runtime, span: Span, file: string)
 }
 
 function badOp(e: BinaryExpr, file: string): Bad {
-  return (a, b) => raise("PW3005", e.span, file, { op: e.op, left: describe(a), right: describe(b) });
+  return (a, b) => raise("PW3005", e.span, file, { op: e.op, left: describeOperand(a, e.left), right: describeOperand(b, e.right) });
 }
 
 function isNumberLit(e: Expr): e is Expr & { kind: "Number"; value: number } {
