@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { patchwork, tempFiles } from "./helpers.js";
+import { patchwork, patchworkBin, tempFiles } from "./helpers.js";
 
 const NOTICE = /no agent configured/;
 
@@ -153,7 +154,20 @@ describe("limits without an agent", () => {
     const dir = tempFiles({ "w.pw": 'write("no/such/dir/out.txt", "x")\n' });
     const r = patchwork(["run", join(dir, "w.pw"), "--cwd", dir]);
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/w\.pw:1:1: error\[PW3021\]: .*no\/such\/dir\/out\.txt.*its directory does not exist/);
+    expect(r.stderr).toMatch(/w\.pw:1:1: error\[PW3021\]: .*no\/such\/dir\/out\.txt.*its folder '.*\/no\/such\/dir' does not exist/);
     expect(r.stderr).not.toMatch(/\.tmp/);
+  });
+
+  it("write() into a folder that exists but cannot be written says so (as a user who is not root)", () => {
+    const dir = tempFiles({ "w.pw": 'write("locked/out.txt", "x")\n' });
+    mkdirSync(join(dir, "locked"));
+    chmodSync(join(dir, "locked"), 0o555);
+    chmodSync(dir, 0o755);
+    // Root may write anywhere: run the program as nobody (setpriv, util-linux) when we are root.
+    const asRoot = process.getuid?.() === 0;
+    const command = asRoot ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", process.execPath] : [process.execPath];
+    const r = spawnSync(command[0]!, [...command.slice(1), patchworkBin, "run", "w.pw"], { cwd: dir, encoding: "utf8", timeout: 20_000 });
+    expect(r.stderr).toMatch(/w\.pw:1:1: error\[PW3021\]: file error: write\(\): EACCES: cannot write '.*\/locked\/out\.txt' \(its folder '.*\/locked' exists but cannot be written to: permission denied\)/);
+    expect(r.status).toBe(1);
   });
 });

@@ -166,15 +166,34 @@ export function writeFileAtomic(path: string, text: string, guard?: WriteGuard):
   }
 }
 
-/** Names the file the program asked for, not our temporary one. */
-function describeWriteError(e: unknown, path: string): unknown {
+/**
+ * Names the file the program asked for, not our temporary one, and says which part is wrong:
+ * its folder missing, not a folder, or there but not writable (the write creates a file in
+ * the folder, so it is the folder's permission that counts).
+ */
+export function describeWriteError(e: unknown, path: string): unknown {
   const err = e as NodeJS.ErrnoException;
   if (typeof err.code !== "string") return e;
+  const dir = dirname(path);
   const why: Record<string, string> = {
-    ENOENT: "its directory does not exist",
-    EACCES: "permission denied",
-    EISDIR: "it is a directory",
+    ENOENT: `its folder '${dir}' does not exist`,
+    ENOTDIR: `a part of its folder '${dir}' is a file, not a folder`,
+    EACCES: `its folder '${dir}' exists but cannot be written to: permission denied`,
+    EPERM: `its folder '${dir}' exists but cannot be written to: operation not permitted`,
+    EROFS: `its folder '${dir}' is on a read-only file system`,
+    EISDIR: "it is a folder",
     ELOOP: "too many levels of symbolic links",
   };
-  return Object.assign(new Error(`${err.code}: cannot write '${path}' (${why[err.code] ?? err.code})`), { code: err.code });
+  let reason = why[err.code] ?? err.code;
+  // ENOENT with the folder there: the file vanished under us, or a dangling symlink's target folder is missing.
+  if (err.code === "ENOENT" && isFolder(dir)) reason = "its target could not be created (a symbolic link to a missing folder?)";
+  return Object.assign(new Error(`${err.code}: cannot write '${path}' (${reason})`), { code: err.code });
+}
+
+function isFolder(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
 }

@@ -17,6 +17,7 @@ import {
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { writeFileAtomic } from "../src/index.js";
+import { describeWriteError } from "../src/write-file.js";
 import { runSource, tempDir } from "./helpers.js";
 
 const temps = (dir: string) => readdirSync(dir).filter((n) => n.includes(".pw-tmp-"));
@@ -86,9 +87,33 @@ describe("write() keeps what it replaces", () => {
     symlinkSync("a", join(dir, "b"));
     mkdirSync(join(dir, "sub"));
     expect(runSource('write("a", "x")', { cwd: dir }).error).toMatch(/^PW3021 at 1:1: file error: write\(\): ELOOP: cannot write '.*\/a' \(too many levels/);
-    expect(runSource('write("sub", "x")', { cwd: dir }).error).toMatch(/^PW3021 .*EISDIR: cannot write '.*\/sub' \(it is a directory\)/);
-    expect(runSource('write("nodir/f.txt", "x")', { cwd: dir }).error).toMatch(/^PW3021 .*ENOENT: cannot write '.*\/nodir\/f\.txt' \(its directory does not exist\)/);
+    expect(runSource('write("sub", "x")', { cwd: dir }).error).toMatch(/^PW3021 .*EISDIR: cannot write '.*\/sub' \(it is a folder\)/);
+    expect(runSource('write("nodir/f.txt", "x")', { cwd: dir }).error).toMatch(/^PW3021 .*ENOENT: cannot write '.*\/nodir\/f\.txt' \(its folder '.*\/nodir' does not exist\)/);
     expect([...temps(dir), ...temps(join(dir, "sub"))]).toEqual([]);
+  });
+
+  it("a folder that exists but cannot be written says so, naming the folder (not that it does not exist)", () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "plain.txt"), "x");
+    expect(runSource('write("plain.txt/f.txt", "x")', { cwd: dir }).error).toMatch(
+      /^PW3021 .*ENOTDIR: cannot write '.*\/plain\.txt\/f\.txt' \(a part of its folder '.*\/plain\.txt' is a file, not a folder\)/,
+    );
+    // Permission is checked by the kernel (root passes it): the wording for each code, from real errno errors.
+    for (const [code, words] of [
+      ["EACCES", "exists but cannot be written to: permission denied"],
+      ["EPERM", "exists but cannot be written to: operation not permitted"],
+      ["EROFS", "is on a read-only file system"],
+    ] as const) {
+      const e = describeWriteError(Object.assign(new Error(code), { code }), join(dir, "f.txt")) as Error;
+      expect(e.message).toBe(`${code}: cannot write '${join(dir, "f.txt")}' (its folder '${dir}' ${words})`);
+    }
+  });
+
+  it("read() of a folder or a missing file names the path", () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, "sub"));
+    expect(runSource('read("sub")', { cwd: dir }).error).toMatch(/^PW3021 .*read\(\): EISDIR: cannot read '.*\/sub' \(it is a folder, not a file\)/);
+    expect(runSource('read("missing.txt")', { cwd: dir }).error).toMatch(/^PW3021 .*read\(\): ENOENT: cannot read '.*\/missing\.txt' \(no such file\)/);
   });
 
   it("removes the stale temporary files of a dead process, never those of a live one", () => {

@@ -14,6 +14,19 @@ function fileError(site: CallSite, e: unknown): never {
   return raise("PW3021", site.span, site.file, { detail });
 }
 
+/** A read error that names the path and says what is wrong with it in words. */
+function readError(path: string, e: unknown): Error {
+  const code = (e as NodeJS.ErrnoException).code;
+  const why: Record<string, string> = {
+    ENOENT: "no such file",
+    EISDIR: "it is a folder, not a file",
+    EACCES: "permission denied",
+    ENOTDIR: "a part of its path is a file, not a folder",
+  };
+  if (typeof code !== "string" || why[code] === undefined) return e as Error;
+  return new Error(`${code}: cannot read '${path}' (${why[code]})`);
+}
+
 export const ioBuiltins: Record<string, BuiltinDef> = {
   read: {
     min: 1,
@@ -23,7 +36,7 @@ export const ioBuiltins: Record<string, BuiltinDef> = {
       try {
         return site.rt.host.readFile(p);
       } catch (e) {
-        return fileError(site, e);
+        return fileError(site, readError(p, e));
       }
     },
   },
