@@ -72,6 +72,21 @@ describe("patchwork run --agent", () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it("an agent that fails to start is reported for the run, with no caret at line 1 of the program", () => {
+    const prog = join(tempFiles({ "p.pw": 'print("hi")\n' + THINK }), "p.pw");
+    const r = patchwork(["run", prog, "--agent", "no-such-agent-command-xyz"]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(
+      /^\S*p\.pw: error\[PW4002\]: the agent command was not found \(is it installed and on PATH\?\): the agent process exited with code 127\n/,
+    );
+    expect(r.stderr).not.toMatch(/p\.pw:1:1/);
+    expect(r.stderr).not.toMatch(/^\s*\|\s*\^/m);
+    const other = patchwork(["run", prog, "--agent", "node -e 0"]);
+    expect(other.status).toBe(1);
+    expect(other.stderr).toMatch(/^\S*p\.pw: error\[PW4002\]: the agent command is not an ACP agent: /);
+    expect(other.stderr).not.toMatch(/\^/);
+  });
+
   it("--ask-user with an agent: asks go to the terminal, thinks to the agent", () => {
     const { command } = agentWith({ prompts: [{ match: "Greet", steps: [{ reply: "Hello, Ada!" }] }] });
     const prog = join(tempFiles({ "p.pw": 'var name = ask { Your name? }\nprint(think { Greet ${name}. })\n' }), "p.pw");

@@ -20,11 +20,14 @@ export interface Diagnostic {
 
 /**
  * Render a diagnostic as `FILE:LINE:COL: error[CODE]: message`, then the source line and
- * a caret line under the span (only the part of the span on its first line).
+ * a caret line under the span (only the part of the span on its first line). A span at line 0
+ * means "no position": `FILE: error[CODE]: message` alone.
  */
 export function formatDiagnostic(diagnostic: Diagnostic, source?: SourceFile): string {
   const file = diagnostic.fileName ?? source?.fileName ?? "<input>";
   const { line, column } = diagnostic.span.start;
+  // Line 0: an error of the run, not of a place in the program (an agent that failed to start).
+  if (line < 1) return `${file}: ${diagnostic.severity}[${diagnostic.code}]: ${diagnostic.message}`;
   const head = `${file}:${line}:${column}: ${diagnostic.severity}[${diagnostic.code}]: ${diagnostic.message}`;
   if (!source || line < 1 || line > source.lineCount) return head;
   const text = source.lineText(line);

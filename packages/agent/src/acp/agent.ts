@@ -534,7 +534,9 @@ async function initialize(
   // A fault of the process already ends with the agent's stderr: say it once.
   const notAgent = (why: string) => {
     const stderr = why.includes("\nagent stderr:\n") ? "" : child.stderrSuffix();
-    return agentError(AgentCodes.notAcpAgent, `the agent command is not an ACP agent: ${why}${stderr}`);
+    // /bin/sh's "not found" (exit 127): the command is missing, not a program that failed to speak ACP.
+    const what = /exited with code 127\b/.test(why) ? "the agent command was not found (is it installed and on PATH?)" : "the agent command is not an ACP agent";
+    return agentError(AgentCodes.notAcpAgent, `${what}: ${why}${stderr}`);
   };
   let timer: NodeJS.Timeout | undefined;
   const faulted = new Promise<never>((_, reject) => {

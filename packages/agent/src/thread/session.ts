@@ -57,7 +57,8 @@ export interface ProgramResult {
 }
 
 const workerPath = fileURLToPath(new URL("./evaluator-worker.js", import.meta.url));
-const START: Diagnostic["span"] = { start: { offset: 0, line: 1, column: 1 }, end: { offset: 0, line: 1, column: 1 } };
+/** No place in the program (the agent failed to start, the run was cancelled…): line 0, shown without a position or caret. */
+const START: Diagnostic["span"] = { start: { offset: 0, line: 0, column: 0 }, end: { offset: 0, line: 0, column: 0 } };
 
 interface Running {
   runId: number;
