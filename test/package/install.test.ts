@@ -54,6 +54,8 @@ describe("npm pack of the CLI", () => {
     expect(tarball.endsWith(`patchwork-cli-${version}.tgz`)).toBe(true);
     expect(packed).toContain("bin/patchwork.js");
     expect(packed).toContain("bundle/index.js");
+    expect(packed).toContain("bin/patchwork-test-agent.js");
+    expect(packed).toContain("README.md");
     const outside = packed.filter((p) => !/^(bin|bundle)\//.test(p) && !["package.json", "README.md"].includes(p));
     expect(outside).toEqual([]);
     // No compiled-per-package code (it imports the workspace packages, which are not published).
@@ -94,6 +96,11 @@ describe("npm install -g of the tarball", () => {
     expect(r.stderr).toBe("");
     expect(r.stdout).toBe("block ran\ngot: RECEIPT\n");
     expect(r.status).toBe(0);
+    // The same agent as a command of its own, as the tutorial writes it after `npm install -g`.
+    const bin = sh("patchwork", ["run", "think.pw", "--agent", "patchwork-test-agent script.json"], work);
+    expect(bin.stderr).toBe("");
+    expect(bin.stdout).toBe("block ran\ngot: RECEIPT\n");
+    expect(bin.status).toBe(0);
   });
 });
 

@@ -72,6 +72,18 @@ describe("patchwork run --agent", () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it("the CLI package's patchwork-test-agent launcher runs the bundled scripted agent", () => {
+    const dir = tempFiles({
+      "p.pw": 'var r = think {\n    Run it.\n    do {\n        print("block ran")\n    }\n}\nprint("got: ${r}")\n',
+      "script.json": JSON.stringify({ prompts: [{ steps: [{ do: 0 }, { reply: "RECEIPT" }] }] }),
+    });
+    const launcher = join(repoRoot, "packages", "cli", "bin", "patchwork-test-agent.js");
+    const r = patchwork(["run", "p.pw", "--agent", `"${process.execPath}" "${launcher}" script.json`], { cwd: dir });
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe("block ran\ngot: RECEIPT\n");
+    expect(r.status).toBe(0);
+  });
+
   it("an agent that fails to start is reported for the run, with no caret at line 1 of the program", () => {
     const prog = join(tempFiles({ "p.pw": 'print("hi")\n' + THINK }), "p.pw");
     const r = patchwork(["run", prog, "--agent", "no-such-agent-command-xyz"]);

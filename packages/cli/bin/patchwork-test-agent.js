@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+// `patchwork-test-agent SCRIPT.json`: the scripted ACP test agent (docs/agent.md), so that a
+// program that thinks can be run and tested without a model: `patchwork run p.pw --agent
+// "patchwork-test-agent script.json"`. The bundle module starts the agent when loaded.
+import "../bundle/test-agent.js";
