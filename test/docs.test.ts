@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { formatDiagnostic, parse, SourceFile, type Diagnostic } from "@patchwork/parser";
+import { format, formatDiagnostic, parse, SourceFile, type Diagnostic } from "@patchwork/parser";
 import { createNodeHost, run, ScriptedAgent, type ScriptStep } from "@patchwork/interpreter";
 
 const root = join(import.meta.dirname, "..");
@@ -64,6 +64,8 @@ function scriptedAgent(script: AgentScript): ScriptedAgent {
 interface Example {
   file: string;
   line: number;
+  /** Fenced ```patchwork unformatted: it shows a layout `patchwork fmt` rewrites (continuation lines, `if a = b`). */
+  unformatted: boolean;
   source: string;
   /** Files to create first (```file NAME blocks before it). */
   files: Record<string, string>;
@@ -86,7 +88,7 @@ function examples(file: string): Example[] {
     else if (word === "patchwork") {
       const next = fs[i + 1];
       const output = next?.info === "output" ? next.body : null;
-      out.push({ file, line: f.line, source: f.body, files, agent, output });
+      out.push({ file, line: f.line, unformatted: f.info.split(/\s+/).includes("unformatted"), source: f.body, files, agent, output });
       files = {};
       agent = null;
       if (output !== null) i++;
@@ -143,6 +145,24 @@ describe("every ```patchwork block in README.md and docs/", () => {
         expect(runExample(ex, n)).toBe(ex.output);
       });
     }
+  });
+});
+
+describe("the examples are in the layout `patchwork fmt` gives (issue 23)", () => {
+  const checked = all.filter((ex) => !ex.unformatted && format(ex.source).ok);
+  it("nearly all of them are checked (only blocks with syntax errors or marked unformatted are not)", () => {
+    expect(checked.length).toBeGreaterThanOrEqual(all.length - 8);
+  });
+  checked.forEach((ex) => {
+    it(`${relative(root, ex.file)}:${ex.line} is formatted`, () => {
+      const r = format(ex.source);
+      expect(r.ok && r.text).toBe(ex.source);
+    });
+  });
+  it("a short body written on one line stays on one line, as the manual writes it", () => {
+    const src = "fun fib(n) {\n    if n < 2 { return n }\n    return fib(n - 1) + fib(n - 2)\n}\n";
+    const r = format(src);
+    expect(r.ok && r.text).toBe(src);
   });
 });
 

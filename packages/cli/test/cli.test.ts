@@ -140,10 +140,13 @@ describe("patchwork fmt", () => {
     expect(patchwork(["fmt", "--check", join(dir, "a.pw")]).status).toBe(0);
     const bad = patchwork(["fmt", join(dir, "bad.pw")]);
     expect(bad.status).toBe(1);
-    expect(bad.stderr).toMatch(/bad\.pw:2:1: error\[PW2/);
+    expect(bad.stderr).toMatch(/bad\.pw:1:7: error\[PW2/); // at the end of the line that lacks the ')', not after the file
     expect(readFileSync(join(dir, "bad.pw"), "utf8")).toBe("print(\n");
-    const stdin = patchwork(["fmt"], { input: "if x==1 {print(x)}\n" });
+    const stdin = patchwork(["fmt"], { input: "if x==1 {print(x)\n}\n" });
     expect(stdin.stdout).toBe("if x == 1 {\n    print(x)\n}\n");
+    // A short body written on one line stays there (as the manual writes `if n < 2 { return n }`).
+    const short = patchwork(["fmt"], { input: "if x==1 {print(x)}\nfor k in [1] {if k {print(k)}}\n" });
+    expect(short.stdout).toBe("if x == 1 { print(x) }\nfor k in [1] {\n    if k { print(k) }\n}\n");
   });
 
   it("every example is formatted (CI runs fmt --check examples/)", () => {

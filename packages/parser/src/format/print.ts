@@ -2,7 +2,8 @@
  * The formatter: AST → document IR (doc.ts) → text, one printer per node kind.
  *
  * Code gets one canonical layout (4-space indentation, one statement per line, spaces around
- * binary operators, `} else {`, at most one blank line kept between statements). Text whose
+ * binary operators, `} else {`, at most one blank line kept between statements; a block of one
+ * simple statement written on one line stays on one line when it fits). Text whose
  * exact characters are meaning is printed as written: prompts (`think`/`ask` with their `do`
  * blocks), strings, shell commands, types, patterns, imports, traits and annotations. So the
  * output renders every prompt to the identical text and parses to the same AST.
@@ -66,6 +67,9 @@ function leftmost(e: Expr): Expr {
       return e;
   }
 }
+
+/** Statements that hold blocks of their own: never kept on one line inside another block. */
+const BLOCK_KINDS: ReadonlySet<string> = new Set(["If", "For", "While", "Try", "Block", "FunDecl", "TraitDecl"]);
 
 /** Kinds printed exactly as written; a comment inside one is part of its text. */
 const VERBATIM: ReadonlySet<string> = new Set(["Think", "String", "Shell", "ShellStmt", "TypeDecl", "TraitDecl", "Import"]);
@@ -214,6 +218,12 @@ export class Printer {
   private block(b: Block): Doc {
     const hasComment = this.comments.some((c, i) => !this.used[i] && start(c) > start(b) && end(c) < end(b));
     if (b.statements.length === 0 && !hasComment) return "{}";
+    const only = b.statements[0];
+    if (b.statements.length === 1 && !hasComment && this.sameLine(start(b), end(b)) && !BLOCK_KINDS.has(only!.kind)) {
+      // A short body written on one line stays there when it fits (`if n < 2 { return n }`), as
+      // gofmt keeps a one-line function and Prettier a short body: else the usual layout.
+      return group(concat("{", indent(concat(line, this.stmt(only!))), line, "}"));
+    }
     return concat("{", indent(concat(hardline, this.list(b.statements, start(b) + 1, end(b) - 1))), hardline, "}");
   }
 
