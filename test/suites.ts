@@ -58,4 +58,6 @@ export const runnerOptions = {
   hookTimeout: 30_000,
   pool: "forks" as const,
   maxWorkers: 2,
+  /** The usual output, then the skipped tests by name (each title says why it is skipped). */
+  reporters: ["default", "./test/setup/skipped-reporter.ts"],
 };

@@ -11,7 +11,7 @@ const root = join(import.meta.dirname, "../..");
 const hasNvim = spawnSync("nvim", ["--version"], { encoding: "utf8" }).status === 0;
 if (!hasNvim) console.log("neovim editor test skipped: `nvim` is not installed (apt-get install -y neovim)");
 
-describe.skipIf(!hasNvim)("Neovim with patchwork lsp", () => {
+describe.skipIf(!hasNvim)(hasNvim ? "Neovim with patchwork lsp" : "Neovim with patchwork lsp (skipped: `nvim` is not installed: apt-get install -y neovim)", () => {
   it("diagnostics, an incremental edit, hover, definition, references and rename across files, completion and formatting", () => {
     const dir = mkdtempSync(join(tmpdir(), "pw-nvim-"));
     const file = join(dir, "main.pw");

@@ -17,7 +17,9 @@ function screen(raw: string): string[] {
     .filter((line) => line !== "");
 }
 
-it.runIf(existsSync("/usr/bin/script"))("shows think at FILE:LINE, nesting and do(n), then clears before output", () => {
+const hasScript = existsSync("/usr/bin/script");
+const spinnerTitle = "shows think at FILE:LINE, nesting and do(n), then clears before output";
+it.runIf(hasScript)(hasScript ? spinnerTitle : `${spinnerTitle} (skipped: needs /usr/bin/script, util-linux, for a terminal)`, () => {
   const dir = tempFiles({
     "s.json": JSON.stringify({
       prompts: [

@@ -45,7 +45,8 @@ describe("write() keeps what it replaces", () => {
     expect(mode(join(dir, "new.txt"))).toBe(0o666 & ~umask);
   });
 
-  it.runIf(process.getuid?.() === 0)("keeps the owner and group (as root)", () => {
+  const root = process.getuid?.() === 0;
+  it.runIf(root)(`keeps the owner and group (as root)${root ? "" : " (skipped: only root can give a file another owner)"}`, () => {
     const dir = tempDir();
     const p = join(dir, "owned.txt");
     writeFileSync(p, "old");
