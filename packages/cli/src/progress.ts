@@ -1,6 +1,6 @@
 import { addUsage, emptyUsage, type RunEvent } from "@patchwork/agent";
 import type { Terminal } from "./terminal.js";
-import { describeToolContent, formatUsage } from "./verbose.js";
+import { describeToolContent, formatUsage, showValue } from "./verbose.js";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -42,6 +42,8 @@ export class Progress {
       }
       case "think-end":
         this.thinks.splice(this.thinks.findIndex((t) => t.id === event.id), 1);
+        // The value as JSON, so its structure shows (print joins an array's elements with ", ").
+        if (event.ok && event.value !== undefined) this.verbose(`${this.tag(event.id)}[value of think ${event.id}: ${showValue(event.value)}]\n`);
         break;
       case "do-start":
         this.dos.push(`do(${event.index})`);

@@ -40,6 +40,13 @@ function clipLines(text: string, max: number): string[] {
   return [...lines.slice(0, max), `… (${lines.length - max} more lines)`];
 }
 
+/** A value as compact JSON with its type (`["a","b"] (array)`), clipped to 300 characters. */
+export function showValue(value: unknown): string {
+  const json = JSON.stringify(value) ?? "null";
+  const type = value === null ? "null" : Array.isArray(value) ? "array" : typeof value === "object" ? "object" : typeof value;
+  return `${json.length > 300 ? `${json.slice(0, 300)}…` : json} (${type})`;
+}
+
 /** `1,234 in / 56 out (1,290 total) · 2,000 in context · 0.0123 USD`; "" when nothing was reported. */
 export function formatUsage(u: UsageFigures): string {
   const n = (x: number) => x.toLocaleString("en-US");

@@ -84,6 +84,21 @@ describe("patchwork run --agent", () => {
     expect(r.status).toBe(0);
   });
 
+  it("--verbose shows each think's value with its structure: an array is not a string (issue 23)", () => {
+    const reply = (text: string) => ({ steps: [{ reply: text }] });
+    const dir = tempFiles({
+      "v.pw": "var names: [string] = think {\n    two words\n}\nprint(names)\nvar s = think {\n    one line\n}\nprint(s)\n",
+      "s.json": JSON.stringify({ prompts: [reply('```json\n["Hello", "Patchwork"]\n```'), reply("Hello, Patchwork")] }),
+    });
+    const r = patchwork(["run", "v.pw", "--verbose", "--agent", `"${process.execPath}" "${testAgent}" s.json`], { cwd: dir });
+    expect(r.stdout).toBe("Hello, Patchwork\nHello, Patchwork\n"); // print's documented rule: an array's elements joined
+    expect(r.stderr).toContain('[value of think 1: ["Hello","Patchwork"] (array)]\n');
+    expect(r.stderr).toContain('[value of think 2: "Hello, Patchwork" (string)]\n');
+    expect(r.status).toBe(0);
+    const quiet = patchwork(["run", "v.pw", "--agent", `"${process.execPath}" "${testAgent}" s.json`], { cwd: dir });
+    expect(quiet.stderr).not.toContain("[value of think");
+  });
+
   it("an agent that fails to start is reported for the run, with no caret at line 1 of the program", () => {
     const prog = join(tempFiles({ "p.pw": 'print("hi")\n' + THINK }), "p.pw");
     const r = patchwork(["run", prog, "--agent", "no-such-agent-command-xyz"]);

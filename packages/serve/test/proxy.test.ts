@@ -112,6 +112,8 @@ describe("patchwork acp: programs", () => {
     expect(start).toMatchObject({ kind: "think", title: "Name a colour.", status: "in_progress" });
     const last = calls.filter((u) => "toolCallId" in u && u.toolCallId === (start as { toolCallId: string }).toolCallId).at(-1);
     expect(last).toMatchObject({ status: "completed" });
+    // The think's value with its structure (JSON), beside the answer's text (issue 23).
+    expect(last).toMatchObject({ rawOutput: { value: "blue" } });
     const content = calls.flatMap((u) => ("content" in u && u.content ? u.content : []));
     expect(JSON.stringify(content)).toContain("blue");
     expect(updates.some((u) => u.sessionUpdate === "agent_thought_chunk")).toBe(true);

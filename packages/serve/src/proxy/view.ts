@@ -76,7 +76,9 @@ export class ProgramView {
         this.flush();
         this.closeNested(event.id, event.ok ? "completed" : "failed");
         this.thinks.delete(event.id);
-        this.status(think.toolCallId, event.ok ? "completed" : "failed");
+        // The value with its structure (JSON: an array is not its elements joined), beside the answer's text.
+        const value = event.ok && event.value !== undefined ? { rawOutput: { value: event.value } } : {};
+        this.send({ sessionUpdate: "tool_call_update", toolCallId: think.toolCallId, status: event.ok ? "completed" : "failed", ...value });
         return;
       }
       case "do-start": {
