@@ -3,7 +3,7 @@
 // agent's command; docs/cli.md counts the workspace packages right; the manual and
 // docs/workers.md agree on workers; the tarball of `npm pack` is ignored by git.
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { COMMANDS } from "../packages/cli/src/usage-words.js";
@@ -42,8 +42,8 @@ describe("the installed package's commands", () => {
     expect(launcher.startsWith("#!/usr/bin/env node\n")).toBe(true);
     expect(launcher).toMatch(/import "\.\.\/bundle\/test-agent\.js";/);
     // Only one workspace package declares the bin, so the checkout's `npx patchwork-test-agent` is this one.
-    const others = ["agent", "parser", "interpreter", "analysis", "language-server"].filter(
-      (p) => (JSON.parse(read(`packages/${p}/package.json`)) as { bin?: Record<string, string> }).bin?.["patchwork-test-agent"],
+    const others = readdirSync(join(root, "packages")).filter(
+      (p) => p !== "cli" && existsSync(join(root, "packages", p, "package.json")) && (JSON.parse(read(`packages/${p}/package.json`)) as { bin?: Record<string, string> }).bin?.["patchwork-test-agent"],
     );
     expect(others).toEqual([]);
   });

@@ -117,7 +117,8 @@ function commandLine(
           .option("max-workers", { type: "number", describe: "most worker tasks running at once (default 8; the rest wait)" })
           .option("keep-session", { type: "boolean", describe: "keep self.session.dir after the run" })
           .option("no-cache", { type: "boolean", describe: "parse every file afresh; read and write no cache entry (docs/cli.md)" })
-          .group(["entry", "arg", "cwd", "timeout", "max-workers", "keep-session", "no-cache"], "Program:")
+          .option("json", { type: "boolean", describe: "print one JSON object {value, output} at the end instead of the output as it comes" })
+          .group(["entry", "arg", "cwd", "timeout", "max-workers", "keep-session", "no-cache", "json"], "Program:")
           .option("trace", { type: "string", describe: "write a JSON-lines trace of the run to this file (docs/trace.md)" })
           .option("trace-text-limit", {
             type: "number",
@@ -134,7 +135,6 @@ function commandLine(
             describe: "a think the cassette lacks: fail (default), or ask the agent and update the cassette",
           })
           .group(["trace", "trace-text-limit", "record", "replay", "replay-missing"], "Trace and replay:")
-          .option("json", { type: "boolean", describe: "print one JSON object {value, output} at the end instead of the output as it comes" })
           .example("$0 run hello.pw", "run a program (no agent: thinks evaluate to their prompt)")
           .example("$0 run review.pw --agent claude", "run it with Claude Code answering its thinks")
           .example("$0 run tool.pw greet Ada", "run the entry greet with the argument Ada"),
