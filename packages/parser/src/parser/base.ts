@@ -19,6 +19,7 @@ import * as T from "../lexer/tokens.js";
 import { SourceFile } from "../source.js";
 import { Codes, describeToken, errorMessages, type Code } from "./errors.js";
 import { javascriptHabit, javascriptWord } from "./habits.js";
+import { withOpener } from "./brackets.js";
 
 /** A parse error raised by the parser's own checks (as opposed to Chevrotain's). */
 export class ParseFailure extends Error {
@@ -247,31 +248,13 @@ export abstract class ParserBase extends EmbeddedActionsParser {
     if (inDo && code === Codes.syntax) code = Codes.syntaxInDo;
     const habit = this.habitAt(e.token);
     if (habit !== undefined) this.report(Codes.javascriptHabit, this.doPrefix() + habit, this.tokSpan(e.token));
-    else this.report(code, this.doPrefix() + this.withOpener(e.message, e.token), this.tokSpan(e.token));
+    else this.report(code, this.doPrefix() + withOpener(e.message, this.input, e.token, this.src), this.tokSpan(e.token));
   }
 
   /** What Patchwork has instead of the JavaScript habit at `token`, if the error is one (habits.ts). */
   private habitAt(token: IToken): string | undefined {
     const i = this.input.indexOf(token);
     return i < 0 ? undefined : javascriptHabit(this.input, i);
-  }
-
-  /** "expected ')' but found …" also says where the bracket it would close was opened. */
-  private withOpener(message: string, at: IToken): string {
-    const m = /^expected '([)\]])' but found /.exec(message);
-    if (!m) return message;
-    const [opener, closer] = m[1] === ")" ? [T.LParen, T.RParen] : [T.LBracket, T.RBracket];
-    let i = this.input.indexOf(at);
-    if (i < 0) i = this.input.length;
-    for (let depth = 0; --i >= 0; ) {
-      const t = this.input[i]!.tokenType;
-      if (t === closer) depth++;
-      else if (t === opener && depth-- === 0) {
-        const p = this.src.positionAt(this.input[i]!.startOffset);
-        return message.replace(/ but found /, ` to close the '${m[1] === ")" ? "(" : "["}' at ${p.line}:${p.column} but found `);
-      }
-    }
-    return message;
   }
 
   // ── statement lists with recovery ──
