@@ -134,7 +134,7 @@ function commandLine(
             choices: ["error", "agent"] as const,
             describe: "a think the cassette lacks: fail (default), or ask the agent and update the cassette",
           })
-          .group(["trace", "trace-text-limit", "record", "replay", "replay-missing"], "Trace and replay:")
+          .group(["trace", "trace-text-limit", "record", "replay", "resume", "replay-missing"], "Trace and replay:")
           .example("$0 run hello.pw", "run a program (no agent: thinks evaluate to their prompt)")
           .example("$0 run review.pw --agent claude", "run it with Claude Code answering its thinks")
           .example("$0 run tool.pw greet Ada", "run the entry greet with the argument Ada"),

@@ -353,7 +353,7 @@ export class AcpAgent implements AsyncAgent {
       code: AgentCodes.doAfterEnd,
       severity: "error",
       message: text,
-      span: handler?.request.span ?? { start: { offset: 0, line: 1, column: 1 }, end: { offset: 0, line: 1, column: 1 } },
+      span: handler?.request.span ?? { start: { offset: 0, line: 0, column: 0 }, end: { offset: 0, line: 0, column: 0 } },
       fileName: handler?.request.fileName,
     });
     this.options.onEvent?.({ type: "anomaly", code: AgentCodes.doAfterEnd, message: text });
