@@ -211,8 +211,8 @@ function commandLine(
       "mcp <files..>",
       "serve the skills and commands of .pw files (or folders of them) as MCP tools, on stdio or --http",
       (y) =>
-        y
-          .positional("files", { type: "string", array: true, demandOption: true, describe: ".pw files and folders (a folder: its .pw files, watched)" })
+        known("mcp", y)
+          .positional("files", { type: "string", array: true, default: undefined, describe: ".pw files and folders (a folder: its .pw files, watched)" })
           .option("agent", {
             type: "string",
             describe: 'ACP agent for the skills\' thinks: a command line or a preset ("claude", "codex", "gemini", "opencode", "qwen", "copilot"; default: $PATCHWORK_AGENT, else the client\'s sampling)',

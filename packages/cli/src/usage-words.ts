@@ -3,7 +3,7 @@
 // typed, with the option's dashes as written and a "did you mean" where one is close.
 
 /** The commands `patchwork --help` lists (mcp-relay is internal). */
-export const COMMANDS = ["run", "list", "test", "trace", "acp", "parse", "check", "fmt", "lsp"] as const;
+export const COMMANDS = ["run", "list", "test", "trace", "acp", "mcp", "parse", "check", "fmt", "lsp"] as const;
 
 /** What yargs knew when it failed: the command it entered (none: the top level) and that command's options. */
 export interface UsageContext {
@@ -19,6 +19,7 @@ const MISSING: Record<string, string> = {
   trace: "which trace? Say `patchwork trace FILE.jsonl` (a file written by `run --trace`)",
   parse: "which file? Say `patchwork parse FILE.pw`",
   check: "which files? Say `patchwork check FILE.pw…`",
+  mcp: "which files? Say `patchwork mcp FILE.pw…` (.pw files or folders whose skills to serve)",
 };
 
 /** Edit distance (insertions, deletions, substitutions, adjacent swaps). */

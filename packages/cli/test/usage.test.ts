@@ -20,7 +20,7 @@ describe("usage errors say what is wrong with what was typed", () => {
     expect(usage(["runn", "x.pw"])).toBe("patchwork: unknown command runn; did you mean run?");
     expect(usage(["chek", "x.pw"])).toBe("patchwork: unknown command chek; did you mean check?");
     expect(usage(["frobnicate"])).toBe(
-      "patchwork: unknown command frobnicate (the commands: run, list, test, trace, acp, parse, check, fmt, lsp)",
+      "patchwork: unknown command frobnicate (the commands: run, list, test, trace, acp, mcp, parse, check, fmt, lsp)",
     );
   });
 
@@ -36,6 +36,7 @@ describe("usage errors say what is wrong with what was typed", () => {
   it("a missing file is a question, not a count of non-option arguments", () => {
     expect(usage(["run"])).toBe("patchwork: run: which file? Say `patchwork run FILE.pw` (FILE.pw: the program to run)");
     expect(usage(["check"])).toBe("patchwork: check: which files? Say `patchwork check FILE.pw…`");
+    expect(usage(["mcp"])).toBe("patchwork: mcp: which files? Say `patchwork mcp FILE.pw…` (.pw files or folders whose skills to serve)");
     expect(usage(["parse", "a.pw", "b.pw"])).toBe("patchwork: parse: unexpected 'b.pw'");
   });
 
