@@ -24,7 +24,7 @@ import type { Argv } from "yargs";
 import type { RunArgs } from "./run-command.js";
 import { processTerminal, type Terminal } from "./terminal.js";
 import { UsageError } from "./usage-error.js";
-import { usageMessage, type UsageContext } from "./usage-words.js";
+import type { UsageContext } from "./usage-words.js";
 
 const EXIT_USAGE = 2;
 
@@ -47,17 +47,29 @@ function runArgsOf(args: RunArgs & { name?: string }, argv: string[]): RunArgs {
     : { ...rest, ...(name !== undefined ? { entry: String(name) } : {}), entryOption };
 }
 
+/** yargs, and the help texts and usage wording that only its command lines need (usage-words.ts). */
+interface YargsModules {
+  yargs: (argv: string[]) => Argv;
+  words: typeof import("./usage-words.js");
+}
+
+async function yargsModules(): Promise<YargsModules> {
+  const [{ default: yargs }, words] = await Promise.all([import("yargs"), import("./usage-words.js")]);
+  return { yargs, words };
+}
+
 /**
  * Builds the yargs command table. Handlers store their exit status in `result.status`;
  * `onRun` (tests) receives `run`'s arguments instead of running.
  */
 function commandLine(
-  yargs: (argv: string[]) => Argv,
+  { yargs, words }: YargsModules,
   argv: string[],
   term: Terminal,
   result: { status: number },
   onRun?: (args: RunArgs) => void,
 ) {
+  const { usageMessage, optionNames, TOP_EPILOG } = words;
   // The command yargs entered and its options, for usage errors in the user's words (usage-words.ts).
   const context: UsageContext = { options: ["help", "version"] };
   const known = <T>(command: string, y: Argv<T>): Argv<T> => {
@@ -312,21 +324,6 @@ function commandLine(
     });
 }
 
-/** The long names and one-letter aliases of the options yargs knows on `y`. */
-function optionNames(y: Argv<unknown>): string[] {
-  const options = (y as unknown as { getOptions(): { key: Record<string, unknown>; alias: Record<string, string[]> } }).getOptions();
-  return [...Object.keys(options.key), ...Object.values(options.alias).flat()];
-}
-
-/** The end of `patchwork --help`: agents, no-agent mode, where the docs are. */
-const TOP_EPILOG = [
-  "Agents: an ACP agent answers the thinks: --agent CMD (a command line, or a preset: claude, codex, gemini) " +
-    "or the environment variable PATCHWORK_AGENT. Without one, a think or ask evaluates to {__think_prompt: …}, " +
-    "the prompt an agent would get, so a program runs, and can be tested, without a model.",
-  "Docs: docs/manual/ (tutorial, language, commands) and docs/cli.md in the repository; the installed package's " +
-    "README.md; the diagnostic codes: docs/errors.md.",
-].join("\n\n");
-
 /** An argument yargs would take as a positional value (not an option, not `--`). */
 const plain = (arg: string | undefined): arg is string => arg !== undefined && arg !== "" && !arg.startsWith("-");
 
@@ -376,9 +373,8 @@ export function fastRunArgs(argv: string[]): RunArgs | undefined {
 
 /** `run`'s arguments as the full command line (yargs) reads `argv` (tests compare the fast path with it). */
 export async function yargsRunArgs(argv: string[]): Promise<RunArgs | undefined> {
-  const { default: yargs } = await import("yargs");
   let got: RunArgs | undefined;
-  await commandLine(yargs, argv, processTerminal, { status: 0 }, (args) => (got = args))
+  await commandLine(await yargsModules(), argv, processTerminal, { status: 0 }, (args) => (got = args))
     .exitProcess(false)
     .parseAsync();
   return got;
@@ -414,8 +410,7 @@ export async function cli(argv: string[], term: Terminal = processTerminal): Pro
   try {
     const fast = await fastPath(argv, term);
     if (fast !== undefined) return fast;
-    const { default: yargs } = await import("yargs");
-    await commandLine(yargs, argv, term, result).parseAsync();
+    await commandLine(await yargsModules(), argv, term, result).parseAsync();
     return result.status;
   } catch (error) {
     if (error instanceof UsageError) {

@@ -1,6 +1,8 @@
 // Usage errors in the user's words: yargs' messages ("Not enough non-option arguments: got 0,
 // need at least 1", "Unknown argument: bogus") rewritten to say what is wrong with what was
-// typed, with the option's dashes as written and a "did you mean" where one is close.
+// typed, with the option's dashes as written and a "did you mean" where one is close; and the
+// end of `patchwork --help`. Loaded with yargs only (main.ts), never on the fast path.
+import type { Argv } from "yargs";
 
 /** The commands `patchwork --help` lists (mcp-relay is internal). */
 export const COMMANDS = ["run", "list", "test", "trace", "acp", "mcp", "parse", "check", "fmt", "lsp"] as const;
@@ -122,3 +124,18 @@ export function usageMessage(message: string, argv: readonly string[], context: 
   if (invalid) return `${asTyped(invalid[1]!.trim(), argv)} takes one of ${invalid[3]!.trim()}; got ${invalid[2]!.trim()}`;
   return message;
 }
+
+/** The long names and one-letter aliases of the options yargs knows on `y`. */
+export function optionNames(y: Argv<unknown>): string[] {
+  const options = (y as unknown as { getOptions(): { key: Record<string, unknown>; alias: Record<string, string[]> } }).getOptions();
+  return [...Object.keys(options.key), ...Object.values(options.alias).flat()];
+}
+
+/** The end of `patchwork --help`: agents, no-agent mode, where the docs are. */
+export const TOP_EPILOG = [
+  "Agents: an ACP agent answers the thinks: --agent CMD (a command line, or a preset: claude, codex, gemini) " +
+    "or the environment variable PATCHWORK_AGENT. Without one, a think or ask evaluates to {__think_prompt: …}, " +
+    "the prompt an agent would get, so a program runs, and can be tested, without a model.",
+  "Docs: docs/manual/ (tutorial, language, commands) and docs/cli.md in the repository; the installed package's " +
+    "README.md; the diagnostic codes: docs/errors.md.",
+].join("\n\n");
