@@ -12,6 +12,14 @@ const root = join(import.meta.dirname, "..");
 const cliDir = join(root, "packages", "cli");
 const read = (p: string) => readFileSync(join(root, p), "utf8");
 
+describe("the commands usage errors know", () => {
+  it("are the commands of `patchwork --help`, in its order", () => {
+    const help = execFileSync(process.execPath, [join(cliDir, "bin", "patchwork.js"), "--help"], { encoding: "utf8", env: { ...process.env, COLUMNS: "100" } });
+    const listed = [...help.matchAll(/^ {2}patchwork ([a-z-]+)/gm)].map((m) => m[1]);
+    expect(listed).toEqual([...COMMANDS]);
+  });
+});
+
 describe("the CLI package's README", () => {
   const readme = read("packages/cli/README.md");
 

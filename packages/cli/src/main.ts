@@ -241,7 +241,7 @@ function commandLine(
       "plugin <files..>",
       "write a Claude Code plugin whose skills and commands are the files' @skill and @command entries, served by patchwork mcp",
       (y) =>
-        y
+        known("plugin", y)
           .positional("files", { type: "string", array: true, demandOption: true, describe: ".pw files or folders of them (their imports are copied too)" })
           .option("out", { type: "string", demandOption: true, describe: "the plugin's folder (new, empty, or a plugin written before)" })
           .option("agent", {

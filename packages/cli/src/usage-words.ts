@@ -5,7 +5,7 @@
 import type { Argv } from "yargs";
 
 /** The commands `patchwork --help` lists (mcp-relay is internal). */
-export const COMMANDS = ["run", "list", "test", "trace", "acp", "mcp", "parse", "check", "fmt", "lsp"] as const;
+export const COMMANDS = ["run", "list", "test", "trace", "acp", "mcp", "plugin", "parse", "check", "fmt", "lsp"] as const;
 
 /** What yargs knew when it failed: the command it entered (none: the top level) and that command's options. */
 export interface UsageContext {
@@ -22,6 +22,7 @@ const MISSING: Record<string, string> = {
   parse: "which file? Say `patchwork parse FILE.pw`",
   check: "which files? Say `patchwork check FILE.pw…`",
   mcp: "which files? Say `patchwork mcp FILE.pw…` (.pw files or folders whose skills to serve)",
+  plugin: "which files? Say `patchwork plugin FILE.pw… --out DIR`",
 };
 
 /** Edit distance (insertions, deletions, substitutions, adjacent swaps). */
@@ -93,14 +94,15 @@ function firstWord(argv: readonly string[]): string | undefined {
 export function usageMessage(message: string, argv: readonly string[], context: UsageContext): string {
   if (!context.command) {
     const word = firstWord(argv);
-    if (word !== undefined && !(COMMANDS as readonly string[]).includes(word)) {
+    // Only yargs' own verdict makes a word an unknown command (a command this file does not list stays known).
+    if (word !== undefined && /^Unknown commands?:/.test(message) && !(COMMANDS as readonly string[]).includes(word)) {
       const guess = closest(word, COMMANDS);
       return guess
         ? `unknown command ${word}; did you mean ${guess}?`
         : `unknown command ${word} (the commands: ${COMMANDS.join(", ")})`;
     }
     const option = argv.find((a) => a.startsWith("-") && !["-h", "--help", "--version"].includes(a));
-    if (option !== undefined) return unknownOption(option.split("=")[0]!, context);
+    if (option !== undefined && (word === undefined || /^Unknown arguments?:/.test(message))) return unknownOption(option.split("=")[0]!, context);
   }
   if (/^Not enough non-option arguments/.test(message) && context.command && MISSING[context.command]) {
     // An unknown option took the file as its value (`check --no-cach f.pw`): that is the mistake.
