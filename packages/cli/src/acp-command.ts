@@ -1,6 +1,7 @@
 import { serveAcpProxy, stdioStream } from "@patchwork/serve";
 import { UsageError } from "./files.js";
 import { resolveAgentCommand } from "./presets.js";
+import { untilClosed } from "./serving.js";
 import type { Terminal } from "./terminal.js";
 
 export interface AcpArgs {
@@ -30,14 +31,6 @@ export async function acpCommand(args: AcpArgs, term: Terminal, env: NodeJS.Proc
     onAgentStderr: (text) => term.stderr(text),
     logger: { warn: (message) => term.stderr(`patchwork acp: ${message}\n`) },
   });
-  const stop = () => void server.close();
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
-  try {
-    await server.closed;
-  } finally {
-    process.off("SIGTERM", stop);
-    process.off("SIGINT", stop);
-  }
+  await untilClosed(server);
   return 0;
 }

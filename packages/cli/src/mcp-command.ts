@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { serveMcp } from "@patchwork/serve";
 import { UsageError } from "./files.js";
 import { resolveAgentCommand } from "./presets.js";
+import { untilClosed } from "./serving.js";
 import type { Terminal } from "./terminal.js";
 
 export interface McpArgs {
@@ -45,14 +46,9 @@ export async function mcpCommand(args: McpArgs, term: Terminal, env: NodeJS.Proc
   });
   const names = server.toolNames();
   term.stderr(`patchwork mcp: ${names.length} tool(s): ${names.join(", ") || "none"}${server.url ? ` at ${server.url}` : ""}\n`);
-  const stop = () => void server.close();
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
   try {
-    await server.closed;
+    await untilClosed(server);
   } finally {
-    process.off("SIGTERM", stop);
-    process.off("SIGINT", stop);
     await server.close(); // calls still under way are cancelled: nothing of theirs outlives the server
   }
   return 0;
