@@ -28,6 +28,7 @@ export type { AgentCode } from "./errors.js";
 export type {
   AgentEvent,
   AsyncAgent,
+  SessionHint,
   AsyncRunChild,
   AsyncThinkReply,
   Logger,

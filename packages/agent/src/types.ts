@@ -53,6 +53,15 @@ export interface AsyncAgent {
   ): Promise<AsyncThinkReply>;
   /** Releases everything (processes, servers). Called once when the run ends. */
   close?(): Promise<void>;
+  /** What the program's text says before it runs, for an agent that makes sessions ahead of need. */
+  prepare?(hint: SessionHint): void;
+}
+
+/** Sent before a program runs: how many think blocks its text (and its imports') contains. */
+export interface SessionHint {
+  thinks: number;
+  /** The sessions' directory (default the agent's). */
+  cwd?: string;
 }
 
 /** Progress events coming from the agent side (not from the evaluator). */
@@ -60,6 +69,12 @@ export type AgentEvent =
   | { type: "agent-started"; pid: number; agentName: string | null; protocolVersion: number; transport: McpTransport | null }
   /** The agent process is being replaced between thinks after `sessions` thinks had a session of it (`RecyclingAgent`). */
   | { type: "agent-restarting"; pid: number | null; sessions: number; limit: number }
+  /**
+   * A session is being made ahead of need (docs/agent.md): for the program's first think
+   * (`start`), for the thinks inside a think's `do` blocks (`nested`), for a loop's next think
+   * (`next`); `worker`, the evaluator thread it is for (null: any).
+   */
+  | { type: "session-ahead"; reason: "start" | "nested" | "next"; worker: string | null }
   /** Message text as it streams (preambles included; the think's value is only the final message). */
   | { type: "agent-text"; thinkId: number; text: string; messageId: string | null }
   | { type: "agent-thought"; thinkId: number; text: string }
@@ -82,7 +97,8 @@ export type AgentEvent =
       rawOutput?: unknown;
     }
   | { type: "permission"; thinkId: number | null; title: string; decision: "allow" | "deny" | "cancelled" }
-  | { type: "session"; thinkId: number; sessionId: string; transport: McpTransport | null }
+  /** The think's session: `ahead`, one made ahead of need (docs/agent.md). */
+  | { type: "session"; thinkId: number; sessionId: string; transport: McpTransport | null; ahead?: boolean }
   /** Tokens and cost of one think's turn (figures new since its previous `usage` event: sum them). */
   /** `contextSize`: the context window's size in tokens, as the agent's last `usage_update` said (when it did). */
   | { type: "usage"; thinkId: number; usage: UsageFigures; contextSize?: number }

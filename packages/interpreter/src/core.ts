@@ -13,3 +13,4 @@ export { NoAgent } from "./agents/no-agent.js";
 export { CassetteAgent } from "./agents/cassette.js";
 export { createNodeHost } from "./host-node.js";
 export { entryResultText, valueText } from "./entries.js";
+export { countThinks, mayThink } from "./think-sites.js";

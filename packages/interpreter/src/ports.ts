@@ -39,6 +39,13 @@ export interface ThinkRequest {
   span: Span;
   /** The worker whose evaluator asks (absent: the main program). Cassettes key thinks by worker and ordinal. */
   worker?: string;
+  /**
+   * What the program's text says of thinks to come, for an agent that prepares sessions ahead
+   * (docs/agent.md): `nested`, the think and ask blocks written inside this think's `do`
+   * blocks; `loop`, the think is written inside a loop (its next iteration thinks again).
+   * Absent when neither.
+   */
+  ahead?: { nested: number; loop: boolean };
 }
 
 /** What running one `do` child produced: its text, or why it failed. */

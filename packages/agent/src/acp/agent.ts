@@ -15,6 +15,7 @@ import type {
   AsyncRunChild,
   AsyncThinkReply,
   Logger,
+  SessionHint,
   McpTransport,
   PermissionAnswer,
   PermissionPolicy,
@@ -25,6 +26,7 @@ import { AgentProcess, type AgentCommand } from "./process.js";
 import { PermissionDesk, ToolCallLedger } from "./permissions.js";
 import { RedirectActor, type PerSessionMessage } from "./redirect.js";
 import { ThinkHandler, type HandlerRuntime, type OpenedSession } from "./think-handler.js";
+import { DEFAULT_AHEAD, SessionsAhead, type AheadLimits } from "./sessions-ahead.js";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { isOurAnnouncedCall, isOurDoTool, profileFor, type AgentProfile } from "./profiles/index.js";
 import { SharedDoEndpoints } from "./shared-do.js";
@@ -62,10 +64,12 @@ export interface AcpAgentOptions {
    */
   process?: AgentProcess;
   /**
-   * From the second think on, create the next think's session ahead of time, while the
-   * current think runs (default true). One unused session is left at the end of a loop.
+   * Create sessions ahead of need, from what the program's text and the run say (default
+   * true; `SessionsAhead`, docs/agent.md). Unused ones are closed when the runtime closes.
    */
   prepareSessions?: boolean;
+  /** Bounds of the sessions made ahead (default: the agent profile's, else `DEFAULT_AHEAD`). */
+  sessionsAhead?: AheadLimits;
   /**
    * What the client behind this one can do (the editor behind `patchwork acp`): advertised to
    * the agent at `initialize`; its `fs/*` and `terminal/*` requests go to `forwardClientRequest`.
@@ -110,13 +114,12 @@ export class AcpAgent implements AsyncAgent {
   private closed = false;
   /** What every think handler gets from this runtime (built once: its closures are per runtime). */
   private runtime: HandlerRuntime | null = null;
-  /** Thinks that have taken a session of this process; from the second on, a spare is kept ready. */
+  /** Thinks that have taken a session of this process. */
   private thinksOpened = 0;
-  /** A session made ahead of time for the next think (see `openSession`), in directory `cwd`. */
-  private spare: { cwd: string; session: Promise<OpenedSession> } | null = null;
+  /** Sessions made ahead of need (see `openSession`). */
+  private readonly ahead: SessionsAhead;
   /** What this particular agent needs beyond plain ACP (chosen by its `agentInfo.name`). */
   readonly profile: AgentProfile;
-  private readonly prepareSessions: boolean;
   /** Working directory of the agent and of every session. */
   private readonly cwd: string;
   /** One `do` endpoint per directory, for an agent with one MCP registry per directory (`mcpScope`). */
@@ -137,9 +140,15 @@ export class AcpAgent implements AsyncAgent {
     this.transportProblem = transport.problem;
     this.redirect = redirect;
     this.profile = profileFor(initializeResponse);
-    this.prepareSessions = options.prepareSessions ?? true;
     this.cwd = options.cwd ?? globalThis.process.cwd();
     this.shared = this.profile.mcpScope === "directory" && this.transport !== null ? this.sharedEndpoints(this.transport) : null;
+    const limits = options.prepareSessions === false ? { total: 0, perWorker: 0 } : (options.sessionsAhead ?? this.profile.sessionsAhead ?? DEFAULT_AHEAD);
+    this.ahead = new SessionsAhead(limits, {
+      create: (cwd) => this.createSession(cwd),
+      discard: (session) => this.discard(session),
+      room: () => this.roomAhead(),
+      made: (reason, worker) => options.onEvent?.({ type: "session-ahead", reason, worker }),
+    });
   }
 
   private sharedEndpoints(transport: McpTransport): SharedDoEndpoints {
@@ -254,6 +263,19 @@ export class AcpAgent implements AsyncAgent {
     return handler.run();
   }
 
+  /**
+   * What the program's text says before it runs (`SessionHint`): a program that may think gets
+   * its first think's session made now, while the program starts.
+   */
+  prepare(hint: SessionHint): void {
+    if (!this.closed && this.process.alive) this.ahead.start(hint.thinks, hint.cwd ?? this.cwd);
+  }
+
+  /** Sessions made ahead and not taken (yet). */
+  get sparesReady(): number {
+    return this.ahead.count;
+  }
+
   /** How many thinks have had a session of this agent process so far. */
   get sessionsUsed(): number {
     return this.thinksOpened;
@@ -283,6 +305,8 @@ export class AcpAgent implements AsyncAgent {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // Sessions made ahead and never taken are closed at the agent first (a process each for Claude Code).
+    await this.ahead.closeAll(CLOSE_SPARES_MS);
     this.desk.cancelAll();
     this.failAll(agentError(AgentCodes.cancelled, "the agent runtime was closed"));
     if (this.pendingPrompts.size > 0 && this.process.alive) {
@@ -310,12 +334,19 @@ export class AcpAgent implements AsyncAgent {
 
   /** `session/close` (where advertised) once a think needs its session no more: Claude Code keeps a process per session. */
   private closeSession(sessionId: string): void {
+    if (!this.closed) void this.sessionClose(sessionId);
+  }
+
+  /** `session/close` and the profile's clean-up; resolves when done (or not possible). */
+  private async sessionClose(sessionId: string): Promise<void> {
     const caps = this.initializeResponse.agentCapabilities?.sessionCapabilities as { close?: unknown } | undefined;
-    if (!caps?.close || !this.process.alive || this.closed) return;
-    this.connection.agent
-      .request(acp.methods.agent.session.close, { sessionId })
-      .then(() => this.profile.afterCloseSession?.({ sessionId, request: (method, params) => this.request(method, params) }))
-      .catch(() => undefined);
+    if (!caps?.close || !this.process.alive) return;
+    try {
+      await this.connection.agent.request(acp.methods.agent.session.close, { sessionId });
+      await this.profile.afterCloseSession?.({ sessionId, request: (method, params) => this.request(method, params) });
+    } catch {
+      // The agent's answer changes nothing: the session is not used again.
+    }
   }
 
   /** A request to the agent (a profile's `session/set_mode`, a proxy's forwarded requests…). */
@@ -378,7 +409,7 @@ export class AcpAgent implements AsyncAgent {
       announcedInput: (sessionId, toolCallId) => self.ledger.lookup(sessionId, toolCallId)?.rawInput,
       idleTimeoutMs: this.options.thinkIdleTimeoutMs,
       totalTimeoutMs: this.options.thinkTimeoutMs,
-      openSession: (cwd) => self.openSession(cwd ?? self.cwd),
+      openSession: (request, worker, cwd) => self.openSession(request, worker, cwd ?? self.cwd),
       prompt(sessionId, prompt) {
         const request = self.connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt });
         self.pendingPrompts.add(request);
@@ -410,39 +441,32 @@ export class AcpAgent implements AsyncAgent {
   }
 
   /**
-   * A session for a think, in directory `cwd`. From a run's second think on, one more session
-   * is made ahead of time, while this think runs, for the next think to take: `session/new`
-   * (for Claude Code a process start, for Gemini CLI ≈0.3 s) then costs the next think
-   * nothing. A run with one think never makes a spare; a loop leaves one unused at its end
-   * (ended with the process), and none is made for a next think that will get a new process
-   * (`restartAfterSessions`). A spare made for another directory (the proxy's panel sessions
-   * each have theirs) is closed and not used.
+   * A session for a think, in directory `cwd`: one made ahead for it (`SessionsAhead`) or a
+   * new one; then the sessions its text foretells are made while it runs (its nested thinks,
+   * its loop's next iteration). None is made for a think that will get a new process
+   * (`restartAfterSessions`).
    */
-  private async openSession(cwd: string): Promise<OpenedSession> {
+  private async openSession(request: ThinkRequest, worker: string, cwd: string): Promise<OpenedSession> {
     this.thinksOpened++;
-    const spare = this.spare;
-    this.spare = null;
-    if (spare && spare.cwd !== cwd) {
-      spare.session.then((unused) => this.discard(unused), () => undefined);
-    }
-    const ready = spare && spare.cwd === cwd ? spare.session : null;
-    // A spare that failed (the agent died meanwhile…) is tried again, which reports the cause.
-    const session = ready ? await ready.catch(() => this.createSession(cwd)) : await this.createSession(cwd);
-    const limit = this.restartAfterSessions;
-    const replacedNext = limit > 0 && this.thinksOpened >= limit;
-    if (this.prepareSessions && this.thinksOpened >= 2 && !replacedNext && !this.closed && this.process.alive) {
-      const next = this.createSession(cwd);
-      next.catch(() => undefined);
-      this.spare = { cwd, session: next };
-    }
+    const ready = this.ahead.take(cwd, worker);
+    // A spare that failed (the agent died meanwhile…) is replaced by a new session, which reports the cause.
+    const session = await (ready ?? this.createSession(cwd));
+    this.ahead.afterOpen(request, cwd, worker);
     return session;
   }
 
+  /** How many more sessions may be made ahead: none past the restart limit or once closed. */
+  private roomAhead(): number {
+    if (this.closed || !this.process.alive) return 0;
+    const limit = this.restartAfterSessions;
+    return limit > 0 ? Math.max(0, limit - this.thinksOpened) : Number.POSITIVE_INFINITY;
+  }
+
   /** A spare session no think will take: forgotten, closed at the agent, its `do` declaration released. */
-  private discard(session: OpenedSession): void {
+  private async discard(session: OpenedSession): Promise<void> {
     this.redirect.forget(session.sessionId);
-    this.closeSession(session.sessionId);
-    void session.declaration?.release();
+    await this.sessionClose(session.sessionId);
+    await session.declaration?.release();
   }
 
   /** `session/new` with a fresh `do` declaration, then the profile's set-up (mode…). */
@@ -506,6 +530,9 @@ export class AcpAgent implements AsyncAgent {
     return toAgentError(error, AgentCodes.requestFailed);
   }
 }
+
+/** The longest a closing runtime waits for its unused spare sessions to close. */
+const CLOSE_SPARES_MS = 500;
 
 /** A promise that rejects (PW4010) when `signal` aborts; `dispose` stops listening. */
 function abandonedWhen(signal: AbortSignal | undefined): { promise: Promise<never>; dispose(): void } {

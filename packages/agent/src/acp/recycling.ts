@@ -19,7 +19,7 @@
  */
 import type { ThinkRequest } from "@patchwork/interpreter";
 import type { Diagnostic } from "@patchwork/parser";
-import type { AsyncAgent, AsyncRunChild, AsyncThinkReply, ThinkContext } from "../types.js";
+import type { AsyncAgent, AsyncRunChild, AsyncThinkReply, SessionHint, ThinkContext } from "../types.js";
 import { AcpAgent, type AcpAgentOptions } from "./agent.js";
 import type { AgentProcess, ProcessFault } from "./process.js";
 
@@ -124,6 +124,11 @@ export class RecyclingAgent implements AsyncAgent {
     }
     this.restarts++;
     this.renewal = null;
+  }
+
+  /** Sessions made ahead of need: by the current process (none while a restart is under way). */
+  prepare(hint: SessionHint): void {
+    if (!this.renewal && !this.closed) this.current.prepare(hint);
   }
 
   cancel(reason?: string): void {

@@ -35,11 +35,11 @@ export interface HandlerRuntime {
   readonly totalTimeoutMs: number | undefined;
   /**
    * A session for a new think, with its own `do` declaration (null without a transport): one
-   * made ahead of time (`AcpAgent` keeps one ready in loops) or a new one. Its `do` calls
+   * made ahead of time (`SessionsAhead`) or a new one. Its `do` calls
    * reach the redirect actor under its session id, so whichever handler pushes itself with
    * that id gets them. `cwd`: the session's directory (default the agent's).
    */
-  openSession(cwd?: string): Promise<OpenedSession>;
+  openSession(request: ThinkRequest, worker: string, cwd?: string): Promise<OpenedSession>;
   prompt(sessionId: string, prompt: ContentBlock[]): Promise<PromptResponse>;
   cancelSession(sessionId: string): void;
   /** Frees the agent's session (`session/close` where advertised); fire and forget. */
@@ -54,6 +54,8 @@ export interface HandlerRuntime {
 export interface OpenedSession {
   sessionId: string;
   declaration: McpDeclaration | null;
+  /** Made ahead of need (`SessionsAhead`), not while the think waited. */
+  ahead?: boolean;
 }
 
 const STOP_ERRORS: Record<string, { code: AgentCode; text: string }> = {
@@ -126,12 +128,13 @@ export class ThinkHandler implements Thinker {
     const { runtime } = this;
     if (runtime.transport === null && this.request.childCount > 0)
       throw agentError(AgentCodes.transport, `${runtime.transportProblem}: the do blocks of this think cannot run`);
+    let ahead: boolean | undefined;
     try {
-      ({ sessionId: this.sessionId, declaration: this.declaration } = await runtime.openSession(this.context.cwd));
+      ({ sessionId: this.sessionId, declaration: this.declaration, ahead } = await runtime.openSession(this.request, this.worker, this.context.cwd));
     } catch (error) {
       throw await runtime.failure(error);
     }
-    this.context.emit({ type: "session", thinkId: this.thinkId, sessionId: this.sessionId, transport: runtime.transport });
+    this.context.emit({ type: "session", thinkId: this.thinkId, sessionId: this.sessionId, transport: runtime.transport, ...(ahead ? { ahead } : {}) });
     return this.turn(this.request.prompt);
   }
 

@@ -38,6 +38,7 @@ export function runTestAgentMain(argv: string[]): void {
   const cursor = new ScriptCursor(script);
   const sessions = new Map<string, Session>();
   let sessionCount = 0;
+  let sessionRequests = 0;
 
   const app = acp
     .agent({ name: "patchwork-test-agent" })
@@ -65,8 +66,15 @@ export function runTestAgentMain(argv: string[]): void {
         agentInfo: { name: script.agentName ?? "patchwork-test-agent", version: "0.1.0" },
       };
     })
-    .onRequest(acp.methods.agent.session.new, ({ params }) => {
+    .onRequest(acp.methods.agent.session.new, async ({ params }) => {
+      const nth = ++sessionRequests;
+      log(`session requested: ${nth}`);
+      if (script.sessionNewDelayMs) await new Promise((r) => setTimeout(r, script.sessionNewDelayMs));
       if (script.failSessionNew !== undefined) throw acp.RequestError.internalError({ details: script.failSessionNew });
+      if (script.failSessionNewAt?.includes(nth)) {
+        log(`session request ${nth} failed as scripted`);
+        throw acp.RequestError.internalError({ details: `session/new ${nth} fails as scripted` });
+      }
       const id = `test-session-${++sessionCount}`;
       log(`session created: ${id}`);
       sessions.set(id, { id, cwd: params.cwd, mcpServers: params.mcpServers, cancel: null });

@@ -72,6 +72,10 @@ export const scriptSchema = z
     onInitialize: z.enum(["crash", "hang", "garbage", "exit"]).optional(),
     /** Answer `session/new` with a JSON-RPC error carrying this text. */
     failSessionNew: z.string().optional(),
+    /** Answer only these `session/new` requests (1 the first) with an error. */
+    failSessionNewAt: z.array(z.number().int().min(1)).optional(),
+    /** Wait this long before answering each `session/new` (an agent whose sessions are dear to make). */
+    sessionNewDelayMs: z.number().int().min(0).optional(),
     /** Text written to stdout at start-up (makes the process not an ACP agent). */
     banner: z.string().optional(),
     prompts: z.array(entry).default([]),

@@ -27,6 +27,7 @@ import type {
 import {
   AgentError as CoreAgentError,
   CassetteAgent,
+  countThinks,
   createNodeHost,
   importedFiles,
   importedModule,
@@ -444,6 +445,13 @@ async function runProgram(
         ? await parseOwn(init)
         : null;
   if (workers && !task) workers.program = own?.program ?? parsedAhead?.program;
+  // Before it waits for the agent: whether it will think (the agent then makes a session ahead).
+  const program = own?.program ?? parsedAhead?.program;
+  if (program && !task && init.agentMode !== "none" && !init.replay) {
+    const programs = [program, ...Object.values(init.modules ?? {}).map((m) => m.program)];
+    const thinks = programs.reduce((n, p) => n + countThinks(p, { asks: !init.askUser }), 0);
+    if (thinks > 0) post({ type: "thinks-ahead", thinks });
+  }
   // A program that does not parse runs nothing: its errors need not wait for the agent.
   const parseFailed = (parsesOwn && own === null && !init.fileName.endsWith(".json")) || hasErrors(init.parsed?.diagnostics);
   if (go && !parseFailed) await go;

@@ -304,6 +304,9 @@ export class EvaluatorPool {
         t.bridge.answer(message.seq, { type: "session-dir", result });
         return;
       }
+      case "thinks-ahead":
+        this.options.agent?.prepare?.({ thinks: message.thinks });
+        return;
       case "done":
         ended({ kind: "done", outcome: message.outcome });
         return;

@@ -158,6 +158,8 @@ export type WorkerMessage =
   /** `self.session.dir`: create the run's directory if it is not there (answered `session-dir`). */
   | { type: "session-dir"; seq: number }
   | { type: "ready" }
+  /** The program's thread has its AST, before it runs: it contains this many think blocks (sessions made ahead). */
+  | { type: "thinks-ahead"; thinks: number }
   | { type: "done"; outcome: RunOutcome; runId?: number }
   | { type: "failed"; message: string; stack?: string };
 

@@ -240,7 +240,11 @@ async function parsedOf(options: RunWithAgentOptions): Promise<ParsedProgram | u
 
 /** Thinks wait for the agent's start (none comes before it: the program's thread is held until then). */
 function lateAgent(starting: Promise<AsyncAgent>): AsyncAgent {
-  return { think: (request, runChild, signal, context) => starting.then((agent) => agent.think(request, runChild, signal, context)) };
+  return {
+    think: (request, runChild, signal, context) => starting.then((agent) => agent.think(request, runChild, signal, context)),
+    // Sessions are made ahead as soon as the agent is up (the hint comes while it starts).
+    prepare: (hint) => void starting.then((agent) => agent.prepare?.(hint), () => undefined),
+  };
 }
 
 function failure(options: RunWithAgentOptions, code: string, message: string, cancelled = false): RunWithAgentResult {

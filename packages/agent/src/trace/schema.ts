@@ -134,7 +134,16 @@ export const traceRecord = z.discriminatedUnion("type", [
     sessions: z.number().int(),
     limit: z.number().int(),
   }),
-  z.strictObject({ ...base, type: z.literal("session"), think: z.number().int(), sessionId: z.string(), transport: z.string().nullable() }),
+  z.strictObject({
+    ...base,
+    type: z.literal("session"),
+    think: z.number().int(),
+    sessionId: z.string(),
+    transport: z.string().nullable(),
+    /** The think took a session made ahead of need (docs/agent.md). */
+    ahead: z.literal(true).optional(),
+  }),
+  z.strictObject({ ...base, type: z.literal("session-ahead"), reason: z.enum(["start", "nested", "next"]), worker: z.string().nullable() }),
   z.strictObject({ ...base, type: z.literal("agent-text"), think: z.number().int(), messageId: z.string().nullable(), ...text }),
   z.strictObject({ ...base, type: z.literal("agent-thought"), think: z.number().int(), ...text }),
   z.strictObject({ ...base, type: z.literal("agent-notice"), think: z.number().int(), severity: z.string(), ...text }),

@@ -235,7 +235,9 @@ export class TraceWriter {
       case "agent-restarting":
         return { t, ...event };
       case "session":
-        return { t, type: "session", think: event.thinkId, sessionId: event.sessionId, transport: event.transport };
+        return { t, type: "session", think: event.thinkId, sessionId: event.sessionId, transport: event.transport, ...(event.ahead ? { ahead: true } : {}) };
+      case "session-ahead":
+        return { t, ...event };
       case "agent-text":
         return { t, type: "agent-text", think: event.thinkId, messageId: event.messageId, ...this.cut(event.text) };
       case "agent-thought":

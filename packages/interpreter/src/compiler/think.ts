@@ -11,6 +11,7 @@ import { isStringType, typeToText } from "../types/check.js";
 import { jsonSchemaOf, toZod, validate } from "../types/schema.js";
 import type { JsonValue } from "../ports.js";
 import { fromJson, toJson, toText, type Value } from "../values.js";
+import { countThinks } from "../think-sites.js";
 import { compileExpr } from "./expr.js";
 import { compilePromptText, DO_NOTE } from "./prompt.js";
 import { childCx, type Cx, type Scope } from "./scope.js";
@@ -129,6 +130,8 @@ export function compileThink(e: ThinkExpr, cx: Cx, typed: ThinkType | null): (f:
   const file = cx.m.fileName;
   const body = compilePromptText(e, cx);
   const children = e.children.map((c) => compileChild(c, cx));
+  const nested = countThinks(e.children, { asks: !rt.askUser });
+  const ahead = nested > 0 || cx.loops > 0 ? { nested, loop: cx.loops > 0 } : undefined;
   let info: TypeInfo | null | undefined;
   const suffix = () => {
     info ??= typeInfoOf(typed);
@@ -149,6 +152,7 @@ export function compileThink(e: ThinkExpr, cx: Cx, typed: ThinkType | null): (f:
       childCount: children.length,
       fileName: file,
       span: e.span,
+      ...(ahead ? { ahead } : {}),
     };
     const runChild = makeRunChild(rt, children, f, id, e, file);
     if (!rt.events) return answer(rt, request, runChild, info ?? null, e, file, null);

@@ -89,6 +89,13 @@ export interface AgentProfile {
    * (`RecyclingAgent`; `--restart-agent-after` overrides it). Absent: never restart.
    */
   readonly restartAfterSessions?: number;
+  /**
+   * How many sessions may be made ahead of need (`SessionsAhead`): all at once and for one
+   * evaluator thread. Lower for an agent whose sessions are dear to make and keep; zero for
+   * one whose sessions cost too much to risk making one that is never used. Default
+   * `DEFAULT_AHEAD`.
+   */
+  readonly sessionsAhead?: { total: number; perWorker: number };
 }
 
 /**
