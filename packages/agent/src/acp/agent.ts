@@ -112,6 +112,8 @@ export class AcpAgent implements AsyncAgent {
   /** `session/prompt` requests still unanswered (cancelled turns answer `cancelled`). */
   private readonly pendingPrompts = new Set<Promise<unknown>>();
   private closed = false;
+  /** `session/close` requests under way (a closing runtime lets them finish, briefly). */
+  private readonly closing = new Set<Promise<void>>();
   /** What every think handler gets from this runtime (built once: its closures are per runtime). */
   private runtime: HandlerRuntime | null = null;
   /** Thinks that have taken a session of this process. */
@@ -305,8 +307,9 @@ export class AcpAgent implements AsyncAgent {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    // Sessions made ahead and never taken are closed at the agent first (a process each for Claude Code).
-    await this.ahead.closeAll(CLOSE_SPARES_MS);
+    // Sessions made ahead and never taken are closed at the agent first (a process each for
+    // Claude Code), while the last thinks' own closes finish.
+    await Promise.all([this.ahead.closeAll(CLOSE_SPARES_MS), settledWithin([...this.closing], CLOSE_SPARES_MS)]);
     this.desk.cancelAll();
     this.failAll(agentError(AgentCodes.cancelled, "the agent runtime was closed"));
     if (this.pendingPrompts.size > 0 && this.process.alive) {
@@ -334,7 +337,10 @@ export class AcpAgent implements AsyncAgent {
 
   /** `session/close` (where advertised) once a think needs its session no more: Claude Code keeps a process per session. */
   private closeSession(sessionId: string): void {
-    if (!this.closed) void this.sessionClose(sessionId);
+    if (this.closed) return;
+    const closing = this.sessionClose(sessionId);
+    this.closing.add(closing);
+    void closing.then(() => this.closing.delete(closing));
   }
 
   /** `session/close` and the profile's clean-up; resolves when done (or not possible). */
@@ -410,6 +416,7 @@ export class AcpAgent implements AsyncAgent {
       idleTimeoutMs: this.options.thinkIdleTimeoutMs,
       totalTimeoutMs: this.options.thinkTimeoutMs,
       openSession: (request, worker, cwd) => self.openSession(request, worker, cwd ?? self.cwd),
+      sessionOpened: (request, worker, cwd) => self.ahead.afterOpen(request, cwd ?? self.cwd, worker),
       prompt(sessionId, prompt) {
         const request = self.connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt });
         self.pendingPrompts.add(request);
@@ -442,17 +449,15 @@ export class AcpAgent implements AsyncAgent {
 
   /**
    * A session for a think, in directory `cwd`: one made ahead for it (`SessionsAhead`) or a
-   * new one; then the sessions its text foretells are made while it runs (its nested thinks,
-   * its loop's next iteration). None is made for a think that will get a new process
-   * (`restartAfterSessions`).
+   * new one. Once the think has it (`sessionOpened`), the sessions its text foretells are made
+   * while it runs (its nested thinks, its loop's next iteration); none for a think that will
+   * get a new process (`restartAfterSessions`).
    */
   private async openSession(request: ThinkRequest, worker: string, cwd: string): Promise<OpenedSession> {
     this.thinksOpened++;
     const ready = this.ahead.take(cwd, worker);
     // A spare that failed (the agent died meanwhile…) is replaced by a new session, which reports the cause.
-    const session = await (ready ?? this.createSession(cwd));
-    this.ahead.afterOpen(request, cwd, worker);
-    return session;
+    return ready ?? this.createSession(cwd);
   }
 
   /** How many more sessions may be made ahead: none past the restart limit or once closed. */
@@ -533,6 +538,14 @@ export class AcpAgent implements AsyncAgent {
 
 /** The longest a closing runtime waits for its unused spare sessions to close. */
 const CLOSE_SPARES_MS = 500;
+
+/** Waits for these promises to settle, at most `ms`. */
+async function settledWithin(promises: Promise<unknown>[], ms: number): Promise<void> {
+  if (promises.length === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.allSettled(promises), new Promise((r) => (timer = setTimeout(r, ms)))]);
+  clearTimeout(timer);
+}
 
 /** A promise that rejects (PW4010) when `signal` aborts; `dispose` stops listening. */
 function abandonedWhen(signal: AbortSignal | undefined): { promise: Promise<never>; dispose(): void } {

@@ -40,6 +40,8 @@ export interface HandlerRuntime {
    * that id gets them. `cwd`: the session's directory (default the agent's).
    */
   openSession(request: ThinkRequest, worker: string, cwd?: string): Promise<OpenedSession>;
+  /** The think has its session and is about to prompt: sessions its text foretells are made now. */
+  sessionOpened(request: ThinkRequest, worker: string, cwd?: string): void;
   prompt(sessionId: string, prompt: ContentBlock[]): Promise<PromptResponse>;
   cancelSession(sessionId: string): void;
   /** Frees the agent's session (`session/close` where advertised); fire and forget. */
@@ -135,6 +137,7 @@ export class ThinkHandler implements Thinker {
       throw await runtime.failure(error);
     }
     this.context.emit({ type: "session", thinkId: this.thinkId, sessionId: this.sessionId, transport: runtime.transport, ...(ahead ? { ahead } : {}) });
+    runtime.sessionOpened(this.request, this.worker, this.context.cwd);
     return this.turn(this.request.prompt);
   }
 

@@ -4,6 +4,7 @@
  * `session/new` like a real agent does. Logs go to stderr only: stdout is the protocol.
  */
 import { spawn } from "node:child_process";
+import { appendFileSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { acpCaller } from "./acp-caller.js";
@@ -24,7 +25,12 @@ const lateCalls = new Set<Promise<void>>();
 /** The MCP client SDK loads only when a script calls `do` (keeps start-up fast). */
 const mcpClient = () => import("./mcp-client.js");
 
-const log = (message: string) => process.stderr.write(`[test-agent] ${message}\n`);
+let logFile: string | undefined;
+const log = (message: string) => {
+  process.stderr.write(`[test-agent] ${message}\n`);
+  // Written before the answer goes out: a test reads it after the run, whatever was killed when.
+  if (logFile) appendFileSync(logFile, `${message}\n`);
+};
 
 export function runTestAgentMain(argv: string[]): void {
   let script: Script;
@@ -34,6 +40,7 @@ export function runTestAgentMain(argv: string[]): void {
     log(error instanceof Error ? error.message : String(error));
     process.exit(2);
   }
+  logFile = script.logFile;
   if (script.banner !== undefined) process.stdout.write(`${script.banner}\n`);
   const cursor = new ScriptCursor(script);
   const sessions = new Map<string, Session>();
