@@ -338,17 +338,33 @@ const RUN_FLAGS: Record<string, "noAgent" | "verbose" | "keepSession" | "askUser
   "--json": "json",
 };
 
+/** `run`'s options with a value that the fast path knows: string ones, and numbers written plainly. */
+const RUN_VALUES: Record<string, { key: "agent" | "entry" | "cwd" | "trace" | "record" | "replay" | "timeout" | "idleTimeout"; number?: true }> = {
+  "--agent": { key: "agent" },
+  "--entry": { key: "entry" },
+  "--cwd": { key: "cwd" },
+  "--trace": { key: "trace" },
+  "--record": { key: "record" },
+  "--replay": { key: "replay" },
+  "--timeout": { key: "timeout", number: true },
+  "--idle-timeout": { key: "idleTimeout", number: true },
+};
+
+/** A number as a command line writes one plainly (`5`, `0.5`): read alike by yargs and `Number`. */
+const PLAIN_NUMBER = /^(0|[1-9]\d*)(\.\d+)?$/;
+
 /**
- * `run FILE [ENTRY [ARGS…]]` with only `--agent CMD` (or `--agent=CMD`) and the flags of
- * RUN_FLAGS, each at most once, read as yargs reads them; undefined for any other command line
+ * `run FILE [ENTRY [ARGS…]]` with the flags of RUN_FLAGS and the options of RUN_VALUES
+ * (`--agent CMD` or `--agent=CMD`…), each at most once and anywhere after `run` (before the
+ * file as well as after it), read as yargs reads them; undefined for any other command line
  * (yargs then decides). A test compares the two on many command lines.
  */
 export function fastRunArgs(argv: string[]): RunArgs | undefined {
-  if (argv[0] !== "run" || !plain(argv[1])) return undefined;
-  const out: RunArgs = { file: argv[1], ...RUN_DEFAULTS };
+  if (argv[0] !== "run") return undefined;
+  const out: Partial<RunArgs> = { ...RUN_DEFAULTS };
   const words: string[] = [];
   const seen = new Set<string>();
-  for (let i = 2; i < argv.length; i++) {
+  for (let i = 1; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg !== "" && !arg.startsWith("-")) {
       words.push(arg);
@@ -356,19 +372,24 @@ export function fastRunArgs(argv: string[]): RunArgs | undefined {
     }
     const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
     const name = eq > 0 ? arg.slice(0, eq) : arg;
-    const key = name === "--agent" ? "agent" : RUN_FLAGS[name];
+    const valued = RUN_VALUES[name];
+    const key = valued?.key ?? RUN_FLAGS[name];
     if (key === undefined || seen.has(key)) return undefined;
     seen.add(key);
-    if (key === "agent") {
+    if (valued) {
       const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
-      if (!plain(value)) return undefined;
-      out.agent = value;
+      if (!plain(value) || (valued.number && !PLAIN_NUMBER.test(value))) return undefined;
+      (out as Record<string, unknown>)[key] = valued.number ? Number(value) : value;
     } else if (eq > 0) return undefined;
-    else out[key] = true;
+    else (out as Record<string, unknown>)[key] = true;
   }
-  if (words.length > 0) out.entry = words[0];
-  if (words.length > 1) out.args = words.slice(1);
-  return { ...out, entryOption: false };
+  const [file, ...rest] = words;
+  if (file === undefined) return undefined;
+  // With --entry every word after the file is an argument; else the first one names the entry.
+  if (out.entry !== undefined) return { ...out, file, ...(rest.length > 0 ? { args: rest } : {}), entryOption: true };
+  if (rest.length > 0) out.entry = rest[0];
+  if (rest.length > 1) out.args = rest.slice(1);
+  return { ...out, file, entryOption: false };
 }
 
 /** `run`'s arguments as the full command line (yargs) reads `argv` (tests compare the fast path with it). */
@@ -383,7 +404,7 @@ export async function yargsRunArgs(argv: string[]): Promise<RunArgs | undefined>
 /**
  * The most common command lines, decided without yargs (which costs more start-up time than
  * the rest of a small run: ≈ 0.15 s here): exactly `--version`, `check FILE…`, and `run FILE`
- * with an entry, its arguments, `--agent` and the common flags (`fastRunArgs`). Returns
+ * with an entry, its arguments and the common options, in any order (`fastRunArgs`). Returns
  * undefined for anything else (other options, help, other commands), which yargs then
  * handles, with the same handlers and defaults.
  */

@@ -39,14 +39,27 @@ describe("the fast path reads run's command lines as yargs does", () => {
       ["run", "a.pw", "--verbose", "greet", "--agent", "codex", "Ada"],
       ["run", "a.pw", "-v", "--no-agent", "--no-cache", "--keep-session", "--ask-user"],
       ["run", "dir/b.pw", "x", "--agent", "gemini", "y", "z"],
+      // Options before the file, as the tutorial writes them.
+      ["run", "--no-agent", "a.pw"],
+      ["run", "--agent", "claude", "--verbose", "a.pw", "greet", "Ada"],
+      ["run", "-v", "--no-cache", "a.pw"],
+      ["run", "--timeout", "5", "a.pw"],
+      ["run", "a.pw", "--timeout=0.5", "--idle-timeout", "30"],
+      ["run", "--entry", "greet", "a.pw", "Ada"],
+      ["run", "a.pw", "--trace", "t.jsonl", "--record=c.json"],
+      ["run", "--replay", "c.json", "a.pw", "--cwd", "dir"],
     ];
     for (const argv of lines) expect(await agree(argv), argv.join(" ")).toBe(true);
   });
 
   it("leaves other command lines to yargs", () => {
     for (const argv of [
-      ["run", "a.pw", "--timeout", "5"],
-      ["run", "a.pw", "--entry", "greet"],
+      ["run", "a.pw", "--timeout", "-5"],
+      ["run", "a.pw", "--timeout", "5s"],
+      ["run", "a.pw", "--timeout", "1e3"],
+      ["run", "a.pw", "--entry"],
+      ["run", "a.pw", "--max-workers", "2"],
+      ["run", "a.pw", "--replay-missing", "agent"],
       ["run", "a.pw", "--agent"],
       ["run", "a.pw", "--agent", "--verbose"],
       ["run", "a.pw", "--agent", "a", "--agent", "b"],
@@ -54,22 +67,33 @@ describe("the fast path reads run's command lines as yargs does", () => {
       ["run", "a.pw", "--verbose=true"],
       ["run", "a.pw", "--", "x"],
       ["run", "a.pw", ""],
-      ["run", "--agent", "x", "a.pw"],
+      ["run", "--agent", "x"],
+      ["run", "--help", "a.pw"],
       ["check", "a.pw"],
     ])
       expect(fastRunArgs(argv), argv.join(" ")).toBeUndefined();
   });
 
-  it("agrees with yargs on generated command lines", async () => {
+  it("agrees with yargs on generated command lines, options in any position", async () => {
     const token = fc.oneof(
       fc.constantFrom("--agent", "--no-agent", "--verbose", "-v", "--keep-session", "--ask-user", "--no-cache", "--entry", "--timeout", "--", "-x"),
-      fc.constantFrom("claude", "greet", "Ada", "42", "a b", "--agent=codex", "--agent=", "x=y", "-1"),
+      fc.constantFrom("--idle-timeout", "--cwd", "--trace", "--record", "--replay", "--max-workers", "--help"),
+      fc.constantFrom("claude", "greet", "Ada", "42", "a b", "--agent=codex", "--agent=", "x=y", "-1", "5", "0.5", "007", "1e3", "--timeout=2"),
     );
     await fc.assert(
-      fc.asyncProperty(fc.array(token, { maxLength: 6 }), async (rest) => {
-        await agree(["run", "a.pw", ...rest]);
+      fc.asyncProperty(fc.array(token, { maxLength: 4 }), fc.array(token, { maxLength: 5 }), async (before, after) => {
+        await agree(["run", ...before, "a.pw", ...after]);
       }),
-      { numRuns: 300 },
+      { numRuns: 400 },
     );
-  }, 120_000); // 300 yargs parses: over 30 s on a loaded two-core machine
+  }, 120_000); // 400 yargs parses: over 30 s on a loaded two-core machine
+
+  it("each option the fast path knows is read the same before the file and after it", () => {
+    const options = [["--no-agent"], ["-v"], ["--no-cache"], ["--keep-session"], ["--ask-user"], ["--agent", "claude"], ["--timeout", "5"], ["--idle-timeout", "9"], ["--cwd", "d"], ["--trace", "t.jsonl"], ["--record", "c.json"], ["--replay", "c.json"], ["--entry", "greet"]];
+    for (const option of options) {
+      const after = fastRunArgs(["run", "a.pw", "x", ...option]);
+      expect(after, option.join(" ")).toBeDefined();
+      expect(fastRunArgs(["run", ...option, "a.pw", "x"]), option.join(" ")).toEqual(after);
+    }
+  });
 });
