@@ -6,7 +6,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { RunEvent, TraceWriter } from "@patchwork/agent";
-import { CassetteError, JournaledRecording, readCassetteText, type Cassette, type PwEvent, type ReadCassette } from "@patchwork/interpreter";
+// The parser-free core: a replay loads no parser (nor, without --trace, the agent package).
+import { CassetteError, JournaledRecording, readCassetteText, type Cassette, type PwEvent, type ReadCassette } from "@patchwork/interpreter/core";
 import type { Diagnostic } from "@patchwork/parser";
 import { UsageError } from "./files.js";
 import type { Terminal } from "./terminal.js";
