@@ -59,6 +59,8 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term, arg
     askPermission: (question) => askOnTerminal(question, term, progress),
     thinkIdleTimeoutMs: args.idleTimeout !== undefined ? args.idleTimeout * 1000 : undefined,
     restartAfterSessions: args.restartAgentAfter,
+    // Sessions made ahead of need (docs/agent.md); PATCHWORK_SESSIONS_AHEAD=0 turns them off (to measure).
+    ...(process.env.PATCHWORK_SESSIONS_AHEAD === "0" ? { prepareSessions: false } : {}),
     ...(early ? { process: early.process } : {}),
   };
   let announced = false;

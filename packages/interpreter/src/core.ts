@@ -13,7 +13,7 @@ export { NoAgent } from "./agents/no-agent.js";
 export { CassetteAgent } from "./agents/cassette.js";
 export { createNodeHost } from "./host-node.js";
 export { entryResultText, valueText } from "./entries.js";
-export { countThinks, mayThink } from "./think-sites.js";
+export { countThinks, countThreadbareThinks, mayThink } from "./think-sites.js";
 // What replaying and recording a cassette needs (the CLI's `--replay` and `--record` load no parser).
 export { CassetteError, readCassetteText, type Cassette, type ReadCassette } from "./cassette/format.js";
 export { JournaledRecording } from "./cassette/journal.js";

@@ -49,7 +49,7 @@ export {
 } from "./cassette/format.js";
 export type { Cassette, CassetteDo, CassetteThink, CassetteTurn, ReadCassette } from "./cassette/format.js";
 export { createNodeHost } from "./host-node.js";
-export { countThinks, mayThink } from "./think-sites.js";
+export { countThinks, countThreadbareThinks, mayThink } from "./think-sites.js";
 export { writeFileAtomic, type WriteGuard } from "./write-file.js";
 export type { NodeHostOptions } from "./host-node.js";
 export { shellArgv, signalStatus, type ShellArgvOptions } from "./shell-process.js";

@@ -28,6 +28,31 @@ export function countThinks(node: unknown, options: { asks?: boolean } = {}): nu
   return count;
 }
 
+/**
+ * The think blocks of a Threadbare JSON program (`{"Think": …}` objects), from its text; 0 when
+ * it is not JSON (its run reports that).
+ */
+export function countThreadbareThinks(text: string): number {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return 0;
+  }
+  let count = 0;
+  const stack: unknown[] = [raw];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value !== "object" || value === null) continue;
+    if (Array.isArray(value)) stack.push(...value);
+    else {
+      if (Object.hasOwn(value, "Think")) count++;
+      stack.push(...Object.values(value));
+    }
+  }
+  return count;
+}
+
 /** Whether any of these programs (a program and the modules it imports) contains a think or ask block. */
 export function mayThink(programs: Iterable<Program>, options: { asks?: boolean } = {}): boolean {
   for (const program of programs) if (countThinks(program, options) > 0) return true;

@@ -28,6 +28,7 @@ import {
   AgentError as CoreAgentError,
   CassetteAgent,
   countThinks,
+  countThreadbareThinks,
   createNodeHost,
   importedFiles,
   importedModule,
@@ -447,9 +448,11 @@ async function runProgram(
   if (workers && !task) workers.program = own?.program ?? parsedAhead?.program;
   // Before it waits for the agent: whether it will think (the agent then makes a session ahead).
   const program = own?.program ?? parsedAhead?.program;
-  if (program && !task && init.agentMode !== "none" && !init.replay) {
-    const programs = [program, ...Object.values(init.modules ?? {}).map((m) => m.program)];
-    const thinks = programs.reduce((n, p) => n + countThinks(p, { asks: !init.askUser }), 0);
+  if (!task && init.agentMode !== "none" && !init.replay && (program || (go && init.fileName.endsWith(".json")))) {
+    const programs = program ? [program, ...Object.values(init.modules ?? {}).map((m) => m.program)] : [];
+    const thinks = program
+      ? programs.reduce((n, p) => n + countThinks(p, { asks: !init.askUser }), 0)
+      : countThreadbareThinks(init.source);
     if (thinks > 0) post({ type: "thinks-ahead", thinks });
   }
   // A program that does not parse runs nothing: its errors need not wait for the agent.

@@ -1,0 +1,156 @@
+/**
+ * The latency a user feels with a real agent (issue 26; docs/benchmarks.md, "Latency against
+ * the agent's floor"). For each installed agent, in alternating rounds:
+ *
+ * - the **floor**: a minimal ACP client (scripts/lib/acp-floor.mjs, its own Node process) that
+ *   starts the agent, opens one session with Patchwork's MCP `do` server and sends one prompt
+ *   whose model calls `do` twice: as many model turns as the program below;
+ * - `patchwork run examples/nested.json` (the seeds' nested categorization: two thinks, each
+ *   calling one `do`), with sessions made ahead (the default) and without
+ *   (`PATCHWORK_SESSIONS_AHEAD=0`), each with a trace whose records give the breakdown.
+ *
+ * The fake model answers at once, so what is measured is the toolchain's own waiting. Figures
+ * only (`figure`), no bound asserted: the machine's load moves them. `npm run bench:real-agents
+ * -- test/agents/latency.test.ts` prints them; PW_LATENCY_ROUNDS sets the rounds (default 3).
+ */
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { baseEnv, describeRun, figure, installed, REPO, runAgent, type AgentSetup, type RunDirs } from "./harness.js";
+import { claude, codex, gemini } from "./setups.js";
+
+const ROUNDS = Number(process.env.PW_LATENCY_ROUNDS ?? 3);
+const FLOOR = join(REPO, "scripts/lib/acp-floor.mjs");
+
+const AGENTS: { setup: AgentSetup; command: string; args: string[] }[] = [
+  { setup: claude, command: "claude-agent-acp", args: [] },
+  { setup: codex, command: "codex-acp", args: [] },
+  { setup: gemini, command: "gemini", args: ["--acp", "--skip-trust"] },
+];
+
+const NESTED_RULES = [
+  { when: "Categorize this document", afterTool: false, reply: { call: 0 } },
+  { when: "Extract the dollar amount", afterTool: false, reply: { call: 0 } },
+  { afterTool: true, reply: { text: "done" } },
+];
+
+const FLOOR_PROMPT = "FLOOR: categorize this document with the do tool (number 0), then extract its amount with do(0) again.";
+const FLOOR_RULES = [
+  { when: "Amount", afterTool: true, reply: { text: "done" } },
+  { when: "Categorized", afterTool: true, reply: { call: 0 } },
+  { when: "FLOOR", afterTool: false, reply: { call: 0 } },
+];
+
+interface FloorRun {
+  ms: number;
+  marks: { initialized: number; sessionNew: number; sessionReady: number; answered: number };
+  results: string[];
+}
+
+/** One floor run: the minimal client as its own process, wall time from its spawn to its exit. */
+async function runFloor(agent: (typeof AGENTS)[number]): Promise<FloorRun> {
+  const root = mkdtempSync(join(tmpdir(), `pw-floor-${agent.setup.name}-`));
+  const dirs: RunDirs = { root, home: join(root, "home"), work: join(root, "work") };
+  mkdirSync(dirs.home, { recursive: true });
+  mkdirSync(dirs.work, { recursive: true });
+  const fake = await agent.setup.startFake(FLOOR_RULES);
+  try {
+    const env = { ...baseEnv(dirs, "floor"), ...agent.setup.env(fake, dirs) };
+    const spec = { command: agent.command, args: agent.args, cwd: dirs.work, env, prompt: FLOOR_PROMPT };
+    const started = performance.now();
+    const child = spawn(process.execPath, [FLOOR, JSON.stringify(spec)], { cwd: dirs.work, env, stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+    await new Promise((done) => child.on("close", done));
+    const ms = performance.now() - started;
+    const report = JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as FloorRun & { ok: boolean; error?: string; stderr?: string };
+    expect(report.ok, `${report.error}\n${report.stderr}`).toBe(true);
+    return { ms, marks: report.marks, results: report.results };
+  } finally {
+    await fake.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+interface Breakdown {
+  /** CLI start to the trace's start (the process, parsing the command line, loading the runtime). */
+  cli: number;
+  /** Trace start to `agent-started` (spawn and initialize, overlapped with the program's start). */
+  agent: number;
+  /** Per think: waiting for its session, its model turns (the think minus its session and do blocks), its do blocks. */
+  thinks: { session: number; turns: number; dos: number; ahead: boolean }[];
+  /** Last think's end to the end of the run (closing sessions, stopping the agent). */
+  end: number;
+}
+
+type TraceRecord = { t: number; type: string; id?: number; think?: number; durationMs?: number; ahead?: boolean };
+
+function breakdown(traceText: string, wallMs: number): Breakdown {
+  const records = traceText.trim().split("\n").map((l) => JSON.parse(l) as TraceRecord);
+  const first = (type: string, f: (r: TraceRecord) => boolean = () => true) => records.find((r) => r.type === type && f(r));
+  const runEnd = first("run-end")!;
+  const thinkIds = records.filter((r) => r.type === "think-start").map((r) => r.id!);
+  const thinks = thinkIds.map((id) => {
+    const start = first("think-start", (r) => r.id === id)!;
+    const session = first("session", (r) => r.think === id);
+    const end = first("think-end", (r) => r.id === id)!;
+    const dos = records.filter((r) => r.type === "do-end" && r.think === id).reduce((sum, r) => sum + (r.durationMs ?? 0), 0);
+    const waited = session ? session.t - start.t : 0;
+    return { session: waited, turns: end.t - start.t - waited - dos, dos, ahead: Boolean(session?.ahead) };
+  });
+  const lastEnd = Math.max(...records.filter((r) => r.type === "think-end").map((r) => r.t));
+  return { cli: wallMs - runEnd.t, agent: first("agent-started")?.t ?? NaN, thinks, end: runEnd.t - lastEnd };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+const s = (ms: number) => (ms / 1000).toFixed(2);
+
+for (const agent of AGENTS) {
+  const present = installed(agent.command);
+  describe.skipIf(!present)(`latency of ${agent.setup.name}${present ? "" : ` (skipped: ${agent.command} not installed)`}`, () => {
+    it("nested categorization: patchwork against the agent's floor, with and without sessions made ahead", async () => {
+      const floors: FloorRun[] = [];
+      const runs: { ahead: boolean; ms: number; b: Breakdown }[] = [];
+      const traceDir = mkdtempSync(join(tmpdir(), "pw-latency-trace-"));
+      for (let round = 0; round < ROUNDS; round++) {
+        floors.push(await runFloor(agent));
+        for (const ahead of [true, false]) {
+          const trace = join(traceDir, `r${round}-${ahead}.jsonl`);
+          const r = await runAgent(ahead ? agent.setup : { ...agent.setup, env: (f, d) => ({ ...agent.setup.env(f, d), PATCHWORK_SESSIONS_AHEAD: "0" }) }, {
+            program: "examples/nested.json",
+            rules: NESTED_RULES,
+            args: ["--trace", trace],
+          });
+          expect(r.code, describeRun(r)).toBe(0);
+          expect(r.stdout).toContain("Amount: $542.00");
+          runs.push({ ahead, ms: r.ms, b: breakdown(readFileSync(trace, "utf8"), r.ms) });
+        }
+      }
+      rmSync(traceDir, { recursive: true, force: true });
+      const name = agent.setup.name;
+      const floor = median(floors.map((f) => f.ms));
+      figure(name, `floor: minimal ACP client, one session, do twice (s, median of ${ROUNDS})`, s(floor));
+      figure(name, "  floor: initialize / session/new / session ready / answered, since spawn (s)", ["initialized", "sessionNew", "sessionReady", "answered"].map((k) => s(median(floors.map((f) => f.marks[k as keyof FloorRun["marks"]])))).join(" / "));
+      for (const ahead of [true, false]) {
+        const mine = runs.filter((r) => r.ahead === ahead);
+        const ms = median(mine.map((r) => r.ms));
+        const label = ahead ? "sessions made ahead" : "without sessions made ahead";
+        figure(name, `patchwork run examples/nested.json, ${label} (s)`, `${s(ms)} = ${(ms / floor).toFixed(2)}× the floor`);
+        const b = (f: (x: Breakdown) => number) => s(median(mine.map((r) => f(r.b))));
+        figure(name, `  breakdown (${label}): CLI start / agent spawn+initialize`, `${b((x) => x.cli)} / ${b((x) => x.agent)}`);
+        for (let k = 0; k < (mine[0]?.b.thinks.length ?? 0); k++) {
+          const aheadCount = mine.filter((r) => r.b.thinks[k]?.ahead).length;
+          figure(
+            name,
+            `  think ${k + 1}: waits for its session / model turns / do blocks (s)`,
+            `${b((x) => x.thinks[k]?.session ?? NaN)} / ${b((x) => x.thinks[k]?.turns ?? NaN)} / ${b((x) => x.thinks[k]?.dos ?? NaN)} (made ahead in ${aheadCount} of ${mine.length})`,
+          );
+        }
+        figure(name, `  end of the run after the last think (${label}, s)`, b((x) => x.end));
+      }
+      figure(name, "load average while measuring (2 cores)", loadavg()[0].toFixed(1));
+    });
+  });
+}
