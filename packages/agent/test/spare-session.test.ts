@@ -68,7 +68,7 @@ describe("sessions made ahead of need", () => {
     expect(aheadOf(run)).toEqual([true]);
   });
 
-  it("nested thinks: the inner think's session is made when the outer think starts, before its do block runs", async () => {
+  it("nested thinks: both sessions are made right after initialize, before the outer think's do block runs", async () => {
     const { script, log } = logged({
       prompts: [
         { match: "sort these", steps: [{ do: 0 }, { reply: "sorted" }] },
@@ -78,7 +78,7 @@ describe("sessions made ahead of need", () => {
     const run = await runWith(NESTED, "nested.pw", script);
     expect(run.diagnostics).toEqual([]);
     expect(run.output).toBe("fruit\nsorted\n");
-    expect(reasons(run)).toEqual(["start", "nested"]);
+    expect(reasons(run)).toEqual(["start", "start"]);
     expect(created(log())).toEqual(["test-session-1", "test-session-2"]);
     expect(used(run)).toEqual(["test-session-1", "test-session-2"]);
     expect(aheadOf(run)).toEqual([true, true]);
@@ -119,11 +119,12 @@ describe("sessions made ahead of need", () => {
     const run = await runWith(source, "bound.pw", script, { agent: { command: scriptedAgent(script), sessionsAhead: { total: 3, perWorker: 2 } } });
     expect(run.diagnostics).toEqual([]);
     expect(run.output).toBe("x\n".repeat(6) + "done\n");
-    // Outer's own (start) plus two nested ones ahead: the other inner thinks made their own.
-    expect(reasons(run)).toEqual(["start", "nested", "nested"]);
+    // Two at the start (the per-thread bound), then two for the outer think's nested thinks
+    // (its thread's bound; three in all): the other inner thinks made their own.
+    expect(reasons(run)).toEqual(["start", "start", "nested", "nested"]);
     expect(created(log())).toHaveLength(7);
-    expect(aheadOf(run).filter(Boolean)).toHaveLength(3);
-    expect(mostUnused(run)).toEqual({ total: 2, perWorker: { main: 2 } });
+    expect(aheadOf(run).filter(Boolean)).toHaveLength(4);
+    expect(mostUnused(run)).toEqual({ total: 3, perWorker: { main: 2 } });
     expect(closed(log()).sort()).toEqual(created(log()).sort());
   });
 
@@ -177,7 +178,7 @@ print(self.delegate([sorter(1), sorter(2), sorter(3)]).await)`;
   });
 
   it("a think whose session made ahead failed makes its own and runs", async () => {
-    const { script, log } = logged({ failSessionNewAt: [1, 3], prompts: [{ match: "sort these", steps: [{ do: 0 }, { reply: "sorted" }] }, { match: "fruit", steps: [{ reply: "fruit" }] }] });
+    const { script, log } = logged({ failSessionNewAt: [1, 2], prompts: [{ match: "sort these", steps: [{ do: 0 }, { reply: "sorted" }] }, { match: "fruit", steps: [{ reply: "fruit" }] }] });
     const run = await runWith(NESTED, "failed.pw", script);
     expect(run.diagnostics).toEqual([]);
     expect(run.output).toBe("fruit\nsorted\n");
@@ -186,13 +187,13 @@ print(self.delegate([sorter(1), sorter(2), sorter(3)]).await)`;
     expect(closed(log()).sort()).toEqual(created(log()).sort());
   });
 
-  it("cancelled mid-think (Ctrl-C): the spare made for the nested think is closed and the agent's group ends", async () => {
+  it("cancelled mid-think (Ctrl-C): the spare made for the inner think is closed and the agent's group ends", async () => {
     const { script, log } = logged({ prompts: [{ match: "sort these", steps: [{ hang: true }] }] });
     const controller = new AbortController();
     const running = runWith(NESTED, "cancel.pw", script, {
       signal: controller.signal,
       onEvent: (event) => {
-        if (event.type === "session-ahead" && event.reason === "nested") setTimeout(() => controller.abort(), 100);
+        if (event.type === "session") setTimeout(() => controller.abort(), 100);
       },
     });
     const run = await running;

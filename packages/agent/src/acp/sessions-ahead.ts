@@ -4,7 +4,8 @@
  * Agent SDK (≈ 0.4–0.6 s), for Gemini CLI ≈ 0.3 s. The program's text and the run so far say
  * when one will be needed, so one is created before the think that takes it starts:
  *
- * - **start**: right after `initialize`, when the program contains a think (`SessionHint`);
+ * - **start**: right after `initialize`, when the program contains thinks (`SessionHint`): one
+ *   for each, up to the per-thread bound (the nested categorization's two are made side by side);
  * - **nested**: when a think starts, one for each think written inside its `do` blocks;
  * - **next**: when a think written inside a loop starts, or a think written in one place runs
  *   a second time (a function called in a loop), one for the next.
@@ -80,9 +81,12 @@ export class SessionsAhead {
     return spare!.session.then((session) => ({ ...session, ahead: true }), () => this.hooks.create(cwd));
   }
 
-  /** The program may think (`thinks` think blocks in its text): sessions for its first thinks. */
+  /**
+   * The program may think (`thinks` think blocks in its text): sessions for its first thinks,
+   * as many as one thread may have made ahead.
+   */
   start(thinks: number, cwd: string): void {
-    if (thinks > 0) this.topUp(1, cwd, null, "start");
+    if (thinks > 0) this.topUp(thinks, cwd, null, "start");
   }
 
   /**
@@ -99,12 +103,18 @@ export class SessionsAhead {
     if (next > 0) this.topUp(nested + next, cwd, worker, "next");
   }
 
-  /** Makes spares for `worker` until it has `wanted`, within the bounds. */
+  /**
+   * Makes spares until `worker` (null: the program, before any think) has `wanted` it could
+   * take (its own and those made for any thread), within the bounds: `perWorker` made for it,
+   * `total` in all.
+   */
   private topUp(wanted: number, cwd: string, worker: string | null, reason: AheadReason): void {
-    const mine = () => this.spares.filter((s) => s.worker === worker).length;
+    const usable = () => this.spares.filter((s) => s.cwd === cwd && (s.worker === worker || s.worker === null)).length;
+    const own = () => this.spares.filter((s) => s.worker === worker).length;
     while (
       !this.closed &&
-      mine() < Math.min(wanted, this.limits.perWorker) &&
+      usable() < wanted &&
+      own() < this.limits.perWorker &&
       this.spares.length < this.limits.total &&
       this.hooks.room() > this.spares.length
     ) {

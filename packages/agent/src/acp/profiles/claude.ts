@@ -38,6 +38,10 @@ export const claudeProfile: AgentProfile = {
   // (`mcp__<server>__<tool>`); the title is the model's description.
   connectsMcpAtSessionStart: true,
   isOurDoTool: ({ toolCall }, server) => claudeToolName(toolCall) === `mcp__${server}__do`,
+  // A session is a Claude Code process the adapter starts and initialises (`query()`): the
+  // dearest wait of a think (docs/benchmarks.md), worth making ahead; an unused one costs a
+  // process start and is closed (its process ended) when the run ends.
+  sessionsAhead: { total: 4, perWorker: 2 },
 };
 
 /** `_meta.claudeCode.toolName` of a tool call (set by Claude Agent SDK adapters), when it is a string. */

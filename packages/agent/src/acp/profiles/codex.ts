@@ -31,6 +31,8 @@ export const codexProfile: AgentProfile = {
   // Even closed and deleted, each thread leaves ≈1.2 MB in `codex app-server` (linear, never
   // given back): restart it between thinks now and then (docs/agents.md).
   restartAfterSessions: 50,
+  // A session is a thread of the app-server (cheap to make); an unused one is closed and deleted at the end.
+  sessionsAhead: { total: 4, perWorker: 2 },
 };
 
 /**

@@ -17,4 +17,7 @@ export const geminiProfile: AgentProfile = {
   // Its sessions can only be freed by ending the process (see above): restart it between
   // thinks now and then, so a long loop's memory stays bounded (docs/agents.md).
   restartAfterSessions: 50,
+  // Its sessions cannot be closed: one made ahead and never used stays until the process ends,
+  // so fewer are made ahead than for agents that free them.
+  sessionsAhead: { total: 2, perWorker: 1 },
 };
