@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Workers benchmark (npm run bench:workers). Prints, in one run:
-//  1. N workers each doing one think against the scripted agent with 200 ms latency per turn,
-//     vs one worker doing one think (goal: wall time ≤ 1.3× the single think);
+//  1. N workers each doing one think against the scripted agent with 200 ms and 2 s latency per
+//     turn, vs one worker doing one think (goal: wall time ≤ 1.3× the single think at 200 ms,
+//     ≤ 1.15× at 2 s: issue 26);
 //  2. fib(27) (and fib(35)) in 4 workers vs the same 4 calls in sequence (goal: ≥ 1.7× faster on 2 cores);
 //  3. the cost of starting a worker thread (wall and CPU per worker) and the memory of an
 //     idle worker (rss per worker blocked in a mailbox receive).
@@ -58,9 +59,9 @@ async function timed(source, { agent = null, maxWorkers, cpuSlots, onOutput } = 
 console.log(`machine: ${availableParallelism()} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}`);
 
 // ── 1. concurrent thinks ──
-{
+for (const turnMs of size([200, 2000], [200])) {
   const n = size(16, 4);
-  const agent = agentCommand({ fallback: { steps: [{ sleep: 200 }, { reply: "done" }] } });
+  const agent = agentCommand({ fallback: { steps: [{ sleep: turnMs }, { reply: "done" }] } });
   const program = (count) => `
 worker w(i) {
     think {
@@ -83,10 +84,10 @@ print(len(self.delegate(tasks).await))`;
     oneSpan.push(a.thinkSpan);
     manySpan.push(b.thinkSpan);
   }
-  console.log(`concurrent thinks (scripted agent, 200 ms per turn), median [min–max] of ${repeats}:`);
+  console.log(`concurrent thinks (scripted agent, ${turnMs} ms per turn), median [min–max] of ${repeats}:`);
   console.log(`  1 worker, 1 think:    run ${spread(one)} ms; thinks ${spread(oneSpan)} ms`);
   console.log(`  ${n} workers, 1 think each: run ${spread(many)} ms; thinks ${spread(manySpan)} ms (first start → last end)`);
-  console.log(`  ratio: run ${(median(many) / median(one)).toFixed(2)}×, thinks ${(median(manySpan) / median(oneSpan)).toFixed(2)}× (goal ≤ 1.3×)`);
+  console.log(`  ratio: run ${(median(many) / median(one)).toFixed(2)}×, thinks ${(median(manySpan) / median(oneSpan)).toFixed(2)}× (goal ≤ ${turnMs >= 2000 ? "1.15" : "1.3"}×)`);
 }
 
 // ── 2. CPU-bound workers ──
