@@ -7,7 +7,13 @@
  * them as one table per agent. CI runs the same tests at 20 thinks (`npm run test:agents`),
  * which print the same figures: that run is this script's smoke test.
  *
- * Usage: node scripts/bench-real-agents.mjs [--thinks N] [test/agents/<agent>.test.ts ...]
+ * The latency test (test/agents/latency.test.ts) adds, per agent, the nested categorization's
+ * wall time against the agent's floor (a minimal ACP client, one session, the same model
+ * turns), with and without sessions made ahead, and the breakdown from the run's trace (CLI
+ * start, spawn and initialize, each think's wait for its session, its model turns, its do
+ * blocks): PW_LATENCY_ROUNDS rounds (`--rounds`, default 3 here, 1 in CI).
+ *
+ * Usage: node scripts/bench-real-agents.mjs [--thinks N] [--rounds N] [test/agents/<file>.test.ts ...]
  * Needs the adapters: npm ci --prefix test/agents.
  */
 import { spawnSync } from "node:child_process";
@@ -19,10 +25,16 @@ import { fileURLToPath } from "node:url";
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
 let thinks = "100";
+let rounds = "3";
 const files = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === "--thinks") thinks = args[++i];
+  else if (args[i] === "--rounds") rounds = args[++i];
   else files.push(args[i]);
+}
+if (!/^\d+$/.test(rounds) || Number(rounds) < 1) {
+  console.error("--rounds takes a whole number of at least 1");
+  process.exit(2);
 }
 if (!/^\d+$/.test(thinks) || Number(thinks) < 8) {
   console.error("--thinks takes a whole number of at least 8");
@@ -35,7 +47,7 @@ console.log(`real-agent suite with ${thinks} thinks per loop…`);
 const run = spawnSync(
   process.execPath,
   [join(repo, "node_modules/vitest/vitest.mjs"), "run", "--config", "vitest.agents.config.ts", ...files],
-  { cwd: repo, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, PW_AGENT_THINKS: thinks, PW_AGENT_FIGURES: figuresFile } },
+  { cwd: repo, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, PW_AGENT_THINKS: thinks, PW_LATENCY_ROUNDS: rounds, PW_AGENT_FIGURES: figuresFile } },
 );
 
 let figures = [];

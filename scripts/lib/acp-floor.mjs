@@ -76,7 +76,10 @@ try {
     prompt: [{ type: "text", text: spec.prompt }],
   });
   marks.answered = at();
-  process.stdout.write(`${JSON.stringify({ ok: true, agent: name, stopReason: response.stopReason, results, marks, stderr: stderr.slice(-4000) })}\n`);
+  // Claude Code's adapter logs the phases of session/new (`[session/new] … phase=X durationMs=N`).
+  const phases = {};
+  for (const m of stderr.matchAll(/\[session\/new\][^\n]*?phase=(\S+) durationMs=(\d+)/g)) phases[m[1]] = Number(m[2]);
+  process.stdout.write(`${JSON.stringify({ ok: true, agent: name, stopReason: response.stopReason, results, marks, phases, stderr: stderr.slice(-4000) })}\n`);
 } catch (error) {
   process.stdout.write(`${JSON.stringify({ ok: false, error: String(error?.message ?? error), marks, stderr: stderr.slice(-4000) })}\n`);
 } finally {

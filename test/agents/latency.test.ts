@@ -11,7 +11,8 @@
  *
  * The fake model answers at once, so what is measured is the toolchain's own waiting. Figures
  * only (`figure`), no bound asserted: the machine's load moves them. `npm run bench:real-agents
- * -- test/agents/latency.test.ts` prints them; PW_LATENCY_ROUNDS sets the rounds (default 3).
+ * -- test/agents/latency.test.ts` prints them; PW_LATENCY_ROUNDS sets the rounds (default 1; the
+ * bench script's default 3).
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -21,7 +22,7 @@ import { describe, expect, it } from "vitest";
 import { baseEnv, describeRun, figure, installed, REPO, runAgent, type AgentSetup, type RunDirs } from "./harness.js";
 import { claude, codex, gemini } from "./setups.js";
 
-const ROUNDS = Number(process.env.PW_LATENCY_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.PW_LATENCY_ROUNDS ?? 1);
 const FLOOR = join(REPO, "scripts/lib/acp-floor.mjs");
 
 const AGENTS: { setup: AgentSetup; command: string; args: string[] }[] = [
@@ -47,6 +48,8 @@ interface FloorRun {
   ms: number;
   marks: { initialized: number; sessionNew: number; sessionReady: number; answered: number };
   results: string[];
+  /** Claude Code's adapter: the phases of its session/new (ms each), from its log. */
+  phases: Record<string, number>;
 }
 
 /** One floor run: the minimal client as its own process, wall time from its spawn to its exit. */
@@ -67,7 +70,7 @@ async function runFloor(agent: (typeof AGENTS)[number]): Promise<FloorRun> {
     const ms = performance.now() - started;
     const report = JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as FloorRun & { ok: boolean; error?: string; stderr?: string };
     expect(report.ok, `${report.error}\n${report.stderr}`).toBe(true);
-    return { ms, marks: report.marks, results: report.results };
+    return { ms, marks: report.marks, results: report.results, phases: report.phases ?? {} };
   } finally {
     await fake.close();
     rmSync(root, { recursive: true, force: true });
@@ -133,6 +136,9 @@ for (const agent of AGENTS) {
       const floor = median(floors.map((f) => f.ms));
       figure(name, `floor: minimal ACP client, one session, do twice (s, median of ${ROUNDS})`, s(floor));
       figure(name, "  floor: initialize / session/new / session ready / answered, since spawn (s)", ["initialized", "sessionNew", "sessionReady", "answered"].map((k) => s(median(floors.map((f) => f.marks[k as keyof FloorRun["marks"]])))).join(" / "));
+      const phaseNames = [...new Set(floors.flatMap((f) => Object.keys(f.phases)))];
+      if (phaseNames.length > 0)
+        figure(name, "  floor: the agent's own session/new phases, median (ms)", phaseNames.map((p) => `${p} ${median(floors.map((f) => f.phases[p] ?? NaN))}`).join(", "));
       for (const ahead of [true, false]) {
         const mine = runs.filter((r) => r.ahead === ahead);
         const ms = median(mine.map((r) => r.ms));
