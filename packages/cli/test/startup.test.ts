@@ -75,8 +75,30 @@ describe("start-up loads only what the command needs", () => {
     expect(r.modules.filter((m) => heavy.test(m))).toEqual([]);
   });
 
+  it("options before the file take the fast path as well (the order never changes the start-up)", () => {
+    const before = loaded(["run", "--no-agent", "--timeout", "60", "-v", "examples/hello.pw"]);
+    const after = loaded(["run", "examples/hello.pw", "--no-agent", "--timeout", "60", "-v"]);
+    expect(before.stdout).toBe("Hello, world!\n");
+    expect(before.modules.filter((m) => heavy.test(m))).toEqual([]);
+    expect([...before.modules].sort()).toEqual([...after.modules].sort());
+  });
+
+  it("a replay loads what a no-agent run loads and the cassette's module: no agent runtime, no parser when warm", () => {
+    const cassette = '{"patchwork": "cassette", "version": 1, "thinks": [{"think": 1, "prompt": "Say hi.", "turns": [{"do": [], "answer": "hi"}]}]}\n';
+    const files = tempFiles({ "hi.pw": "print(think { Say hi. })\n", "hi.cassette.json": cassette });
+    const env = { PATCHWORK_CACHE_DIR: tempFiles({}) };
+    const args = ["run", join(files, "hi.pw"), "--replay", join(files, "hi.cassette.json")];
+    loaded(args, env); // fills the parse cache
+    const replay = loaded(args, env);
+    const noAgent = loaded(["run", join(files, "hi.pw"), "--no-agent"], env);
+    expect(replay.stdout).toBe("hi\n");
+    expect(replay.modules.filter((m) => heavy.test(m) || /agent-run|evaluator-worker|bundle\/agent\.js/.test(m))).toEqual([]);
+    expect(loadsParser(replay.modules)).toBe(false);
+    expect(replay.modules.filter((m) => !noAgent.modules.includes(m)).map((m) => m.replace(/^.*\//, ""))).toEqual([expect.stringMatching(/^cli-recording-/)]);
+  });
+
   it("other command lines go through yargs, still without the agent's code", () => {
-    const r = loaded(["run", "examples/hello.pw", "--timeout", "60"]);
+    const r = loaded(["run", "examples/hello.pw", "--max-workers", "2"]);
     expect(r.stdout).toBe("Hello, world!\n");
     expect(r.modules.some((m) => /node_modules\/yargs\//.test(m))).toBe(true);
     expect(r.modules.filter((m) => /zod|@agentclientprotocol|@modelcontextprotocol|agent-run/.test(m))).toEqual([]);
