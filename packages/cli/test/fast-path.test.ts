@@ -9,7 +9,7 @@ import type { RunArgs } from "../src/run-command.js";
 const FIELDS = [
   "file", "agent", "noAgent", "entry", "args", "arg", "maxWorkers", "keepSession", "entryOption", "cwd", "askUser",
   "mcpTransport", "permissions", "timeout", "idleTimeout", "restartAgentAfter", "verbose", "trace", "traceTextLimit",
-  "record", "replay", "replayMissing", "noCache",
+  "record", "replay", "replayMissing", "noCache", "json",
 ] as const;
 
 function fields(args: RunArgs | undefined): Partial<RunArgs> | undefined {
@@ -77,7 +77,7 @@ describe("the fast path reads run's command lines as yargs does", () => {
   it("agrees with yargs on generated command lines, options in any position", async () => {
     const token = fc.oneof(
       fc.constantFrom("--agent", "--no-agent", "--verbose", "-v", "--keep-session", "--ask-user", "--no-cache", "--entry", "--timeout", "--", "-x"),
-      fc.constantFrom("--idle-timeout", "--cwd", "--trace", "--record", "--replay", "--max-workers", "--help"),
+      fc.constantFrom("--idle-timeout", "--cwd", "--trace", "--record", "--replay", "--max-workers", "--help", "--json"),
       fc.constantFrom("claude", "greet", "Ada", "42", "a b", "--agent=codex", "--agent=", "x=y", "-1", "5", "0.5", "007", "1e3", "--timeout=2"),
     );
     await fc.assert(
@@ -89,7 +89,7 @@ describe("the fast path reads run's command lines as yargs does", () => {
   }, 120_000); // 400 yargs parses: over 30 s on a loaded two-core machine
 
   it("each option the fast path knows is read the same before the file and after it", () => {
-    const options = [["--no-agent"], ["-v"], ["--no-cache"], ["--keep-session"], ["--ask-user"], ["--agent", "claude"], ["--timeout", "5"], ["--idle-timeout", "9"], ["--cwd", "d"], ["--trace", "t.jsonl"], ["--record", "c.json"], ["--replay", "c.json"], ["--entry", "greet"]];
+    const options = [["--no-agent"], ["--json"], ["-v"], ["--no-cache"], ["--keep-session"], ["--ask-user"], ["--agent", "claude"], ["--timeout", "5"], ["--idle-timeout", "9"], ["--cwd", "d"], ["--trace", "t.jsonl"], ["--record", "c.json"], ["--replay", "c.json"], ["--entry", "greet"]];
     for (const option of options) {
       const after = fastRunArgs(["run", "a.pw", "x", ...option]);
       expect(after, option.join(" ")).toBeDefined();
