@@ -2,7 +2,7 @@
 // with the status a shell reports for that signal (128 + N), and leaves no process behind:
 // real signals to a real CLI child process, with and without an agent.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { patchworkBin, repoRoot, tempFiles } from "./helpers.js";
@@ -104,6 +104,27 @@ describe("signals during a command, with an agent", () => {
     expect(shellStatus(o)).toBe(status);
     expect(o.ms).toBeLessThan(2000);
     expect(o.stderr).toMatch(/PW4\d{3}\]: .*cancelled/);
+  });
+});
+
+describe("Ctrl-C with sessions made ahead", () => {
+  it("SIGINT inside a do block: status 130, the inner think's unused session closed at the agent, nothing left", async () => {
+    const dir = tempFiles({});
+    const log = join(dir, "agent.log");
+    const script = { logFile: log, prompts: [{ match: "outer", steps: [{ do: 0 }, { reply: "never" }] }] };
+    const scriptFile = join(dir, "script.json");
+    writeFileSync(scriptFile, JSON.stringify(script));
+    const agent = `"${process.execPath}" "${testAgent}" "${scriptFile}"`;
+    const o = await interrupt('print(think {\n  outer\n  do {\n    $ sleep 30\n    print(think { inner })\n  }\n})\n', "SIGINT", ["--agent", agent]);
+    expect(o.left).toEqual([]);
+    expect(shellStatus(o)).toBe(130);
+    expect(o.ms).toBeLessThan(2000);
+    const lines = readFileSync(log, "utf8").split("\n");
+    const created = lines.filter((l) => l.startsWith("session created: ")).map((l) => l.slice(17));
+    const closed = lines.filter((l) => l.startsWith("session closed: ")).map((l) => l.slice(16));
+    // Both made right after initialize (two thinks in the text); the outer one's turn was cancelled.
+    expect(created).toHaveLength(2);
+    expect(closed.sort()).toEqual([...created].sort());
   });
 });
 
