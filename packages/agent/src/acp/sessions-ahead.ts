@@ -127,7 +127,7 @@ export class SessionsAhead {
 
   private drop(spare: Spare): void {
     this.spares.splice(this.spares.indexOf(spare), 1);
-    spare.session.then((session) => this.hooks.discard(session), () => undefined);
+    spare.session.then((session) => this.hooks.discard(session)).catch(() => undefined);
   }
 
   /** Closes every spare not taken (the runtime is closing); none is made after. */
@@ -136,7 +136,7 @@ export class SessionsAhead {
     const spares = this.spares.splice(0);
     if (spares.length === 0) return;
     let timer: NodeJS.Timeout | undefined;
-    const closing = spares.map((s) => s.session.then((session) => this.hooks.discard(session), () => undefined));
+    const closing = spares.map((s) => s.session.then((session) => this.hooks.discard(session)).catch(() => undefined));
     await Promise.race([Promise.allSettled(closing), new Promise((r) => (timer = setTimeout(r, waitMs)))]);
     clearTimeout(timer);
   }
