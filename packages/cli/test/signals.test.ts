@@ -63,7 +63,9 @@ async function interrupt(source: string, signal: NodeJS.Signals, extra: string[]
   child.kill(signal);
   const [code, sig] = await exited;
   const ms = performance.now() - t;
-  await new Promise((r) => setTimeout(r, 300)); // let the kernel deliver the group's signals
+  // The group's signals are sent before the exit; on a loaded machine a killed process may take
+  // a moment to be scheduled and die: wait for that state (3 s at most), then check.
+  for (let waited = 0; waited < 3000 && [...seen.keys()].some(alive); waited += 100) await new Promise((r) => setTimeout(r, 100));
   const left = [...seen].filter(([pid]) => alive(pid)).map(([pid, args]) => `${pid} ${args}`);
   for (const line of left) process.kill(Number(line.split(" ")[0]), "SIGKILL");
   return { code, signal: sig, ms, stderr, left };
