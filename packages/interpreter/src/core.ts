@@ -14,6 +14,5 @@ export { CassetteAgent } from "./agents/cassette.js";
 export { createNodeHost } from "./host-node.js";
 export { entryResultText, valueText } from "./entries.js";
 export { countThinks, countThreadbareThinks, mayThink } from "./think-sites.js";
-// What replaying and recording a cassette needs (the CLI's `--replay` and `--record` load no parser).
+// What replaying a cassette needs (the CLI's `--replay` loads no parser; CassetteAgent has these modules already).
 export { CassetteError, readCassetteText, type Cassette, type ReadCassette } from "./cassette/format.js";
-export { JournaledRecording } from "./cassette/journal.js";
