@@ -95,19 +95,26 @@ describe("with the real interpreter", () => {
     // Between the two thinks the evaluator waits for a shell command: the first session's close
     // reaches the agent during that wait, unless the think is typed (its answer may still need
     // the repair turn in the same session until the evaluator has checked it).
+    // Compared in wall-clock time (the close's notice as it reaches us, the command's own end
+    // printed by `date`), not by the order of events from two threads, which load can swap.
     const order = async (declaration: string) => {
-      const source = `${declaration} = think { first }\n$ sleep 0.5\nprint(think { second })`;
-      const run = await runWith(source, "close.pw", {
-        prompts: [
-          { match: "first", steps: [{ reply: '```json\n{"n": 1}\n```' }] },
-          { match: "second", steps: [{ reply: "ok" }] },
-        ],
-      });
+      const source = `${declaration} = think { first }\n$ sleep 1.5; date +%s%3N\nprint(think { second })`;
+      let closedAt = -1;
+      const run = await runWith(
+        source,
+        "close.pw",
+        {
+          prompts: [
+            { match: "first", steps: [{ reply: '```json\n{"n": 1}\n```' }] },
+            { match: "second", steps: [{ reply: "ok" }] },
+          ],
+        },
+        { onEvent: (e) => void (e.type === "agent-stderr" && e.text.includes("session closed: test-session-1") && closedAt < 0 && (closedAt = Date.now())) },
+      );
       expect(run.diagnostics).toEqual([]);
-      const closedAt = run.events.findIndex((e) => e.type === "agent-stderr" && e.text.includes("session closed: test-session-1"));
-      const secondAt = run.events.findIndex((e) => e.type === "think-start" && e.id === 2);
-      expect(closedAt).toBeGreaterThanOrEqual(0);
-      return closedAt < secondAt ? "before the next think" : "after the next think started";
+      const commandEnded = Number(run.output.split("\n")[0]);
+      expect(closedAt).toBeGreaterThan(0);
+      return closedAt < commandEnded ? "before the next think" : "after the next think started";
     };
     expect(await order("var a")).toBe("before the next think");
     expect(await order("type N = {n: number}\nvar a: N")).toBe("after the next think started");
