@@ -101,6 +101,17 @@ beforeAll(async () => {
 afterAll(() => shared.close());
 
 describe("patchwork acp: programs", () => {
+  it("a prompt ending with a bare expression shows its value as a REPL does, telling an array from a string", async () => {
+    const panel = shared;
+    const id = await panel.newSession();
+    expect((await panel.prompt(id, '{\n  var names = ["Hello", "Patchwork"]\n  names\n}')).text).toBe('→ ["Hello","Patchwork"] (array)\n');
+    expect((await panel.prompt(id, "{ names.join(\", \") }")).text).toBe('→ "Hello, Patchwork" (string)\n');
+    expect((await panel.prompt(id, '{ print(names)\n len(names) }')).text).toBe("Hello, Patchwork\n→ 2 (number)\n");
+    // A statement whose value is null shows nothing more; a think statement shows its answer only.
+    expect((await panel.prompt(id, "{ print(1) }")).text).toBe("1\n");
+    expect((await panel.prompt(id, "{ think { Name a colour. } }")).text).toBe("blue\n");
+  });
+
   it("runs a { … } prompt: prints stream as message chunks, a think is a tool_call with the inner answer", async () => {
     const panel = shared;
     const id = await panel.newSession();

@@ -17,8 +17,8 @@ import { randomUUID } from "node:crypto";
 import { Readable, Writable } from "node:stream";
 import { isAbsolute, resolve } from "node:path";
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import { SourceFile, type Diagnostic } from "@patchwork/parser";
-import { entryResultText } from "@patchwork/interpreter";
+import { SourceFile, type Diagnostic, type Program } from "@patchwork/parser";
+import { entryResultText, type JsonValue } from "@patchwork/interpreter";
 import { diagnosticsText } from "../diagnostics.js";
 import {
   AgentCodes,
@@ -442,7 +442,7 @@ class AcpProxy {
     // Excerpts show the prompt as typed (its outer braces blanked for running keep every position).
     const typed = new SourceFile(text, fileName);
     if (parsed.diagnostics.some((d) => d.severity === "error")) return this.reply(session, renderDiagnostics(parsed.diagnostics, typed));
-    return this.runPrograms(session, [{ source: parsed.source, fileName }], signal, typed);
+    return this.runProgram(session, { source: parsed.source, fileName, echo: echoesValue(parsed.program) }, signal, typed);
   }
 
   /**
@@ -467,13 +467,17 @@ class AcpProxy {
       entry !== undefined
         ? { entry, argStrings: { positional, named } }
         : { ...(positional.length > 0 ? { entry: positional[0] } : {}), argStrings: { positional: positional.slice(1), named }, entryMayBeArgument: true };
-    return this.runPrograms(session, [{ source: text, fileName: path, main: run }], signal, main);
+    return this.runProgram(session, { source: text, fileName: path, main: run }, signal, main);
   }
 
-  /** Runs programs one after the other (stopping at the first failure) and answers the turn. */
-  private async runPrograms(
+  /**
+   * Runs a program on the session's evaluator and answers the turn. `echo`: a prompt that ends
+   * with a bare expression shows its value as a REPL does, in a form that tells an array from a
+   * string (`→ ["a","b"] (array)`).
+   */
+  private async runProgram(
     session: ProxySession,
-    programs: { source: string; fileName: string; main?: SessionEntry }[],
+    program: { source: string; fileName: string; main?: SessionEntry; echo?: boolean },
     signal: AbortSignal,
     main: SourceFile,
   ): Promise<acp.PromptResponse> {
@@ -481,26 +485,25 @@ class AcpProxy {
     session.view = view;
     let result: ProgramResult | null = null;
     try {
-      for (const program of programs) {
-        result = await session.evaluator.run(program.source, program.fileName, {
-          signal,
-          main: program.main,
-          onOutput: (text) => view.output(text),
-          onEvent: (event) => view.event(event),
-          onShellStart: (id, command) => view.shellStart(id, command),
-          onShellEnd: (id, r) => view.shellEnd(id, r),
-        });
-        if (!result.ok) break;
-      }
+      result = await session.evaluator.run(program.source, program.fileName, {
+        signal,
+        main: program.main,
+        onOutput: (text) => view.output(text),
+        onEvent: (event) => view.event(event),
+        onShellStart: (id, command) => view.shellStart(id, command),
+        onShellEnd: (id, r) => view.shellEnd(id, r),
+      });
     } finally {
       session.view = null;
     }
     // An entry's return value follows its output, as on every host (entryResultText).
-    if (result?.ok && result.entry !== undefined) {
+    if (result.ok && result.entry !== undefined) {
       const shown = entryResultText(result).slice(result.output.length);
       if (shown !== "") view.output(shown);
+    } else if (result.ok && program.echo && result.value !== null) {
+      view.output(`${result.output === "" || result.output.endsWith("\n") ? "" : "\n"}→ ${JSON.stringify(result.value)} (${valueKind(result.value)})\n`);
     }
-    view.finish(result?.ok ?? false);
+    view.finish(result.ok);
     const usage = view.usage;
     if (usage.totalTokens > 0 || usage.contextTokens !== 0 || Object.keys(usage.cost).length > 0) this.sendUsage(session, usage, view.contextSize);
     const response = (stopReason: acp.StopReason): acp.PromptResponse => ({
@@ -509,7 +512,6 @@ class AcpProxy {
         ? { usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, totalTokens: usage.totalTokens } }
         : {}),
     });
-    if (!result) return response("end_turn");
     const lostState = result.reset ? "\n\nThe program did not stop in time, so its evaluator was restarted: this session's Patchwork variables and functions are gone." : "";
     if (result.cancelled) {
       if (lostState) this.message(session, lostState.trimStart());
@@ -626,4 +628,19 @@ function isDirectory(path: string): boolean {
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Whether a typed prompt's value is worth echoing: it ends with a bare expression statement
+ * that is not a think (a think used as a statement shows its answer already).
+ */
+function echoesValue(program: Program | null): boolean {
+  const last = program?.body.at(-1);
+  return last !== undefined && last.kind === "ExprStmt" && last.expr.kind !== "Think";
+}
+
+/** The kind of a JSON value, as `typeof(v)` names it. */
+function valueKind(value: JsonValue): string {
+  if (Array.isArray(value)) return "array";
+  return value === null ? "null" : typeof value;
 }
