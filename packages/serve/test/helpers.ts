@@ -17,16 +17,16 @@ export function scriptedAgent(script: object): string {
   return `${JSON.stringify(process.execPath)} ${JSON.stringify(agentBin)} ${JSON.stringify(file)}`;
 }
 
-/** Living (non-zombie) processes as [pid, pgid] pairs, from /proc. */
-function processes(): [number, number][] {
-  const out: [number, number][] = [];
+/** Living (non-zombie) processes with their parent and group, from /proc. */
+export function livingProcesses(): { pid: number; ppid: number; pgid: number }[] {
+  const out: { pid: number; ppid: number; pgid: number }[] = [];
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
     try {
       const stat = readFileSync(`/proc/${name}/stat`, "utf8");
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       if (fields[0] === "Z" || fields[0] === "X") continue;
-      out.push([Number(name), Number(fields[2])]);
+      out.push({ pid: Number(name), ppid: Number(fields[1]), pgid: Number(fields[2]) });
     } catch {
       /* gone */
     }
@@ -36,5 +36,5 @@ function processes(): [number, number][] {
 
 /** True while any living process of the group led by `pid` exists (zombies do not count). */
 export function groupAlive(pid: number): boolean {
-  return processes().some(([, pgid]) => pgid === pid);
+  return livingProcesses().some((p) => p.pgid === pid);
 }

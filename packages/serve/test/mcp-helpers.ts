@@ -1,11 +1,12 @@
 // Helpers of the `patchwork mcp` tests: the SDK's own client over real stdio to the CLI, skills
 // in temp folders, and the processes a server started (found through /proc).
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { livingProcesses } from "./helpers.js";
 
 export const patchworkBin = fileURLToPath(new URL("../../cli/bin/patchwork.js", import.meta.url));
 
@@ -55,18 +56,7 @@ export function textOf(result: unknown): string {
 
 /** The pids of the living descendants of `root` whose command line contains `needle`. */
 export function descendants(root: number, needle: string): number[] {
-  const parent = new Map<number, number>();
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (fields[0] === "Z" || fields[0] === "X") continue;
-      parent.set(Number(name), Number(fields[1]));
-    } catch {
-      /* gone */
-    }
-  }
+  const parent = new Map(livingProcesses().map((p) => [p.pid, p.ppid]));
   const found: number[] = [];
   for (const pid of parent.keys()) {
     let p: number | undefined = pid;
@@ -112,12 +102,7 @@ export function recordProgress(client: Client): (token: string) => string[] {
 
 /** The pids of living processes (any parent) whose command line contains `needle`. */
 export function processesWith(needle: string): number[] {
-  const found: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
-    const stat = safeRead(`/proc/${name}/stat`);
-    if (stat === "" || /\) [ZX] /.test(stat)) continue;
-    if (safeRead(`/proc/${name}/cmdline`).replace(/\0/g, " ").includes(needle)) found.push(Number(name));
-  }
-  return found;
+  return livingProcesses()
+    .map((p) => p.pid)
+    .filter((pid) => pid !== process.pid && safeRead(`/proc/${pid}/cmdline`).replace(/\0/g, " ").includes(needle));
 }
