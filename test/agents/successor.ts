@@ -5,9 +5,12 @@
  */
 import { expect } from "vitest";
 import { runAcpSession, type AgentSetup } from "./harness.js";
+
+type SessionRun = Awaited<ReturnType<typeof runAcpSession>>;
 import { ONE_DO } from "./suite.js";
 
-export async function expectSuccessorWorks(setup: AgentSetup): Promise<void> {
+/** Runs the case and asserts it; gives the run back for an agent's own further checks. */
+export async function expectSuccessorWorks(setup: AgentSetup): Promise<SessionRun> {
   const r = await runAcpSession(setup, {
     prompts: ["Hello from the panel", "```patchwork\n" + ONE_DO + "```", "{ print(\"again: \" + v) }"],
     rules: [
@@ -23,4 +26,5 @@ export async function expectSuccessorWorks(setup: AgentSetup): Promise<void> {
   expect(r.turns[2]!.text, why).toBe("again: DONE\n");
   expect(r.code, r.stderr).toBe(0);
   expect(r.leftovers, "processes of the run left behind").toEqual([]);
+  return r;
 }

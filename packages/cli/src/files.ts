@@ -2,7 +2,7 @@ import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 // Reading program files and showing diagnostics. No parser here (it is in load-file.ts): the
 // run and check paths import this without loading Chevrotain (decision 0010).
-import { SourceFile, formatDiagnostic, type Diagnostic } from "@patchwork/parser/core";
+import { formatDiagnostics, type Diagnostic, type SourceFile } from "@patchwork/parser/core";
 import { UsageError } from "./usage-error.js";
 
 export { UsageError } from "./usage-error.js";
@@ -44,18 +44,7 @@ export function isThreadbare(path: string): boolean {
  * given (imported modules); those are read on demand so every message gets its source line.
  */
 export function renderDiagnostics(diagnostics: readonly Diagnostic[], main?: SourceFile): string {
-  const cache = new Map<string, SourceFile | undefined>();
-  if (main) cache.set(main.fileName, main);
-  const sourceFor = (fileName: string | undefined): SourceFile | undefined => {
-    if (fileName === undefined) return main;
-    if (!cache.has(fileName)) {
-      try {
-        cache.set(fileName, new SourceFile(readFileSync(fileName, "utf8"), fileName));
-      } catch {
-        cache.set(fileName, undefined);
-      }
-    }
-    return cache.get(fileName);
-  };
-  return diagnostics.map((d) => formatDiagnostic(d, sourceFor(d.fileName)) + "\n").join("");
+  return formatDiagnostics(diagnostics, main, (file) => readFileSync(file, "utf8"))
+    .map((text) => text + "\n")
+    .join("");
 }

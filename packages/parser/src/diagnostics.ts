@@ -44,3 +44,25 @@ export function formatDiagnostic(diagnostic: Diagnostic, source?: SourceFile): s
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === "error");
 }
+
+/**
+ * Each diagnostic formatted (`formatDiagnostic`) against its own file's source: `main` for the
+ * diagnostics of the main file (or without a file), any other file read once with `read`
+ * (imported modules); a file that cannot be read gives the message without its source line.
+ */
+export function formatDiagnostics(diagnostics: readonly Diagnostic[], main: SourceFile | undefined, read: (fileName: string) => string): string[] {
+  const cache = new Map<string, SourceFile | undefined>();
+  if (main) cache.set(main.fileName, main);
+  const sourceOf = (fileName: string | undefined): SourceFile | undefined => {
+    if (fileName === undefined) return main;
+    if (!cache.has(fileName)) {
+      try {
+        cache.set(fileName, new SourceFile(read(fileName), fileName));
+      } catch {
+        cache.set(fileName, undefined);
+      }
+    }
+    return cache.get(fileName);
+  };
+  return diagnostics.map((d) => formatDiagnostic(d, sourceOf(d.fileName)));
+}

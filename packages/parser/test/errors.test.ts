@@ -1,6 +1,6 @@
 // Diagnostics: stable codes, clear messages, the right positions, several errors per file.
 import { describe, expect, it } from "vitest";
-import { formatDiagnostic, parse, SourceFile } from "../src/index.js";
+import { formatDiagnostic, formatDiagnostics, parse, SourceFile, type Diagnostic } from "../src/index.js";
 import { codes } from "./helpers.js";
 
 describe("error codes and positions", () => {
@@ -106,5 +106,34 @@ describe("error codes and positions", () => {
     if (decl.kind !== "VarDecl" || !decl.init || decl.init.kind !== "Binary") throw new Error("shape");
     const left = decl.init.left;
     expect(source.slice(left.span.start.offset, left.span.end.offset)).toBe("a.b(1)");
+  });
+});
+
+describe("formatDiagnostics", () => {
+  const at = (line: number, column: number, fileName?: string): Diagnostic => ({
+    code: "PW2001",
+    severity: "error",
+    message: "bad",
+    span: { start: { line, column, offset: 0 }, end: { line, column: column + 1, offset: 1 } },
+    fileName,
+  });
+
+  it("formats each diagnostic against its own file, reading each other file once", () => {
+    const reads: string[] = [];
+    const read = (file: string): string => {
+      reads.push(file);
+      if (file === "lib.pw") return "first\nsecond line\n";
+      throw new Error("ENOENT");
+    };
+    const main = new SourceFile("var x = 1\n", "main.pw");
+    const out = formatDiagnostics([at(1, 5), at(2, 1, "lib.pw"), at(1, 1, "lib.pw"), at(3, 2, "gone.pw"), at(1, 1, "main.pw")], main, read);
+    expect(out).toEqual([
+      "main.pw:1:5: error[PW2001]: bad\n1 | var x = 1\n  |     ^",
+      "lib.pw:2:1: error[PW2001]: bad\n2 | second line\n  | ^",
+      "lib.pw:1:1: error[PW2001]: bad\n1 | first\n  | ^",
+      "gone.pw:3:2: error[PW2001]: bad",
+      "main.pw:1:1: error[PW2001]: bad\n1 | var x = 1\n  | ^",
+    ]);
+    expect(reads).toEqual(["lib.pw", "gone.pw"]);
   });
 });
