@@ -12,14 +12,11 @@
  * afresh in the new process, and the panel is told so at its next plain prompt. A successor
  * that died is started again by the next prompt, with the same notice.
  */
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { Readable, Writable } from "node:stream";
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute } from "node:path";
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import { SourceFile, type Diagnostic, type Program } from "@patchwork/parser";
-import { entryResultText, type JsonValue } from "@patchwork/interpreter";
-import { diagnosticsText } from "../diagnostics.js";
 import {
   AgentCodes,
   EvaluatorSession,
@@ -31,13 +28,10 @@ import {
   type AsyncAgent,
   type Logger,
   type McpTransport,
-  type ProgramResult,
-  type SessionEntry,
-  type UsageFigures,
 } from "@patchwork/agent";
-import { classifyPrompt, COMMANDS, parsePanelProgram, splitNamedArgs } from "./prompts.js";
+import { classifyPrompt, COMMANDS } from "./prompts.js";
 import { FileCommands } from "./file-commands.js";
-import { ProgramView } from "./view.js";
+import { PanelPrograms, type PanelSession } from "./programs.js";
 
 export interface AcpProxyOptions {
   /** The successor agent's command line (a preset already resolved). */
@@ -63,22 +57,16 @@ export interface AcpProxyOptions {
 
 const PROXY_INFO = { name: "patchwork", title: "Patchwork", version: "0.1.0" };
 
-interface ProxySession {
-  id: string;
+interface ProxySession extends PanelSession {
   /** The editor's `session/new` (its `_meta` goes to the successor's chat session too). */
   request: acp.NewSessionRequest;
-  cwd: string;
   mcpServers: acp.McpServer[];
   /** The successor's session for pass-through prompts and the process it lives in (opened again after a restart). */
   chat: { id: string; agent: AcpAgent } | null;
   /** `session/set_mode` and `session/set_config_option` the editor sent, applied again to a new chat session. */
   settings: Map<string, { method: string; params: object }>;
-  evaluator: EvaluatorSession;
   /** The prompt under way: its cancel. */
   turn: { cancel(): void } | null;
-  programs: number;
-  /** The running program's view (its thinks' permission and client requests go to this editor session). */
-  view: ProgramView | null;
   /** The `@command`s of the Patchwork files in the session's folder, offered as slash commands. */
   fileCommands: FileCommands;
   /** The successor's own slash commands (from its chat session), offered after ours. */
@@ -111,7 +99,7 @@ class AcpProxy {
   private init: acp.InitializeRequest | null = null;
   private readonly sessions = new Map<string, ProxySession>();
   /** Context tokens and cost of each session's thinks so far (its `usage_update`). */
-  private readonly usageTotals = new Map<string, { used: number; size: number; cost: Record<string, number> }>();
+  private readonly programs = new PanelPrograms((sessionId, update) => this.update(sessionId, update));
   private closed = false;
 
   constructor(private readonly options: AcpProxyOptions) {}
@@ -356,11 +344,11 @@ class AcpProxy {
           await session.evaluator.reset();
           return this.reply(session, "The Patchwork session was reset: its variables, functions and imports are gone.");
         case "check":
-          return this.check(session, kind.file);
+          return this.programs.check(session, kind.file);
         case "program":
-          return await this.runPanelProgram(session, kind.source, controller.signal);
+          return await this.programs.runPanelProgram(session, kind.source, controller.signal);
         case "run":
-          return await this.runFile(session, kind.file, kind.args, controller.signal, kind.entry);
+          return await this.programs.runFile(session, kind.file, kind.args, controller.signal, kind.entry);
       }
     } finally {
       session.turn = null;
@@ -416,131 +404,6 @@ class AcpProxy {
     }
   }
 
-  /** A file named in a slash command, relative to the session's folder; or the reply saying it cannot be read. */
-  private readPanelFile(session: ProxySession, file: string): { path: string; text: string } | acp.PromptResponse {
-    const path = isAbsolute(file) ? file : resolve(session.cwd, file);
-    try {
-      return { path, text: readFileSync(path, "utf8") };
-    } catch (error) {
-      return this.reply(session, `Cannot read ${file}: ${(error as Error).message}`);
-    }
-  }
-
-  private check(session: ProxySession, file: string): acp.PromptResponse {
-    const read = this.readPanelFile(session, file);
-    if (!("text" in read)) return read;
-    const { text } = read;
-    const parsed = parsePanelProgram(text, file);
-    const errors = parsed.diagnostics.filter((d) => d.severity === "error" || d.severity === "warning");
-    if (errors.length === 0) return this.reply(session, `${file}: no syntax errors.`);
-    return this.reply(session, renderDiagnostics(errors, new SourceFile(parsed.source, file)));
-  }
-
-  private async runPanelProgram(session: ProxySession, text: string, signal: AbortSignal): Promise<acp.PromptResponse> {
-    const fileName = `<prompt ${++session.programs}>`;
-    const parsed = parsePanelProgram(text, fileName);
-    // Excerpts show the prompt as typed (its outer braces blanked for running keep every position).
-    const typed = new SourceFile(text, fileName);
-    if (parsed.diagnostics.some((d) => d.severity === "error")) return this.reply(session, renderDiagnostics(parsed.diagnostics, typed));
-    return this.runProgram(session, { source: parsed.source, fileName, echo: echoesValue(parsed.program) }, signal, typed);
-  }
-
-  /**
-   * `/run file [words…]` and a file's `/command [args…]` (`entry`). The words mean what they mean
-   * after the file on `patchwork run`'s command line, decided by the interpreter (planMain;
-   * docs/cli.md, "What a run gives back"): they are the program's `args`; when the first names an
-   * entry, it runs after the statements with the rest, converted to its parameter types (`--arg
-   * name=value` names one); otherwise a file with statements just runs them, else its default
-   * entry runs (with the words as its arguments when it takes any).
-   */
-  private async runFile(session: ProxySession, file: string, words: string[], signal: AbortSignal, entry?: string): Promise<acp.PromptResponse> {
-    const read = this.readPanelFile(session, file);
-    if (!("text" in read)) return read;
-    const { path, text } = read;
-    const parsed = parsePanelProgram(text, path);
-    const main = new SourceFile(text, path);
-    if (!parsed.program || parsed.diagnostics.some((d) => d.severity === "error"))
-      return this.reply(session, renderDiagnostics(parsed.diagnostics, main));
-    ++session.programs;
-    const { positional, named } = splitNamedArgs(words);
-    const run: SessionEntry =
-      entry !== undefined
-        ? { entry, argStrings: { positional, named } }
-        : { ...(positional.length > 0 ? { entry: positional[0] } : {}), argStrings: { positional: positional.slice(1), named }, entryMayBeArgument: true };
-    return this.runProgram(session, { source: text, fileName: path, main: run }, signal, main);
-  }
-
-  /**
-   * Runs a program on the session's evaluator and answers the turn. `echo`: a prompt that ends
-   * with a bare expression shows its value as a REPL does, in a form that tells an array from a
-   * string (`→ ["a","b"] (array)`).
-   */
-  private async runProgram(
-    session: ProxySession,
-    program: { source: string; fileName: string; main?: SessionEntry; echo?: boolean },
-    signal: AbortSignal,
-    main: SourceFile,
-  ): Promise<acp.PromptResponse> {
-    const view = new ProgramView(`pw${session.programs}`, (update) => this.update(session.id, update));
-    session.view = view;
-    let result: ProgramResult | null = null;
-    try {
-      result = await session.evaluator.run(program.source, program.fileName, {
-        signal,
-        main: program.main,
-        onOutput: (text) => view.output(text),
-        onEvent: (event) => view.event(event),
-        onShellStart: (id, command) => view.shellStart(id, command),
-        onShellEnd: (id, r) => view.shellEnd(id, r),
-      });
-    } finally {
-      session.view = null;
-    }
-    // An entry's return value follows its output, as on every host (entryResultText).
-    if (result.ok && result.entry !== undefined) {
-      const shown = entryResultText(result).slice(result.output.length);
-      if (shown !== "") view.output(shown);
-    } else if (result.ok && program.echo && result.value !== null) {
-      view.output(`${result.output === "" || result.output.endsWith("\n") ? "" : "\n"}→ ${JSON.stringify(result.value)} (${valueKind(result.value)})\n`);
-    }
-    view.finish(result.ok);
-    const usage = view.usage;
-    if (usage.totalTokens > 0 || usage.contextTokens !== 0 || Object.keys(usage.cost).length > 0) this.sendUsage(session, usage, view.contextSize);
-    const response = (stopReason: acp.StopReason): acp.PromptResponse => ({
-      stopReason,
-      ...(usage.totalTokens > 0
-        ? { usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, totalTokens: usage.totalTokens } }
-        : {}),
-    });
-    const lostState = result.reset ? "\n\nThe program did not stop in time, so its evaluator was restarted: this session's Patchwork variables and functions are gone." : "";
-    if (result.cancelled) {
-      if (lostState) this.message(session, lostState.trimStart());
-      return response("cancelled");
-    }
-    const errors = result.diagnostics.filter((d) => d.severity === "error" || d.severity === "warning");
-    if (errors.length > 0) this.message(session, `${result.output && !result.output.endsWith("\n") ? "\n" : ""}${renderDiagnostics(errors, main)}${lostState}`);
-    return response("end_turn");
-  }
-
-  /**
-   * `usage_update`: the context tokens and cost of this session's thinks, summed; `size` the
-   * largest context window their agent reported (0 when it never said).
-   */
-  private sendUsage(session: ProxySession, usage: UsageFigures, contextSize: number): void {
-    const total = this.usageTotals.get(session.id) ?? { used: 0, size: 0, cost: {} };
-    total.used += usage.contextTokens;
-    total.size = Math.max(total.size, contextSize);
-    for (const [currency, amount] of Object.entries(usage.cost)) total.cost[currency] = (total.cost[currency] ?? 0) + amount;
-    this.usageTotals.set(session.id, total);
-    const [currency, amount] = Object.entries(total.cost)[0] ?? [];
-    this.update(session.id, {
-      sessionUpdate: "usage_update",
-      used: total.used,
-      size: total.size,
-      ...(currency ? { cost: { amount: amount!, currency } } : {}),
-    });
-  }
-
   private reply(session: ProxySession, text: string): acp.PromptResponse {
     this.message(session, text);
     return { stopReason: "end_turn" };
@@ -585,7 +448,7 @@ class AcpProxy {
   private async closeSession(sessionId: string): Promise<void> {
     const session = this.session(sessionId);
     this.sessions.delete(sessionId);
-    this.usageTotals.delete(sessionId);
+    this.programs.forget(sessionId);
     session.turn?.cancel();
     await session.evaluator.close();
     const { chat } = session;
@@ -609,10 +472,6 @@ class AcpProxy {
   }
 }
 
-function renderDiagnostics(diagnostics: readonly Diagnostic[], main: SourceFile): string {
-  return `\`\`\`\n${diagnosticsText(diagnostics, main)}\n\`\`\`\n`;
-}
-
 /** A JSON-RPC internal error whose message is the text the user reads. */
 function internalError(message: string): acp.RequestError {
   return new acp.RequestError(-32603, message);
@@ -628,19 +487,4 @@ function isDirectory(path: string): boolean {
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/**
- * Whether a typed prompt's value is worth echoing: it ends with a bare expression statement
- * that is not a think (a think used as a statement shows its answer already).
- */
-function echoesValue(program: Program | null): boolean {
-  const last = program?.body.at(-1);
-  return last !== undefined && last.kind === "ExprStmt" && last.expr.kind !== "Think";
-}
-
-/** The kind of a JSON value, as `typeof(v)` names it. */
-function valueKind(value: JsonValue): string {
-  if (Array.isArray(value)) return "array";
-  return value === null ? "null" : typeof value;
 }
