@@ -4,7 +4,10 @@
 //     stdio) for a skill with no think, against `patchwork run` of the same entry, warm (parse
 //     cache filled): goal ≤ 2× the run;
 //  2. memory of the server process (rss, and the V8 heap after a collection is forced by a cap)
-//     over 1,000 calls: goal flat.
+//     over 1,000 calls: goal flat;
+//  3. a skill that thinks, answered by `--agent` (the scripted agent, slow to start and to make
+//     a session, as real agents are): the first call (which starts the server's one agent
+//     process) and the later ones, against `patchwork run` of the same entry (its own agent).
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,6 +24,12 @@ writeFileSync(
   join(dir, "greeter.pw"),
   `export default trait Greeter: Agent {
   # Greets someone by name.
+  # Asks the agent.
+  @skill muse
+  fun muse(topic: string): string {
+    return think { Say something about \${topic}. }
+  }
+
   @skill greet
   fun greet(name: string, times: number): string {
     var s = ""
@@ -32,6 +41,7 @@ writeFileSync(
 `,
 );
 const env = { ...process.env, PATCHWORK_AGENT: "" };
+const agentBin = join(root, "packages/agent/bin/patchwork-test-agent.js");
 const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024;
 const f = (ms) => `${ms.toFixed(1)} ms`;
 
@@ -45,15 +55,15 @@ for (let i = 0; i < size(20, 3) + 2; i++) {
 }
 
 /** A client connected to `patchwork mcp greeter.pw` started with `nodeArgs`. */
-async function serve(nodeArgs = []) {
+async function serve(nodeArgs = [], mcpArgs = []) {
   const client = new Client({ name: "bench", version: "0.1.0" });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [...nodeArgs, patchworkBin, "mcp", "greeter.pw"], cwd: dir, env, stderr: "ignore" });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [...nodeArgs, patchworkBin, "mcp", "greeter.pw", ...mcpArgs], cwd: dir, env, stderr: "ignore" });
   await client.connect(transport);
   return {
     pid: transport.pid,
-    async call() {
+    async call(name = "greet", args = { name: "Ada", times: 3 }) {
       const t0 = performance.now();
-      const result = await client.callTool({ name: "greet", arguments: { name: "Ada", times: 3 } });
+      const result = await client.callTool({ name, arguments: args });
       if (result.isError) throw new Error(`tool call failed: ${JSON.stringify(result.content)}`);
       return performance.now() - t0;
     },
@@ -89,3 +99,25 @@ const after = rssMb(capped.pid);
 await capped.close();
 console.log(`${TOTAL} calls through a patchwork mcp whose heap is capped at ${HEAP_CAP_MB} MB (${f(per)} each on average):`);
 console.log(`  server rss: ${before.toFixed(1)} MB after 10 warm-up calls, ${marks.join(", ")}; growth ${(after - before).toFixed(1)} MB`);
+
+// 3. A skill that thinks, answered by an agent that takes 300 ms to answer `initialize` and
+// 400 ms to make a session (real agents: Claude Code ≈ 0.4–0.6 s a session, docs/benchmarks.md).
+const script = join(dir, "agent.json");
+writeFileSync(script, JSON.stringify({ initializeDelayMs: 300, sessionNewDelayMs: 400, prompts: [{ match: "about", steps: [{ reply: "It is fine." }] }] }));
+const agent = `${JSON.stringify(process.execPath)} ${JSON.stringify(agentBin)} ${JSON.stringify(script)}`;
+const agentRuns = [];
+for (let i = 0; i < size(10, 2) + 1; i++) {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [patchworkBin, "run", "greeter.pw", "muse", "tea", "--agent", agent], { cwd: dir, env, encoding: "utf8" });
+  if (r.status !== 0 || !r.stdout.includes("It is fine.")) throw new Error(`patchwork run muse failed: ${r.stderr}`);
+  if (i >= 1) agentRuns.push(performance.now() - t0);
+}
+const thinking = await serve([], ["--agent", agent]);
+const first = await thinking.call("muse", { topic: "tea" });
+const later = [];
+for (let i = 0; i < size(20, 3); i++) later.push(await thinking.call("muse", { topic: "tea" }));
+await thinking.close();
+console.log(`a skill that thinks, --agent (initialize 300 ms, session/new 400 ms; medians of ${agentRuns.length} runs and ${later.length} calls):`);
+console.log(`  patchwork run greeter.pw muse tea --agent …: ${f(median(agentRuns))}`);
+console.log(`  tools/call muse, the server's first (starts its agent): ${f(first)}`);
+console.log(`  tools/call muse, later calls (the same agent process): ${f(median(later))} (${(median(later) / median(agentRuns)).toFixed(2)}× the run)`);

@@ -9,7 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
-import { scriptedAgent } from "./helpers.js";
+import { livingProcesses, scriptedAgent } from "./helpers.js";
 import { connect, descendants, folderWith, patchworkBin, processesWith, recordProgress, textOf, until, type Connected } from "./mcp-helpers.js";
 
 const GREETER = `# Greeter: skills for saying hello.
@@ -160,7 +160,7 @@ describe("patchwork mcp over stdio", () => {
     expect(text.match(/patchwork mcp has no agent/g)).toHaveLength(1);
   });
 
-  it("--agent answers the thinks (an ACP agent per call), and progress reports each think", async () => {
+  it("--agent answers the thinks, and progress reports each think", async () => {
     const dir = folderWith({ "greeter.pw": GREETER });
     const agent = scriptedAgent({ prompts: [{ match: "about tea", steps: [{ reply: "Tea is calm." }] }, { steps: [{ reply: "Again." }] }] });
     const { client } = await start(["greeter.pw", "--agent", agent], dir);
@@ -177,6 +177,46 @@ describe("patchwork mcp over stdio", () => {
       expect.stringMatching(/^think 2 started/),
       "think 2 finished",
     ]);
+  });
+
+  it("--agent: one agent process serves every call, calls at once think side by side, and a dead agent is started again", async () => {
+    const dir = folderWith({ "greeter.pw": GREETER });
+    const agent = scriptedAgent({ prompts: [{ match: "about", steps: [{ reply: "Fine." }] }, { match: "once more", steps: [{ reply: "Again." }] }] });
+    // The agent's own command line (the server's has it quoted, as an argument).
+    const script = `patchwork-test-agent.js ${agent.split(" ").at(-1)!.replace(/"/g, "")}`;
+    const c = await start(["greeter.pw", "--agent", agent], dir);
+    const server = c.transport.pid!;
+    const first = await c.client.callTool({ name: "muse", arguments: { topic: "tea" } });
+    expect(textOf(first)).toBe("Again.\nFine.\n");
+    const agents = descendants(server, script);
+    expect(agents).toHaveLength(1);
+    // Three calls at once: each call's thinks nest on their own, all through the same process.
+    const three = await Promise.all(["a", "b", "c"].map((topic) => c.client.callTool({ name: "muse", arguments: { topic } })));
+    expect(three.map(textOf)).toEqual(["Again.\nFine.\n", "Again.\nFine.\n", "Again.\nFine.\n"]);
+    expect(descendants(server, script)).toEqual(agents);
+    // The agent dies between calls: the next call starts another.
+    process.kill(agents[0]!, "SIGKILL");
+    await until(() => !descendants(server, script).includes(agents[0]!), 10_000, "the killed agent gone");
+    const after = await c.client.callTool({ name: "muse", arguments: { topic: "coffee" } });
+    expect(after.isError, textOf(after)).toBeFalsy();
+    expect(textOf(after)).toBe("Again.\nFine.\n");
+    const again = descendants(server, script);
+    expect(again).toHaveLength(1);
+    expect(again).not.toEqual(agents);
+    // Closing the server stops it.
+    await c.close();
+    await until(() => descendants(server, script).length === 0 && !again.some((pid) => livingProcesses().some((p) => p.pid === pid)), 10_000, "the agent stopped with the server");
+  });
+
+  it("--agent that cannot start: the call that thinks is an error result saying so; calls without thinks still work", async () => {
+    const dir = folderWith({ "greeter.pw": GREETER });
+    const c = await start(["greeter.pw", "--agent", join(dir, "no-such-agent")], dir);
+    const failed = await c.client.callTool({ name: "muse", arguments: { topic: "tea" } });
+    expect(failed.isError).toBe(true);
+    expect(textOf(failed)).toMatch(/greeter\.pw:29:13: error\[PW4002\]: the agent command was not found.*\n.*\n.*no-such-agent: not found/);
+    expect(textOf(failed)).not.toMatch(/\n\s+at /); // no stack trace
+    const echo = await c.client.callTool({ name: "echo", arguments: { what: "still here" } });
+    expect(textOf(echo)).toBe("still here\n");
   });
 
   it("progress reports each worker task of a call", async () => {

@@ -9,11 +9,12 @@ import { watch, type FSWatcher } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Server, type CallToolResult, type ServerContext, type Transport } from "@modelcontextprotocol/server";
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
-import type { Logger } from "@patchwork/agent";
+import { RecyclingAgent, type Logger } from "@patchwork/agent";
 import { buildCatalog, pwFiles, type Catalog, type McpTool } from "./catalog.js";
 import { callTool, type ThinkAnswerer } from "./call.js";
 import { startHttp, type HttpHandle } from "./http.js";
 import { SamplingAgent } from "./sampling.js";
+import { SharedAgent } from "../shared-agent.js";
 
 export interface McpServeOptions {
   /** `.pw` files and folders (a folder: the `.pw` files in it). */
@@ -90,12 +91,29 @@ class ServeState {
   /** Aborted by close(): every call under way is cancelled. */
   private readonly stopping = new AbortController();
   private readonly calls = new Set<Promise<unknown>>();
+  /** `--agent`: one process for all calls, started by the first call that runs (each call's thinks nest apart). */
+  private readonly agent: SharedAgent | null;
+  private callCount = 0;
 
   constructor(
     private readonly options: McpServeOptions,
     private readonly cwd: string,
   ) {
     this.maxCalls = options.maxWorkers ?? DEFAULT_MAX_CALLS;
+    const command = options.agent;
+    this.agent = command
+      ? new SharedAgent(() =>
+          RecyclingAgent.start({
+            command,
+            cwd,
+            ...(options.env ? { env: options.env } : {}),
+            mcpTransport: "auto",
+            permissions: { do: "allow", other: "deny" },
+            ...(options.thinkIdleTimeoutMs !== undefined ? { thinkIdleTimeoutMs: options.thinkIdleTimeoutMs } : {}),
+            ...(options.logger ? { logger: options.logger } : {}),
+          }),
+        )
+      : null;
     this.catalog = this.build();
     if (options.watch !== false) this.watch();
   }
@@ -151,6 +169,7 @@ class ServeState {
     for (const w of this.watchers) w.close();
     this.stopping.abort();
     await Promise.allSettled([...this.calls]);
+    await this.agent?.close();
   }
 
   /** A server instance for one connection (stdio, or one HTTP session). */
@@ -201,7 +220,7 @@ class ServeState {
 
   /** `--agent`, else the client's sampling (when it declared the capability), else no agent. */
   private answerer(server: Server, ctx: ServerContext): ThinkAnswerer {
-    if (this.options.agent) return { command: this.options.agent };
+    if (this.agent) return { agent: this.agent.thinker(`call${++this.callCount}`, this.cwd) };
     const sampling = server.getClientCapabilities()?.sampling;
     if (!sampling) return null;
     return {

@@ -31,6 +31,7 @@ import {
 } from "@patchwork/agent";
 import { classifyPrompt, COMMANDS } from "./prompts.js";
 import { FileCommands } from "./file-commands.js";
+import { SharedAgent } from "../shared-agent.js";
 import { PanelPrograms, type PanelSession } from "./programs.js";
 
 export interface AcpProxyOptions {
@@ -92,8 +93,7 @@ export function serveAcpProxy(stream: acp.Stream, options: AcpProxyOptions): { c
 
 class AcpProxy {
   private connection: acp.AgentConnection | null = null;
-  private successor: RecyclingAgent | null = null;
-  private starting: Promise<RecyclingAgent> | null = null;
+  private readonly successor = new SharedAgent(() => this.startAgent());
   /** Processes of the successor replaced on purpose (after N thinks), by pid. */
   private readonly recycled = new Set<number>();
   private init: acp.InitializeRequest | null = null;
@@ -154,14 +154,7 @@ class AcpProxy {
 
   /** The successor, started (again, after it died) on demand. */
   private agent(): Promise<RecyclingAgent> {
-    const current = this.successor;
-    if (current && !current.dead) return Promise.resolve(current);
-    if (current) {
-      this.successor = null;
-      void current.close();
-    }
-    this.starting ??= this.startAgent().finally(() => (this.starting = null));
-    return this.starting;
+    return this.successor.get();
   }
 
   private async startAgent(): Promise<RecyclingAgent> {
@@ -191,13 +184,7 @@ class AcpProxy {
       },
     };
     try {
-      const agent = await RecyclingAgent.start(agentOptions);
-      if (this.closed) {
-        await agent.close();
-        throw new Error("the proxy is closed");
-      }
-      this.successor = agent;
-      return agent;
+      return await RecyclingAgent.start(agentOptions);
     } catch (error) {
       const e = toAgentError(error, AgentCodes.spawnFailed);
       throw internalError(`the agent behind patchwork could not start: ${e.message}`);
@@ -211,10 +198,7 @@ class AcpProxy {
    * sessions' programs thinking at once run side by side.
    */
   private thinkerFor(sessionId: string, cwd: string): AsyncAgent {
-    return {
-      think: async (request, runChild, signal, context) =>
-        (await this.agent()).think(request, runChild, signal, { ...context, cwd, worker: `${sessionId}:${context.worker ?? "main"}` }),
-    };
+    return this.successor.thinker(sessionId, cwd);
   }
 
   private async newSession(params: acp.NewSessionRequest): Promise<acp.NewSessionResponse> {
@@ -467,8 +451,7 @@ class AcpProxy {
       await session.evaluator.close();
     }
     this.sessions.clear();
-    await this.successor?.close();
-    this.successor = null;
+    await this.successor.close();
   }
 }
 
