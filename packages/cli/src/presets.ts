@@ -98,7 +98,7 @@ function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
  */
 export function resolveAgentCommand(value: string, env: NodeJS.ProcessEnv = process.env): string {
   const preset = PRESETS[value];
-  if (!preset) return value;
+  if (!preset) return withPresetEnv(value, env);
   for (const candidate of preset.candidates) {
     const file = onPath(candidate, env);
     if (!file) continue;
@@ -111,6 +111,21 @@ export function resolveAgentCommand(value: string, env: NodeJS.ProcessEnv = proc
 }
 
 export const presetNames = Object.keys(PRESETS);
+
+/**
+ * A hand-written command line that starts a preset's program (`qwen --acp`, `/opt/bin/qwen
+ * --acp -m x`) gets the preset's environment too, unless it sets those variables itself: without
+ * Qwen Code's system defaults its model never sees `do`.
+ */
+function withPresetEnv(command: string, env: NodeJS.ProcessEnv): string {
+  const program = /^\s*(\S+)/.exec(command)?.[1];
+  if (program === undefined) return command;
+  const name = program.slice(program.lastIndexOf("/") + 1);
+  const preset = Object.values(PRESETS).find((p) => p.envFor && p.candidates.includes(name));
+  const vars = Object.entries(preset?.envFor?.(env) ?? {}).filter(([variable]) => !command.includes(variable));
+  if (vars.length === 0) return command;
+  return `env ${vars.map(([variable, value]) => `${variable}=${shellQuote(value)}`).join(" ")} ${command.trimStart()}`;
+}
 
 /** `value` as one word of a POSIX shell command line. */
 function shellQuote(value: string): string {

@@ -83,4 +83,19 @@ describe("--agent opencode|copilot|qwen", () => {
     expect(defaults.memory!.enableManagedAutoMemory).toBe(false);
     expect(defaults.model).toEqual({ name: "m" });
   });
+
+  it("a hand-written qwen command line gets the same system defaults, unless it sets them itself", () => {
+    const env = { PATH: pathWith() };
+    const plain = resolveAgentCommand("qwen --acp -m local", env);
+    const m = /^env QWEN_CODE_SYSTEM_DEFAULTS_PATH=(\S+) qwen --acp -m local$/.exec(plain);
+    expect(m, plain).not.toBeNull();
+    expect((JSON.parse(readFileSync(m![1]!, "utf8")) as { tools: { visible: string[] } }).tools.visible).toContain("mcp__patchwork__do");
+    expect(resolveAgentCommand("/opt/q/bin/qwen --acp", env)).toMatch(/^env QWEN_CODE_SYSTEM_DEFAULTS_PATH=\S+ \/opt\/q\/bin\/qwen --acp$/);
+    const own = "env QWEN_CODE_SYSTEM_DEFAULTS_PATH=/etc/mine.json qwen --acp";
+    expect(resolveAgentCommand(own, env)).toBe(own);
+    // Other commands are used as they are.
+    expect(resolveAgentCommand("qwenish --acp", env)).toBe("qwenish --acp");
+    expect(resolveAgentCommand("claude-agent-acp", env)).toBe("claude-agent-acp");
+    expect(resolveAgentCommand("node my-qwen.js", env)).toBe("node my-qwen.js");
+  });
 });
