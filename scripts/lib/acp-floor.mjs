@@ -15,7 +15,7 @@ import { spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { McpHub } from "../../packages/agent/dist/mcp/hub.js";
-import { CLAUDE_SESSION_OPTIONS } from "../../packages/agent/dist/acp/profiles/claude.js";
+import { CLAUDE_THINK_SESSION_OPTIONS } from "../../packages/agent/dist/acp/profiles/claude.js";
 
 const spec = JSON.parse(process.argv[2]);
 const t0 = performance.now();
@@ -58,7 +58,7 @@ try {
     return { content: [{ type: "text", text }] };
   });
   const claude = name.includes("claude-agent-acp");
-  const options = { ...CLAUDE_SESSION_OPTIONS, ...(spec.options ?? {}) };
+  const options = { ...CLAUDE_THINK_SESSION_OPTIONS, ...(spec.options ?? {}) };
   const session = await connection.agent.request(acp.methods.agent.session.new, {
     ...(claude ? { _meta: { claudeCode: { options } } } : {}),
     cwd: spec.cwd,

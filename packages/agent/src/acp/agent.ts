@@ -486,7 +486,7 @@ export class AcpAgent implements AsyncAgent {
     const { declaration, servers } = await this.declareFor(cwd, routeDo);
     try {
       const response = await this.connection.agent.request(acp.methods.agent.session.new, {
-        ...this.profile.newSessionExtras?.(),
+        ...this.profile.newSessionExtras?.("think"),
         cwd,
         mcpServers: servers,
       }).catch((error: unknown) => {
