@@ -100,6 +100,25 @@ describe("sessions made ahead of need", () => {
     expect(closed(log()).sort()).toEqual(created(log()).sort());
   });
 
+  it("a think sends its prompt before the sessions it foretells are asked for", async () => {
+    const source = 'for i in 1...3 {\n  print(think { count ${i} })\n}';
+    const { script, log } = logged({ prompts: [{ match: "count", steps: [{ reply: "ok" }] }] });
+    const run = await runWith(source, "first.pw", script);
+    expect(run.output).toBe("ok\nok\nok\n");
+    // The program's text makes the first session; each think, once it has its session, the next.
+    const order = log().filter((l) => l.startsWith("prompt received:") || l.startsWith("session requested:"));
+    expect(order).toEqual([
+      "session requested: 1",
+      "prompt received: test-session-1",
+      "session requested: 2",
+      "prompt received: test-session-2",
+      "session requested: 3",
+      "prompt received: test-session-3",
+      // The third think foretells a fourth, never taken (closed at exit).
+      "session requested: 4",
+    ]);
+  });
+
   it("a think written once but run again (a function called in a loop) foretells its next run", async () => {
     const source = "fun turn(i) {\n  return think { turn ${i} }\n}\nfor i in 1...3 {\n  print(turn(i))\n}";
     const { script, log } = logged({ prompts: [{ match: "turn", steps: [{ reply: "ok" }] }] });

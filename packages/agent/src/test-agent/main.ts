@@ -97,6 +97,7 @@ export function runTestAgentMain(argv: string[]): void {
       sessions.get(params.sessionId)?.cancel?.abort();
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
+      log(`prompt received: ${params.sessionId}`);
       const session = sessions.get(params.sessionId);
       if (!session) throw acp.RequestError.resourceNotFound(params.sessionId);
       const text = params.prompt.map((b) => (b.type === "text" ? b.text : "")).join("");
