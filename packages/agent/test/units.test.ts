@@ -53,6 +53,28 @@ describe("MCP do endpoints", () => {
     }
   });
 
+  it("http: warm() makes an agent's first requests with a token of its own, released after; real sessions work as before", async () => {
+    const hub = new McpHub(() => undefined);
+    try {
+      expect(await hub.warm()).toBe(true);
+      expect(hub.declarations).toBe(0);
+      const a = await hub.declare("http", async (n) => toolText(`A${n}`));
+      expect(hub.declarations).toBe(1);
+      const server = a.server as { url: string; headers: { name: string; value: string }[] };
+      const client = new Client({ name: "t", version: "1" });
+      const headers = Object.fromEntries(server.headers.map((h) => [h.name, h.value]));
+      await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } }));
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["do"]);
+      expect((await client.callTool({ name: "do", arguments: { number: 2 } })).content).toEqual([{ type: "text", text: "A2" }]);
+      await client.close();
+      expect(a.contacted).toBe(true);
+    } finally {
+      await hub.close();
+    }
+    // A closed hub has nothing to warm, and throws nothing.
+    expect(await hub.warm()).toBe(false);
+  });
+
   it("stdio relay socket: a wrong token gets the connection closed, nothing else", async () => {
     const hub = new McpHub(() => undefined);
     try {
