@@ -11,7 +11,9 @@
  * wall time against the agent's floor (a minimal ACP client, one session, the same model
  * turns), with and without sessions made ahead, and the breakdown from the run's trace (CLI
  * start, spawn and initialize, each think's wait for its session, its model turns, its do
- * blocks): PW_LATENCY_ROUNDS rounds (`--rounds`, default 3 here, 1 in CI).
+ * blocks), the CPU time of each run's processes (floor and patchwork sampled alike), and how
+ * long each Claude Code process took to start (its adapter's `sdk-initialize` phase):
+ * PW_LATENCY_ROUNDS rounds (`--rounds`, default 3 here, 1 in CI).
  *
  * Usage: node scripts/bench-real-agents.mjs [--thinks N] [--rounds N] [test/agents/<file>.test.ts ...]
  * Needs the adapters: npm ci --prefix test/agents.

@@ -12,10 +12,12 @@
  * (the real-agent suite's latency test runs it with the agent's environment and fake API).
  */
 import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { McpHub } from "../../packages/agent/dist/mcp/hub.js";
-import { CLAUDE_SESSION_OPTIONS } from "../../packages/agent/dist/acp/profiles/claude.js";
+import { CLAUDE_THINK_SESSION_OPTIONS } from "../../packages/agent/dist/acp/profiles/claude.js";
 
 const spec = JSON.parse(process.argv[2]);
 const t0 = performance.now();
@@ -58,7 +60,7 @@ try {
     return { content: [{ type: "text", text }] };
   });
   const claude = name.includes("claude-agent-acp");
-  const options = { ...CLAUDE_SESSION_OPTIONS, ...(spec.options ?? {}) };
+  const options = { ...CLAUDE_THINK_SESSION_OPTIONS, ...(spec.options ?? {}) };
   const session = await connection.agent.request(acp.methods.agent.session.new, {
     ...(claude ? { _meta: { claudeCode: { options } } } : {}),
     cwd: spec.cwd,
@@ -76,9 +78,12 @@ try {
     prompt: [{ type: "text", text: spec.prompt }],
   });
   marks.answered = at();
-  // Claude Code's adapter logs the phases of session/new (`[session/new] … phase=X durationMs=N`).
+  // Claude Code's adapter logs the phases of session/new (`[session/create] … phase=X durationMs=N`)
+  // to $CLAUDE_AGENT_LOGS/agent.log when that is set.
   const phases = {};
-  for (const m of stderr.matchAll(/\[session\/new\][^\n]*?phase=(\S+) durationMs=(\d+)/g)) phases[m[1]] = Number(m[2]);
+  const logs = spec.env?.CLAUDE_AGENT_LOGS;
+  const log = logs && existsSync(join(logs, "agent.log")) ? readFileSync(join(logs, "agent.log"), "utf8") : "";
+  for (const m of log.matchAll(/\[session\/create\][^\n]*?phase=(\S+) durationMs=(\d+)/g)) phases[m[1]] = Number(m[2]);
   process.stdout.write(`${JSON.stringify({ ok: true, agent: name, stopReason: response.stopReason, results, marks, phases, stderr: stderr.slice(-4000) })}\n`);
 } catch (error) {
   process.stdout.write(`${JSON.stringify({ ok: false, error: String(error?.message ?? error), marks, stderr: stderr.slice(-4000) })}\n`);

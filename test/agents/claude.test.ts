@@ -14,8 +14,9 @@ import { agentSuite, describeAgent, expectClean, expectThinkError, ONE_DO, type 
 const spec: AgentSpec = {
   command: "claude-agent-acp",
   doToolName: "mcp__patchwork__do",
-  // The session title, the turn, the turn with the tool result (tool search off, no prompt suggestions).
-  requestsPerThink: 3,
+  // The turn and the turn with the tool result (tool search off, no prompt suggestions, and no
+  // title request: the profile names each session).
+  requestsPerThink: 2,
   transports: ["http", "stdio"],
   permissionLine: /\[permission mcp__patchwork__do: allow\]/,
 };

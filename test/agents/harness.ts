@@ -99,13 +99,38 @@ export interface RunResult {
   filesAfter: string[];
   /** Processes of the run still alive 5 s after the CLI exited (killed by the harness afterwards). */
   leftovers: { pid: number; cmd: string }[];
+  /** CPU time of the run's processes, each counted once (`CpuTally`, sampled every `sampleEveryMs`), ms. */
+  cpuTotalMs: number;
 }
 
-/** CPU time of a process and of its reaped children (utime+stime+cutime+cstime), ms. */
-function cpuMsOf(pid: string): number {
+/** CPU time of a process and of its reaped children (utime+stime+cutime+cstime), ms; `own`: its own only (utime+stime). */
+function cpuMsOf(pid: string, own = false): number {
   const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0) * 10; // 100 ticks per second
+  return (own ? [11, 12] : [11, 12, 13, 14]).reduce((sum, i) => sum + Number(fields[i]), 0) * 10; // 100 ticks per second
+}
+
+/**
+ * The CPU time of a run's processes, each counted once: the most each process (by pid) was
+ * seen to have used of its own (reaped children are not added to their parent, so none is
+ * counted twice). What a process uses after its last sample is missed: sample often.
+ */
+export class CpuTally {
+  private readonly most = new Map<number, number>();
+
+  /** Samples the processes marked `PW_AGENT_TEST_RUN=marker`. */
+  sample(marker: string): void {
+    for (const p of markedProcesses(marker)) this.count(p);
+  }
+
+  /** Counts one process as read from /proc. */
+  count(p: { pid: number; ownCpuMs: number }): void {
+    this.most.set(p.pid, Math.max(this.most.get(p.pid) ?? 0, p.ownCpuMs));
+  }
+
+  get totalMs(): number {
+    return [...this.most.values()].reduce((sum, ms) => sum + ms, 0);
+  }
 }
 
 /** Milliseconds since process `pid` started (its starttime, field 22 of /proc/PID/stat, against /proc/uptime). */
@@ -117,7 +142,7 @@ function ageMsOf(pid: string): number {
 }
 
 /** Processes whose environment holds `NAME=value` (the run's marker), with their RSS, CPU time and age. */
-function markedProcesses(marker: string): { pid: number; rss: number; cpuMs: number; ageMs: number; cmd: string }[] {
+function markedProcesses(marker: string): { pid: number; rss: number; cpuMs: number; ownCpuMs: number; ageMs: number; cmd: string }[] {
   const found = [];
   const needle = `PW_AGENT_TEST_RUN=${marker}\0`;
   for (const entry of readdirSync("/proc")) {
@@ -126,7 +151,7 @@ function markedProcesses(marker: string): { pid: number; rss: number; cpuMs: num
       if (!readFileSync(`/proc/${entry}/environ`, "latin1").includes(needle)) continue;
       const rss = Number(readFileSync(`/proc/${entry}/statm`, "latin1").split(" ")[1]) * 4096;
       const cmd = readFileSync(`/proc/${entry}/cmdline`, "latin1").split("\0").join(" ").trim();
-      found.push({ pid: Number(entry), rss, cpuMs: cpuMsOf(entry), ageMs: ageMsOf(entry), cmd });
+      found.push({ pid: Number(entry), rss, cpuMs: cpuMsOf(entry), ownCpuMs: cpuMsOf(entry, true), ageMs: ageMsOf(entry), cmd });
     } catch {
       // gone meanwhile, or not ours to read
     }
@@ -191,6 +216,7 @@ async function spawnAndWatch(args: string[], env: Record<string, string>, cwd: s
     child.on("close", (code, signal) => done({ code, signal })),
   );
   const samples: Sample[] = [];
+  const cpu = new CpuTally();
   let running = true;
   let timedOut = false;
   let interruptedAtMs: number | undefined;
@@ -210,6 +236,7 @@ async function spawnAndWatch(args: string[], env: Record<string, string>, cwd: s
       const settled = procs.filter((p) => p.pid !== child.pid && p.ageMs >= 1000);
       const agentRss = settled.reduce((sum, p) => sum + p.rss, 0);
       const cpuMs = procs.reduce((sum, p) => sum + p.cpuMs, 0);
+      for (const p of procs) cpu.count(p);
       samples.push({ ms, modelRequests: fake.modelRequests().length, cliRss: cli?.rss ?? 0, agentRss, cpuMs, processes: procs.length });
       if (options.interruptWhen && interruptedAtMs === undefined && options.interruptWhen(fake)) {
         interruptedAtMs = ms;
@@ -224,7 +251,7 @@ async function spawnAndWatch(args: string[], env: Record<string, string>, cwd: s
   clearTimeout(timer);
   await sampler;
   const leftovers = await leftoversOf(marker);
-  return { code, signal, stdout, stderr, ms, timedOut, interruptedAtMs, samples, leftovers };
+  return { code, signal, stdout, stderr, ms, timedOut, interruptedAtMs, samples, leftovers, cpuTotalMs: cpu.totalMs };
 }
 
 /** The run's processes still alive 5 s after the CLI exited; kills them so no test leaks. */

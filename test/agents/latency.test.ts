@@ -9,17 +9,22 @@
  *   calling one `do`), with sessions made ahead (the default) and without
  *   (`PATCHWORK_SESSIONS_AHEAD=0`), each with a trace whose records give the breakdown.
  *
+ * Both sides' processes are sampled for their CPU time (on a machine with 2 cores, what a run
+ * needs beyond the floor's CPU shows in its wall time), and Claude Code's adapter logs how long
+ * each of its processes took to start (`sdk-initialize`).
+ *
  * The fake model answers at once, so what is measured is the toolchain's own waiting. Figures
  * only (`figure`), no bound asserted: the machine's load moves them. `npm run bench:real-agents
  * -- test/agents/latency.test.ts` prints them; PW_LATENCY_ROUNDS sets the rounds (default 1; the
  * bench script's default 3).
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { baseEnv, describeRun, figure, installed, REPO, runAgent, type AgentSetup, type RunDirs } from "./harness.js";
+import { baseEnv, CpuTally, describeRun, figure, installed, REPO, runAgent, type AgentSetup, type RunDirs } from "./harness.js";
 import { claude, codex, gemini } from "./setups.js";
 
 const ROUNDS = Number(process.env.PW_LATENCY_ROUNDS ?? 1);
@@ -44,12 +49,32 @@ const FLOOR_RULES = [
   { when: "FLOOR", afterTool: false, reply: { call: 0 } },
 ];
 
+/** How often the CPU time of a run's processes is sampled, floor and patchwork alike (ms). */
+const CPU_SAMPLE_MS = 50;
+
 interface FloorRun {
   ms: number;
   marks: { initialized: number; sessionNew: number; sessionReady: number; answered: number };
   results: string[];
   /** Claude Code's adapter: the phases of its session/new (ms each), from its log. */
   phases: Record<string, number>;
+  /** CPU time of the client and the agent's processes (`CpuTally`). */
+  cpuMs: number;
+}
+
+/**
+ * Claude Code's adapter writes the phases of each `session/new` to `$CLAUDE_AGENT_LOGS/agent.log`
+ * (`[session/create] sessionId=… phase=sdk-initialize durationMs=N`); both the floor and
+ * patchwork's runs set it (an append per phase), so that the breakdown shows what each
+ * Claude Code process took to start. Other agents ignore the variable.
+ */
+const agentLogs = (dir: string) => ({ CLAUDE_AGENT_LOGS: dir });
+
+/** `sdk-initialize` (the Claude Code process's start) of each session, in the log's order (ms). */
+function sdkInitializeMs(dir: string): number[] {
+  const file = join(dir, "agent.log");
+  if (!existsSync(file)) return [];
+  return [...readFileSync(file, "utf8").matchAll(/\[session\/create\][^\n]*?phase=sdk-initialize durationMs=(\d+)/g)].map((m) => Number(m[1]));
 }
 
 /** One floor run: the minimal client as its own process, wall time from its spawn to its exit. */
@@ -59,18 +84,22 @@ async function runFloor(agent: (typeof AGENTS)[number]): Promise<FloorRun> {
   mkdirSync(dirs.home, { recursive: true });
   mkdirSync(dirs.work, { recursive: true });
   const fake = await agent.setup.startFake(FLOOR_RULES);
+  const marker = `floor-${randomBytes(6).toString("hex")}`;
   try {
-    const env = { ...baseEnv(dirs, "floor"), ...agent.setup.env(fake, dirs) };
+    const env = { ...baseEnv(dirs, marker), ...agent.setup.env(fake, dirs), ...agentLogs(join(root, "agent-logs")) };
     const spec = { command: agent.command, args: agent.args, cwd: dirs.work, env, prompt: FLOOR_PROMPT };
+    const cpu = new CpuTally();
     const started = performance.now();
     const child = spawn(process.execPath, [FLOOR, JSON.stringify(spec)], { cwd: dirs.work, env, stdio: ["ignore", "pipe", "inherit"] });
+    const sampler = setInterval(() => cpu.sample(marker), CPU_SAMPLE_MS);
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
     await new Promise((done) => child.on("close", done));
     const ms = performance.now() - started;
+    clearInterval(sampler);
     const report = JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as FloorRun & { ok: boolean; error?: string; stderr?: string };
     expect(report.ok, `${report.error}\n${report.stderr}`).toBe(true);
-    return { ms, marks: report.marks, results: report.results, phases: report.phases ?? {} };
+    return { ms, marks: report.marks, results: report.results, phases: report.phases ?? {}, cpuMs: cpu.totalMs };
   } finally {
     await fake.close();
     rmSync(root, { recursive: true, force: true });
@@ -115,20 +144,23 @@ for (const agent of AGENTS) {
   describe.skipIf(!present)(`latency of ${agent.setup.name}${present ? "" : ` (skipped: ${agent.command} not installed)`}`, () => {
     it("nested categorization: patchwork against the agent's floor, with and without sessions made ahead", async () => {
       const floors: FloorRun[] = [];
-      const runs: { ahead: boolean; ms: number; b: Breakdown }[] = [];
+      const runs: { ahead: boolean; ms: number; b: Breakdown; cpuMs: number; sdkInit: number[] }[] = [];
       const traceDir = mkdtempSync(join(tmpdir(), "pw-latency-trace-"));
       for (let round = 0; round < ROUNDS; round++) {
         floors.push(await runFloor(agent));
         for (const ahead of [true, false]) {
           const trace = join(traceDir, `r${round}-${ahead}.jsonl`);
-          const r = await runAgent(ahead ? agent.setup : { ...agent.setup, env: (f, d) => ({ ...agent.setup.env(f, d), PATCHWORK_SESSIONS_AHEAD: "0" }) }, {
+          const logs = join(traceDir, `logs-r${round}-${ahead}`);
+          const extra = { ...agentLogs(logs), ...(ahead ? {} : { PATCHWORK_SESSIONS_AHEAD: "0" }) };
+          const r = await runAgent({ ...agent.setup, env: (f, d) => ({ ...agent.setup.env(f, d), ...extra }) }, {
             program: "examples/nested.json",
             rules: NESTED_RULES,
             args: ["--trace", trace],
+            sampleEveryMs: CPU_SAMPLE_MS,
           });
           expect(r.code, describeRun(r)).toBe(0);
           expect(r.stdout).toContain("Amount: $542.00");
-          runs.push({ ahead, ms: r.ms, b: breakdown(readFileSync(trace, "utf8"), r.ms) });
+          runs.push({ ahead, ms: r.ms, b: breakdown(readFileSync(trace, "utf8"), r.ms), cpuMs: r.cpuTotalMs, sdkInit: sdkInitializeMs(logs) });
         }
       }
       rmSync(traceDir, { recursive: true, force: true });
@@ -139,6 +171,7 @@ for (const agent of AGENTS) {
       const phaseNames = [...new Set(floors.flatMap((f) => Object.keys(f.phases)))];
       if (phaseNames.length > 0)
         figure(name, "  floor: the agent's own session/new phases, median (ms)", phaseNames.map((p) => `${p} ${median(floors.map((f) => f.phases[p] ?? NaN))}`).join(", "));
+      figure(name, "  floor: CPU time of the client and the agent's processes (s)", s(median(floors.map((f) => f.cpuMs))));
       for (const ahead of [true, false]) {
         const mine = runs.filter((r) => r.ahead === ahead);
         const ms = median(mine.map((r) => r.ms));
@@ -155,6 +188,14 @@ for (const agent of AGENTS) {
           );
         }
         figure(name, `  end of the run after the last think (${label}, s)`, b((x) => x.end));
+        figure(name, `  CPU time of the CLI and the agent's processes (${label}, s)`, s(median(mine.map((r) => r.cpuMs))));
+        const inits = mine.map((r) => r.sdkInit).filter((x) => x.length > 0);
+        if (inits.length > 0)
+          figure(
+            name,
+            `  the agent's start of each Claude Code process, sdk-initialize (${label}, ms)`,
+            inits[0]!.map((_, k) => `session ${k + 1}: ${median(inits.map((x) => x[k] ?? NaN))}`).join(", "),
+          );
       }
       figure(name, "load average while measuring (2 cores)", loadavg()[0].toFixed(1));
     });

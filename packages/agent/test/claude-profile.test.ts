@@ -20,14 +20,13 @@ describe("Claude Code's profile", () => {
     expect(profileFor({ protocolVersion: 1, agentInfo: { name: "@agentclientprotocol/claude-agent-acp", version: "0.101.0" } }).name).toBe("claude");
   });
 
-  it("sends _meta.claudeCode.options: no bypass mode, no prompt suggestions, tool search off", () => {
-    expect(claudeProfile.newSessionExtras!()).toEqual({
-      _meta: {
-        claudeCode: {
-          options: { allowDangerouslySkipPermissions: false, promptSuggestions: false, env: { ENABLE_TOOL_SEARCH: "false" } },
-        },
-      },
+  it("sends _meta.claudeCode.options: no bypass mode, no prompt suggestions, tool search off; a think's session is named", () => {
+    const base = { allowDangerouslySkipPermissions: false, promptSuggestions: false, env: { ENABLE_TOOL_SEARCH: "false" } };
+    expect(claudeProfile.newSessionExtras!("think")).toEqual({
+      _meta: { claudeCode: { options: { ...base, title: "Patchwork think" } } },
     });
+    // A chat session of the agent panel keeps the title Claude Code gives it.
+    expect(claudeProfile.newSessionExtras!("chat")).toEqual({ _meta: { claudeCode: { options: base } } });
   });
 
   it("switches a session from auto to the mode that asks the client", async () => {

@@ -1,10 +1,11 @@
 // Sessions made ahead of need (docs/agent.md): counted and ordered from the scripted agent's own
 // log (a file it appends to before answering), so that what the agent did is known whatever
 // was killed when.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { groupAlive, runWith, scratch, scriptedAgent, type Run } from "./helpers.js";
+import { fakeEvaluator, groupAlive, runWith, scratch, scriptedAgent, type Run } from "./helpers.js";
 
 let logs = 0;
 
@@ -98,6 +99,55 @@ describe("sessions made ahead of need", () => {
     expect(created(log())).toHaveLength(5);
     // Every session is closed: the four thinks' when they end, the spare when the runtime closes.
     expect(closed(log()).sort()).toEqual(created(log()).sort());
+  });
+
+  it("the program's thinks are counted on the main thread: their sessions do not wait for the program's thread to load", async () => {
+    const { script, log } = logged({
+      prompts: [
+        { match: "outer", steps: [{ do: 0 }, { reply: "sorted" }] },
+        { match: "inner", steps: [{ reply: "fruit" }] },
+      ],
+    });
+    const logFile = (script as { logFile: string }).logFile;
+    // An evaluator whose loading waits (up to 20 s) until the agent has been asked for a session.
+    const slow = join(scratch, "slow-evaluator.mjs");
+    writeFileSync(
+      slow,
+      `import { appendFileSync, existsSync, readFileSync } from "node:fs";
+const deadline = Date.now() + 20000;
+while (Date.now() < deadline && !(existsSync(${JSON.stringify(logFile)}) && readFileSync(${JSON.stringify(logFile)}, "utf8").includes("session requested"))) await new Promise((r) => setTimeout(r, 20));
+appendFileSync(${JSON.stringify(logFile)}, "evaluator loaded\\n");
+export * from ${JSON.stringify(pathToFileURL(fakeEvaluator).href)};
+`,
+    );
+    const program = { Think: { think: { prompt: "outer", children: [{ Think: { think: { prompt: "inner", children: [] } } }] } } };
+    const run = await runWith(JSON.stringify(program), "slow.json", script, { evaluatorModule: slow });
+    expect(run.diagnostics).toEqual([]);
+    const order = log().filter((l) => l === "evaluator loaded" || l.startsWith("session requested:"));
+    expect(order.slice(0, 3)).toEqual(["session requested: 1", "session requested: 2", "evaluator loaded"]);
+    // (The stand-in evaluator puts every think at the same place: the second run of "one" think foretells a third.)
+    expect(reasons(run).slice(0, 2)).toEqual(["start", "start"]);
+    expect(aheadOf(run)).toEqual([true, true]);
+  });
+
+  it("a think sends its prompt before the sessions it foretells are asked for", async () => {
+    const source = 'for i in 1...3 {\n  print(think { count ${i} })\n}';
+    const { script, log } = logged({ prompts: [{ match: "count", steps: [{ reply: "ok" }] }] });
+    const run = await runWith(source, "first.pw", script);
+    expect(run.output).toBe("ok\nok\nok\n");
+    // The program's text makes the first session; each think, once it has its session, the next.
+    // In the order they reached the agent (its handlers may run messages that came together in another).
+    const order = log().filter((l) => l === "arrived: session/new" || l.startsWith("arrived: session/prompt"));
+    expect(order).toEqual([
+      "arrived: session/new",
+      "arrived: session/prompt test-session-1",
+      "arrived: session/new",
+      "arrived: session/prompt test-session-2",
+      "arrived: session/new",
+      "arrived: session/prompt test-session-3",
+      // The third think foretells a fourth, never taken (closed at exit).
+      "arrived: session/new",
+    ]);
   });
 
   it("a think written once but run again (a function called in a loop) foretells its next run", async () => {

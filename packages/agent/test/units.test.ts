@@ -27,8 +27,9 @@ describe("MCP do endpoints", () => {
         await client.connect(new StreamableHTTPClientTransport(new URL(declaration.url), { requestInit: { headers } }));
         const tools = await client.listTools();
         const result = await client.callTool({ name: "do", arguments: { number: 3 } });
+        const invalid = await client.callTool({ name: "do", arguments: { number: -1 } }).catch((error: Error) => error);
         await client.close();
-        return { tools, result };
+        return { tools, result, invalid };
       };
       const ra = await call(server);
       expect(ra.tools.tools.map((t) => t.name)).toEqual(["do"]);
@@ -36,11 +37,42 @@ describe("MCP do endpoints", () => {
       expect(ra.result.content).toEqual([{ type: "text", text: "A3" }]);
       const rb = await call(b.server as typeof server);
       expect(rb.result.content).toEqual([{ type: "text", text: "B3" }]);
+      // Each session's server lists the same schema (converted once per process), and checks calls against it.
+      expect(ra.tools.tools[0]!.inputSchema).toMatchObject({
+        type: "object",
+        properties: { number: { type: "integer", minimum: 0 } },
+        required: ["number"],
+      });
+      expect(rb.tools.tools[0]!.inputSchema).toEqual(ra.tools.tools[0]!.inputSchema);
+      for (const invalid of [ra.invalid, rb.invalid]) expect(JSON.stringify(invalid)).toMatch(/number|invalid/i);
+      expect(ra.invalid).toMatchObject({ isError: true });
       await a.release();
       expect((await fetch(server.url, { ...init, headers: { ...init.headers, authorization: server.headers[0]!.value } })).status).toBe(401);
     } finally {
       await hub.close();
     }
+  });
+
+  it("http: warm() makes an agent's first requests with a token of its own, released after; real sessions work as before", async () => {
+    const hub = new McpHub(() => undefined);
+    try {
+      expect(await hub.warm()).toBe(true);
+      expect(hub.declarations).toBe(0);
+      const a = await hub.declare("http", async (n) => toolText(`A${n}`));
+      expect(hub.declarations).toBe(1);
+      const server = a.server as { url: string; headers: { name: string; value: string }[] };
+      const client = new Client({ name: "t", version: "1" });
+      const headers = Object.fromEntries(server.headers.map((h) => [h.name, h.value]));
+      await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } }));
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["do"]);
+      expect((await client.callTool({ name: "do", arguments: { number: 2 } })).content).toEqual([{ type: "text", text: "A2" }]);
+      await client.close();
+      expect(a.contacted).toBe(true);
+    } finally {
+      await hub.close();
+    }
+    // A closed hub has nothing to warm, and throws nothing.
+    expect(await hub.warm()).toBe(false);
   });
 
   it("stdio relay socket: a wrong token gets the connection closed, nothing else", async () => {

@@ -73,7 +73,8 @@ export class Progress {
       case "usage": {
         addUsage(this.usage, event.usage);
         this.thinksWithUsage.add(event.thinkId);
-        const figures = formatUsage(event.usage);
+        // Only `--verbose` shows them: the figures are not formatted otherwise.
+        const figures = this.options.verbose ? formatUsage(event.usage) : "";
         if (figures) this.verbose(`${this.tag(event.thinkId)}[usage of think ${event.thinkId}: ${figures}]\n`);
         break;
       }
@@ -107,7 +108,7 @@ export class Progress {
     this.clear();
     if (this.midLine) this.term.stderr("\n");
     this.midLine = false;
-    const total = formatUsage(this.usage);
+    const total = this.options.verbose ? formatUsage(this.usage) : "";
     const thinks = this.thinksWithUsage.size;
     if (total) this.verbose(`[usage of the run, ${thinks} think${thinks === 1 ? "" : "s"}: ${total}]\n`);
   }

@@ -49,11 +49,23 @@ export function showValue(value: unknown): string {
 
 /** `1,234 in / 56 out (1,290 total) · 2,000 in context · 0.0123 USD`; "" when nothing was reported. */
 export function formatUsage(u: UsageFigures): string {
-  const n = (x: number) => x.toLocaleString("en-US");
+  const n = groupDigits;
   const parts: string[] = [];
   if (u.totalTokens > 0 || u.inputTokens > 0 || u.outputTokens > 0)
     parts.push(`tokens ${n(u.inputTokens)} in / ${n(u.outputTokens)} out (${n(u.totalTokens)} total)`);
   if (u.contextTokens > 0) parts.push(`${n(u.contextTokens)} tokens in context`);
   for (const [currency, amount] of Object.entries(u.cost)) parts.push(`cost ${amount.toFixed(4)} ${currency}`);
   return parts.join(" · ");
+}
+
+/**
+ * `1234567` → `"1,234,567"`, as `toLocaleString("en-US")` writes a whole number, without it:
+ * its first call loads ICU's locale data, measured at 13 ms on a quiet machine and 0.28 s under
+ * load, in the middle of a run (the first think's usage).
+ */
+export function groupDigits(x: number): string {
+  if (!Number.isSafeInteger(x)) return x.toLocaleString("en-US");
+  const digits = String(Math.abs(x));
+  const grouped = digits.replace(/\B(?=(\d{3})+$)/g, ",");
+  return x < 0 ? `-${grouped}` : grouped;
 }

@@ -118,6 +118,8 @@ export class AcpAgent implements AsyncAgent {
   private runtime: HandlerRuntime | null = null;
   /** Thinks that have taken a session of this process. */
   private thinksOpened = 0;
+  /** The `do` server's first requests have been made ahead (`prepare`). */
+  private warmed = false;
   /** Sessions made ahead of need (see `openSession`). */
   private readonly ahead: SessionsAhead;
   /** What this particular agent needs beyond plain ACP (chosen by its `agentInfo.name`). */
@@ -270,7 +272,15 @@ export class AcpAgent implements AsyncAgent {
    * its first think's session made now, while the program starts.
    */
   prepare(hint: SessionHint): void {
-    if (!this.closed && this.process.alive) this.ahead.start(hint.thinks, hint.cwd ?? this.cwd);
+    if (this.closed || !this.process.alive) return;
+    this.ahead.start(hint.thinks, hint.cwd ?? this.cwd);
+    // An agent that connects to the `do` server as each session starts (Claude Code) makes its
+    // first request just as its first session is ready: the server's own first-request work is
+    // done now instead, while the agent starts (mcp/warm.ts). Once, after the session requests.
+    if (!this.warmed && this.transport === "http" && this.profile.connectsMcpAtSessionStart && this.ahead.count > 0) {
+      this.warmed = true;
+      setImmediate(() => void this.hub.warm());
+    }
   }
 
   /** Sessions made ahead and not taken (yet). */
@@ -486,7 +496,7 @@ export class AcpAgent implements AsyncAgent {
     const { declaration, servers } = await this.declareFor(cwd, routeDo);
     try {
       const response = await this.connection.agent.request(acp.methods.agent.session.new, {
-        ...this.profile.newSessionExtras?.(),
+        ...this.profile.newSessionExtras?.("think"),
         cwd,
         mcpServers: servers,
       }).catch((error: unknown) => {

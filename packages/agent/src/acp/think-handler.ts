@@ -137,8 +137,12 @@ export class ThinkHandler implements Thinker {
       throw await runtime.failure(error);
     }
     this.context.emit({ type: "session", thinkId: this.thinkId, sessionId: this.sessionId, transport: runtime.transport, ...(ahead ? { ahead } : {}) });
-    runtime.sessionOpened(this.request, this.worker, this.context.cwd);
-    return this.turn(this.request.prompt);
+    // The prompt goes first, then the sessions this think foretells: their `session/new` (and,
+    // for Claude Code, the process each starts) never comes before the prompt at the agent. The
+    // prompt request is queued within this task (the SDK checks it in microtasks), hence `setImmediate`.
+    const turn = this.turn(this.request.prompt);
+    setImmediate(() => runtime.sessionOpened(this.request, this.worker, this.context.cwd));
+    return turn;
   }
 
   private reply(text: string): AsyncThinkReply {

@@ -9,6 +9,7 @@ import { McpOverAcpProvider, type HasConnectionContext } from "@agentclientproto
 import { fromMcpServer } from "@agentclientprotocol/sdk/experimental/mcp-server";
 import { createDoServer, MCP_SERVER_NAME, type DoCall } from "./do-server.js";
 import { HttpMcpServer } from "./http.js";
+import { warmHttpServer } from "./warm.js";
 import { UnixMcpServer } from "./unix.js";
 import { relayScriptPath, RELAY_TOKEN_ENV } from "./relay.js";
 import type { McpTransport } from "../types.js";
@@ -120,6 +121,30 @@ export class McpHub {
       contacted: true, // not tracked over ACP: never reported as not offered
 
     };
+  }
+
+  /** Declarations not yet released. */
+  get declarations(): number {
+    return this.entries.size;
+  }
+
+  /**
+   * Starts the HTTP `do` server if needed and makes an agent's first requests to it with a
+   * declaration of its own, released after (`warmHttpServer`): call it while the agent starts
+   * its first sessions. Whether both requests were answered; never throws.
+   */
+  async warm(): Promise<boolean> {
+    try {
+      const declaration = await this.declare("http", async () => ({ content: [], isError: true }));
+      const server = declaration.server as { url: string; headers: { name: string; value: string }[] };
+      try {
+        return await warmHttpServer(server.url, server.headers[0]!.value.slice("Bearer ".length));
+      } finally {
+        await declaration.release();
+      }
+    } catch {
+      return false; // the hub closed meanwhile: nothing to warm
+    }
   }
 
   async close(): Promise<void> {

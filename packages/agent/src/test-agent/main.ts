@@ -97,6 +97,7 @@ export function runTestAgentMain(argv: string[]): void {
       sessions.get(params.sessionId)?.cancel?.abort();
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
+      log(`prompt received: ${params.sessionId}`);
       const session = sessions.get(params.sessionId);
       if (!session) throw acp.RequestError.resourceNotFound(params.sessionId);
       const text = params.prompt.map((b) => (b.type === "text" ? b.text : "")).join("");
@@ -114,10 +115,41 @@ export function runTestAgentMain(argv: string[]): void {
 
   const stream = acp.ndJsonStream(
     Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
-    Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+    arrivals(Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>),
   );
   const connection = app.connect(stream);
   void connection.closed.then(() => process.exit(0));
+}
+
+/**
+ * With a log file, each request and notification is logged as it arrives (`arrived: METHOD
+ * [SESSION]`), in the order the client sent them: the SDK may run the handlers of messages
+ * that arrive together in another order.
+ */
+function arrivals(input: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  if (!logFile) return input;
+  const decoder = new TextDecoder();
+  let pending = "";
+  return input.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        pending += decoder.decode(chunk, { stream: true });
+        const lines = pending.split("\n");
+        pending = lines.pop() ?? "";
+        for (const line of lines) {
+          try {
+            const message = JSON.parse(line) as { method?: unknown; params?: { sessionId?: unknown } };
+            if (typeof message.method !== "string") continue;
+            const session = typeof message.params?.sessionId === "string" ? ` ${message.params.sessionId}` : "";
+            appendFileSync(logFile!, `arrived: ${message.method}${session}\n`);
+          } catch {
+            // not JSON: the SDK reports it
+          }
+        }
+        controller.enqueue(chunk);
+      },
+    }),
+  );
 }
 
 class Turn {

@@ -448,7 +448,7 @@ async function runProgram(
   if (workers && !task) workers.program = own?.program ?? parsedAhead?.program;
   // Before it waits for the agent: whether it will think (the agent then makes a session ahead).
   const program = own?.program ?? parsedAhead?.program;
-  if (!task && init.agentMode !== "none" && !init.replay && (program || (go && init.fileName.endsWith(".json")))) {
+  if (!task && !init.hinted && init.agentMode !== "none" && !init.replay && (program || (go && init.fileName.endsWith(".json")))) {
     const programs = program ? [program, ...Object.values(init.modules ?? {}).map((m) => m.program)] : [];
     const thinks = program
       ? programs.reduce((n, p) => n + countThinks(p, { asks: !init.askUser }), 0)

@@ -63,6 +63,8 @@ export interface WorkerInit {
   modules?: ParsedModules;
   /** Run nothing until the main thread says `go` (the agent is still starting); load and parse meanwhile. */
   gated?: boolean;
+  /** The main thread has told the agent how many thinks the program's text holds (`thinks-ahead` is not sent). */
+  hinted?: boolean;
   /** A task thread started ahead of any task (pool.ts): it loads, then waits for its first `next-task`. */
   standby?: boolean;
   /** The worker key of the task this thread runs (pool.ts): set on its think requests and think events. */

@@ -12,7 +12,7 @@ import type { AcpAgentOptions } from "../acp/agent.js";
 import { RecyclingAgent } from "../acp/recycling.js";
 import { AgentCodes, toAgentError } from "../errors.js";
 import type { AsyncAgent, Logger, McpTransport, PermissionAnswer, PermissionPolicy, PermissionQuestion, RunEvent } from "../types.js";
-import { newSession, removeSessionDir } from "@patchwork/interpreter";
+import { countThinks, countThreadbareThinks, newSession, removeSessionDir } from "@patchwork/interpreter";
 import { EvaluatorPool } from "./pool.js";
 import type { ParsedModules, WorkerInit } from "./protocol.js";
 import type { TraceWriter } from "../trace/writer.js";
@@ -222,6 +222,13 @@ async function run(options: RunWithAgentOptions, cwd: string): Promise<RunWithAg
   process.once("exit", killOnExit);
   try {
     const parsed = await parsedOf(options);
+    // Sessions for the program's thinks are asked for as soon as the agent is up, not once the
+    // program's thread has started and counted them (that thread's start can take longer).
+    const thinks = thinksInText(options, parsed);
+    if (thinks !== null) {
+      if (thinks > 0) void starting.then((agent) => agent.prepare({ thinks }), () => undefined);
+      return await evaluate(options, cwd, emit, parsed, { agent: lateAgent(starting), starting, hinted: true });
+    }
     return await evaluate(options, cwd, emit, parsed, { agent: lateAgent(starting), starting });
   } finally {
     options.signal?.removeEventListener("abort", onRunAbort);
@@ -230,6 +237,22 @@ async function run(options: RunWithAgentOptions, cwd: string): Promise<RunWithAg
     if (!acpAgent) startAbort.abort();
     await starting.then((started) => started.close(), () => undefined);
   }
+}
+
+/**
+ * How many think blocks the program's text (with its imports) holds, when the main thread
+ * knows it: parsed by the caller without errors, or a Threadbare JSON program; null otherwise
+ * (the program's thread counts them: `thinks-ahead`). None with a cassette (it answers them).
+ */
+function thinksInText(options: RunWithAgentOptions, parsed: ParsedProgram | undefined): number | null {
+  if (options.replay) return null;
+  const asks = !options.askUser;
+  if (parsed && !parsed.diagnostics.some((d) => d.severity === "error")) {
+    const programs = [parsed.program, ...Object.values(parsed.modules).map((m) => m.program)];
+    return programs.reduce((n, program) => n + countThinks(program, { asks }), 0);
+  }
+  if (!parsed && options.fileName.endsWith(".json")) return countThreadbareThinks(options.source);
+  return null;
 }
 
 /** The program, parsed by the caller (the CLI's parse cache), if it was. */
@@ -262,6 +285,8 @@ interface RunAgent {
   agent: AsyncAgent;
   /** An ACP agent still starting: the program's thread is held until it is up; a failed start fails the run. */
   starting: Promise<RecyclingAgent> | null;
+  /** The agent has been told how many thinks the program holds (the program's thread does not tell it again). */
+  hinted?: boolean;
 }
 
 function evaluate(
@@ -296,6 +321,7 @@ function evaluate(
     // A replay (`--resume`) runs while the agent starts: its replayed thinks need no agent, and
     // the first think the cassette lacks waits for it (`lateAgent`).
     ...(starting && !options.replay ? { gated: true } : {}),
+    ...(runAgent?.hinted ? { hinted: true } : {}),
   };
   const runController = new AbortController();
   // One abort listener per evaluator thread's bridge: a run with many workers has many.

@@ -241,7 +241,7 @@ class AcpProxy {
     // The agent profile's session options (Claude Code: no bypass mode, which it refuses as
     // root), then what the editor asked for.
     const response = (await agent.request(acp.methods.agent.session.new, {
-      ...agent.profile.newSessionExtras?.(),
+      ...agent.profile.newSessionExtras?.("chat"),
       ...session.request,
       cwd: session.cwd,
       mcpServers: session.mcpServers,

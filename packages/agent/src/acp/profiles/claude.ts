@@ -8,8 +8,12 @@
  *   `IS_SANDBOX=1`. We never use the bypass mode: our permission policy answers every request.
  * - `promptSuggestions: false`: no predicted follow-up prompt (one model request per turn).
  * - `env: {ENABLE_TOOL_SEARCH: "false"}`: MCP tools are offered to the model directly instead
- *   of behind a tool-search tool, so calling `do` needs no search round trip. With both, a think
- *   with one `do` costs 3 model requests (measured with 0.101.0, docs/agents.md).
+ *   of behind a tool-search tool, so calling `do` needs no search round trip.
+ * - `title` (a think's session only, `CLAUDE_THINK_SESSION_OPTIONS`): the session's name in
+ *   Claude Code's session list. Without one, Claude Code asks the model for a title (a side
+ *   request of each session's first turn, made by its process while the turn runs: work the
+ *   think's answer never sees). A think with one `do` then costs 2 model requests (measured
+ *   with 0.101.0, docs/agents.md). A chat session of the agent panel keeps Claude Code's own title.
  *
  * After `session/new` the session's permission mode is set to `default` ("Manual": ask the
  * client before any tool that is not read-only) when it is anything else. Claude Code starts
@@ -26,13 +30,18 @@ export const CLAUDE_SESSION_OPTIONS = {
   env: { ENABLE_TOOL_SEARCH: "false" },
 } as const;
 
+/** A think's session: named, so that Claude Code asks the model for no title (a chat session in the agent panel is not). */
+export const CLAUDE_THINK_SESSION_OPTIONS = { ...CLAUDE_SESSION_OPTIONS, title: "Patchwork think" } as const;
+
 /** Claude Code's permission mode ("Manual") that asks the client (`session/request_permission`). */
 export const CLAUDE_MODE = "default";
 
 export const claudeProfile: AgentProfile = {
   name: "claude",
   matches: (init) => (init.agentInfo?.name ?? "").includes("@agentclientprotocol/claude-agent-acp"),
-  newSessionExtras: () => ({ _meta: { claudeCode: { options: CLAUDE_SESSION_OPTIONS } } }),
+  newSessionExtras: (purpose) => ({
+    _meta: { claudeCode: { options: purpose === "chat" ? CLAUDE_SESSION_OPTIONS : CLAUDE_THINK_SESSION_OPTIONS } },
+  }),
   afterNewSession: (session) => chooseMode(session, CLAUDE_MODE),
   // The adapter names the tool the SDK is about to run in `_meta.claudeCode.toolName`
   // (`mcp__<server>__<tool>`); the title is the model's description.

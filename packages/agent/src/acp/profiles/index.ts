@@ -44,8 +44,8 @@ export interface AgentProfile {
   readonly name: string;
   /** Whether this profile is for the agent that answered `initialize` so. */
   matches(init: acp.InitializeResponse): boolean;
-  /** Extra fields merged into every `session/new` request (e.g. `_meta`). */
-  newSessionExtras?(): Record<string, unknown>;
+  /** Extra fields merged into every `session/new` request (e.g. `_meta`): for a think's session, or a chat of the agent panel. */
+  newSessionExtras?(purpose: "think" | "chat"): Record<string, unknown>;
   /** Runs once after each `session/new`, before the first prompt (e.g. choose a mode). */
   afterNewSession?(session: ProfileSession): Promise<void>;
   /**
