@@ -61,11 +61,15 @@ try {
   });
   const claude = name.includes("claude-agent-acp");
   const options = { ...CLAUDE_THINK_SESSION_OPTIONS, ...(spec.options ?? {}) };
-  const session = await connection.agent.request(acp.methods.agent.session.new, {
+  const opening = connection.agent.request(acp.methods.agent.session.new, {
     ...(claude ? { _meta: { claudeCode: { options } } } : {}),
     cwd: spec.cwd,
     mcpServers: [declaration.server],
   });
+  // As patchwork does (AcpAgent.prepare): the server's first requests made while Claude Code
+  // starts, so that the floor does not pay that lazy work on its critical path either.
+  if (claude && mcp === "http") setImmediate(() => void hub.warm());
+  const session = await opening;
   marks.sessionNew = at();
   const wanted = claude ? "default" : name.includes("codex") ? "read-only" : null;
   const modes = session.modes;
