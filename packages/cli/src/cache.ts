@@ -32,10 +32,11 @@ export const MAX_ENTRY_AGE_MS = 30 * 24 * 3600 * 1000;
 /** One write in this many prunes the directory (a cold path's cost; warm runs never prune). */
 const PRUNE_EVERY = 64;
 
-export type CacheKind = "ast" | "check";
+/** Parse results (JSON, `<kind>-<key>.json`), and V8's compiled code of the bundle's scripts (`code-<key>.bin`, code-cache.ts). */
+export type CacheKind = "ast" | "check" | "code";
 
-export function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
+export function sha256(data: string | Uint8Array): string {
+  return createHash("sha256").update(data).digest("hex");
 }
 
 /**
@@ -91,7 +92,7 @@ export class ParseCache {
   }
 
   private file(kind: CacheKind, key: string): string {
-    return join(this.dir, `${kind}-${key}.json`);
+    return join(this.dir, `${kind}-${key}.${kind === "code" ? "bin" : "json"}`);
   }
 
   /** The payload stored under the key, or undefined (missing, or not a sound entry for this key). */
@@ -119,6 +120,34 @@ export class ParseCache {
   }
 
   /**
+   * The bytes stored under the key by `putBytes`, or undefined (missing, or not a sound entry
+   * for this key: the same checks as `get`, the length counted in bytes).
+   */
+  getBytes(kind: CacheKind, key: string): Buffer | undefined {
+    try {
+      const path = this.file(kind, key);
+      if (!ownedByUs(path)) return undefined;
+      const data = readFileSync(path);
+      const nl = data.indexOf(10);
+      if (nl < 0 || nl > 1024) return undefined;
+      const header = JSON.parse(data.subarray(0, nl).toString("utf8")) as { format?: unknown; key?: unknown; sha256?: unknown; bytes?: unknown };
+      const payload = data.subarray(nl + 1);
+      if (header.format !== CACHE_FORMAT || header.key !== key || header.bytes !== payload.length) return undefined;
+      if (header.sha256 !== sha256(payload)) return undefined;
+      return payload;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Stores bytes under the key (read back by `getBytes`), as `put` does; false if not stored. */
+  putBytes(kind: CacheKind, key: string, payload: Uint8Array): boolean {
+    if (!this.writable || payload.length > MAX_ENTRY_BYTES) return false;
+    const header = JSON.stringify({ format: CACHE_FORMAT, key, sha256: sha256(payload), bytes: payload.length });
+    return this.write(kind, key, [Buffer.from(`${header}\n`), payload]);
+  }
+
+  /**
    * Stores a payload (a JSON value) under the key. Values JSON cannot carry exactly
    * (non-finite numbers, -0) are not stored, nor payloads over MAX_ENTRY_BYTES.
    */
@@ -132,13 +161,19 @@ export class ParseCache {
     }
     if (payload === undefined || payload.length > MAX_ENTRY_BYTES) return;
     const header = JSON.stringify({ format: CACHE_FORMAT, key, sha256: sha256(payload), bytes: payload.length });
+    this.write(kind, key, [`${header}\n${payload}`]);
+  }
+
+  /** Writes an entry atomically (a temporary file renamed into place); on failure, stops caching. */
+  private write(kind: CacheKind, key: string, parts: (string | Uint8Array)[]): boolean {
     const target = this.file(kind, key);
     const temp = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     try {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-      writeFileSync(temp, `${header}\n${payload}`, { mode: 0o600 });
+      writeFileSync(temp, parts.length === 1 ? parts[0]! : Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p) : p))), { mode: 0o600 });
       renameSync(temp, target);
       if (Math.random() * PRUNE_EVERY < 1) this.prune();
+      return true;
     } catch (error) {
       this.writable = false;
       try {
@@ -148,6 +183,7 @@ export class ParseCache {
       }
       const code = (error as NodeJS.ErrnoException).code ?? String(error);
       this.verbose?.(`patchwork: cache directory ${this.dir} is not writable (${code}); not caching\n`);
+      return false;
     }
   }
 
@@ -163,7 +199,7 @@ export class ParseCache {
       return;
     }
     for (const name of names) {
-      if (!/^(ast|check)-[0-9a-f]{64}\.json(\..*\.tmp)?$/.test(name)) continue; // only our own files
+      if (!/^((ast|check)-[0-9a-f]{64}\.json|code-[0-9a-f]{64}\.bin)(\..*\.tmp)?$/.test(name)) continue; // only our own files
       const path = join(this.dir, name);
       try {
         if (now - statSync(path).mtimeMs > maxAgeMs) rmSync(path, { force: true });
