@@ -1,21 +1,14 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import * as parserCore from "@patchwork/parser/core";
 import { hasErrors, SourceFile, type Diagnostic } from "@patchwork/parser/core";
 import { ParseCache, sha256 } from "./cache.js";
 import type { CheckDependency, Checker } from "./check-analysis.js";
-import { loadScript, type Loaded } from "./code-cache.js";
+import { loadScript, type Loaded } from "./cache.js";
 
 type Analysis = typeof import("./check-analysis.js");
 
-/** The parser and the checks (check-analysis.ts), loaded on a miss: in the bundle, a script with a code cache (code-cache.ts). */
-const loadCheckAnalysis = (cache: ParseCache | null) =>
-  loadScript<Analysis>(
-    "check-analysis",
-    cache,
-    async () => ({ "@patchwork/parser/core": parserCore, "@patchwork/interpreter/core": await import("@patchwork/interpreter/core") }),
-    () => import("./check-analysis.js"),
-  );
+/** The parser and the checks (check-analysis.ts), loaded on a miss: in the bundle, a script with a code cache (cache.ts `loadScript`). */
+const loadCheckAnalysis = (cache: ParseCache | null) => loadScript<Analysis>("check-analysis", cache, () => import("./check-analysis.js"));
 import { isThreadbare, readSource, renderDiagnostics } from "./files.js";
 import type { Terminal } from "./terminal.js";
 

@@ -3,19 +3,16 @@
 // Chevrotain ≈ 400 KB) is imported only when one of them is not in the cache. The interpreter
 // then gets a parse function for its imports that answers from what was looked up.
 import { readFileSync } from "node:fs";
-import * as parserCore from "@patchwork/parser/core";
 import type { Diagnostic, Program } from "@patchwork/parser/core";
-import * as interpreterCore from "@patchwork/interpreter/core";
 import { importedFiles, importedModule, moduleDir, type ParseFn } from "@patchwork/interpreter/core";
 import type { ParsedModules, ParsedProgram } from "@patchwork/agent";
 import type { ParseCache } from "./cache.js";
-import { loadScript } from "./code-cache.js";
+import { loadScript } from "./cache.js";
 
 type Parsing = typeof import("./parsing.js");
 
-/** The parser (parsing.ts), loaded on a miss: in the bundle, a script with a code cache (code-cache.ts). */
-const loadParsing = (cache: ParseCache | null) =>
-  loadScript<Parsing>("parsing", cache, async () => ({ "@patchwork/parser/core": parserCore, "@patchwork/interpreter/core": interpreterCore }), () => import("./parsing.js"));
+/** The parser (parsing.ts), loaded on a miss: in the bundle, a script with a code cache (cache.ts `loadScript`). */
+const loadParsing = (cache: ParseCache | null) => loadScript<Parsing>("parsing", cache, () => import("./parsing.js"));
 
 export interface Parsed {
   program: Program;
@@ -46,9 +43,11 @@ function cachedParse(cache: ParseCache, fileName: string, text: string): Parsed 
 export async function loadProgram(file: string, text: string, cwd: string, cache: ParseCache | null): Promise<LoadedProgram> {
   if (file.toLowerCase().endsWith(".json")) {
     const parsing = await loadParsing(cache);
-    const loaded = parsing.exports.loadThreadbare(text, { fileName: file });
+    const { parse, loadThreadbare } = parsing.exports;
+    const loaded = loadThreadbare(text, { fileName: file });
     parsing.done();
-    return { ...loaded, parseModule: parsing.exports.parseModule };
+    // The modules a Threadbare file imports, parsed as the interpreter's own parseModule does.
+    return { ...loaded, parseModule: (source, fileName) => importedModule(parse(source, { fileName }), fileName) };
   }
   // What the run will parse, by file name: its text and the cached result.
   const known = new Map<string, { text: string; parsed: Parsed }>();
