@@ -67,6 +67,7 @@ const commands = [
     ? []
     : [
         { label: "baseline: run hello.pw (edited)", args: () => [baseline, "run", edited()], env: warm },
+        { label: "baseline: run hello.pw (first)", args: [baseline, "run", "examples/hello.pw"], env: () => ({ PATCHWORK_CACHE_DIR: emptyCache() }) },
         { label: "baseline: run hello.pw (no cache)", args: [baseline, "run", "examples/hello.pw"], env: noCache },
         { label: "baseline: check hello.pw (edited)", args: () => [baseline, "check", edited()], env: warm },
         { label: "baseline: run hello.pw (warm)", args: [baseline, "run", "examples/hello.pw"], env: warm },
