@@ -292,7 +292,13 @@ function fromScript<T>(name: string, cache: ParseCache | null): Loaded<T> | unde
     done() {
       if (!pending) return;
       pending = false;
-      const written = cache!.putBytes("code", key!, script.createCachedData());
+      let data: Buffer;
+      try {
+        data = script.createCachedData();
+      } catch {
+        return; // nothing to keep: the next run compiles the script again
+      }
+      const written = cache!.putBytes("code", key!, data);
       debug(`${name}: ${written ? "written" : "not written"}`);
     },
   };

@@ -1,16 +1,15 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { hasErrors, SourceFile, type Diagnostic } from "@patchwork/parser/core";
-import { ParseCache, sha256 } from "./cache.js";
+import { loadScript, ParseCache, sha256, type Loaded } from "./cache.js";
 import type { CheckDependency, Checker } from "./check-analysis.js";
-import { loadScript, type Loaded } from "./cache.js";
+import { isThreadbare, readSource, renderDiagnostics } from "./files.js";
+import type { Terminal } from "./terminal.js";
 
 type Analysis = typeof import("./check-analysis.js");
 
 /** The parser and the checks (check-analysis.ts), loaded on a miss: in the bundle, a script with a code cache (cache.ts `loadScript`). */
 const loadCheckAnalysis = (cache: ParseCache | null) => loadScript<Analysis>("check-analysis", cache, () => import("./check-analysis.js"));
-import { isThreadbare, readSource, renderDiagnostics } from "./files.js";
-import type { Terminal } from "./terminal.js";
 
 /**
  * `patchwork check FILE...`: parse errors and the static checks of @patchwork/analysis (the

@@ -6,8 +6,7 @@ import { readFileSync } from "node:fs";
 import type { Diagnostic, Program } from "@patchwork/parser/core";
 import { importedFiles, importedModule, moduleDir, type ParseFn } from "@patchwork/interpreter/core";
 import type { ParsedModules, ParsedProgram } from "@patchwork/agent";
-import type { ParseCache } from "./cache.js";
-import { loadScript } from "./cache.js";
+import { loadScript, type Loaded, type ParseCache } from "./cache.js";
 
 type Parsing = typeof import("./parsing.js");
 
@@ -78,7 +77,7 @@ export async function loadProgram(file: string, text: string, cwd: string, cache
  */
 export async function parseAhead(file: string, text: string, cwd: string, cache: ParseCache | null): Promise<ParsedProgram | undefined> {
   if (file.toLowerCase().endsWith(".json")) return undefined;
-  let parsing: Awaited<ReturnType<typeof loadParsing>> | undefined;
+  let parsing: Loaded<Parsing> | undefined;
   const parse = async (fileName: string, source: string): Promise<Parsed> =>
     (cache ? cachedParse(cache, fileName, source) : undefined) ??
     parseAndCache((parsing ??= await loadParsing(cache)).exports, cache, fileName, source);
