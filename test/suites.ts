@@ -10,6 +10,7 @@ export const endToEndSuites = [
   // The CLI as users run it: `bin/patchwork.js` spawned per test, mostly with a scripted agent.
   "packages/cli/test/agent-cli.test.ts",
   "packages/cli/test/cache-cli.test.ts",
+  "packages/cli/test/code-cache.test.ts",
   "packages/cli/test/cancelled-write.test.ts",
   "packages/cli/test/acp-cli.test.ts",
   "packages/cli/test/entry-results.test.ts",

@@ -15,10 +15,15 @@
 // temporary file renamed into place, so a reader never sees half an entry. A directory that
 // cannot be created or written turns caching off for the rest of the process (one line with
 // --verbose). Nothing here throws.
+//
+// It also keeps V8's compiled code of the parser (`code-<key>.bin`; `loadScript` below).
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Script } from "node:vm";
 
 /** Set by scripts/bundle-cli.mjs (esbuild `define`): a hash of the code bundled. */
 declare const __PATCHWORK_BUILD_ID__: string | undefined;
@@ -32,10 +37,11 @@ export const MAX_ENTRY_AGE_MS = 30 * 24 * 3600 * 1000;
 /** One write in this many prunes the directory (a cold path's cost; warm runs never prune). */
 const PRUNE_EVERY = 64;
 
-export type CacheKind = "ast" | "check";
+/** Parse results (JSON, `<kind>-<key>.json`), and V8's compiled code of the bundle's scripts (`code-<key>.bin`, `loadScript`). */
+export type CacheKind = "ast" | "check" | "code";
 
-export function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
+export function sha256(data: string | Uint8Array): string {
+  return createHash("sha256").update(data).digest("hex");
 }
 
 /**
@@ -91,7 +97,7 @@ export class ParseCache {
   }
 
   private file(kind: CacheKind, key: string): string {
-    return join(this.dir, `${kind}-${key}.json`);
+    return join(this.dir, `${kind}-${key}.${kind === "code" ? "bin" : "json"}`);
   }
 
   /** The payload stored under the key, or undefined (missing, or not a sound entry for this key). */
@@ -119,6 +125,34 @@ export class ParseCache {
   }
 
   /**
+   * The bytes stored under the key by `putBytes`, or undefined (missing, or not a sound entry
+   * for this key: the same checks as `get`, the length counted in bytes).
+   */
+  getBytes(kind: CacheKind, key: string): Buffer | undefined {
+    try {
+      const path = this.file(kind, key);
+      if (!ownedByUs(path)) return undefined;
+      const data = readFileSync(path);
+      const nl = data.indexOf(10);
+      if (nl < 0 || nl > 1024) return undefined;
+      const header = JSON.parse(data.subarray(0, nl).toString("utf8")) as { format?: unknown; key?: unknown; sha256?: unknown; bytes?: unknown };
+      const payload = data.subarray(nl + 1);
+      if (header.format !== CACHE_FORMAT || header.key !== key || header.bytes !== payload.length) return undefined;
+      if (header.sha256 !== sha256(payload)) return undefined;
+      return payload;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Stores bytes under the key (read back by `getBytes`), as `put` does; false if not stored. */
+  putBytes(kind: CacheKind, key: string, payload: Uint8Array): boolean {
+    if (!this.writable || payload.length > MAX_ENTRY_BYTES) return false;
+    const header = JSON.stringify({ format: CACHE_FORMAT, key, sha256: sha256(payload), bytes: payload.length });
+    return this.write(kind, key, [Buffer.from(`${header}\n`), payload]);
+  }
+
+  /**
    * Stores a payload (a JSON value) under the key. Values JSON cannot carry exactly
    * (non-finite numbers, -0) are not stored, nor payloads over MAX_ENTRY_BYTES.
    */
@@ -132,13 +166,19 @@ export class ParseCache {
     }
     if (payload === undefined || payload.length > MAX_ENTRY_BYTES) return;
     const header = JSON.stringify({ format: CACHE_FORMAT, key, sha256: sha256(payload), bytes: payload.length });
+    this.write(kind, key, [`${header}\n${payload}`]);
+  }
+
+  /** Writes an entry atomically (a temporary file renamed into place); on failure, stops caching. */
+  private write(kind: CacheKind, key: string, parts: (string | Uint8Array)[]): boolean {
     const target = this.file(kind, key);
     const temp = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     try {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-      writeFileSync(temp, `${header}\n${payload}`, { mode: 0o600 });
+      writeFileSync(temp, parts.length === 1 ? parts[0]! : Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p) : p))), { mode: 0o600 });
       renameSync(temp, target);
       if (Math.random() * PRUNE_EVERY < 1) this.prune();
+      return true;
     } catch (error) {
       this.writable = false;
       try {
@@ -148,6 +188,7 @@ export class ParseCache {
       }
       const code = (error as NodeJS.ErrnoException).code ?? String(error);
       this.verbose?.(`patchwork: cache directory ${this.dir} is not writable (${code}); not caching\n`);
+      return false;
     }
   }
 
@@ -163,7 +204,7 @@ export class ParseCache {
       return;
     }
     for (const name of names) {
-      if (!/^(ast|check)-[0-9a-f]{64}\.json(\..*\.tmp)?$/.test(name)) continue; // only our own files
+      if (!/^((ast|check)-[0-9a-f]{64}\.json|code-[0-9a-f]{64}\.bin)(\..*\.tmp)?$/.test(name)) continue; // only our own files
       const path = join(this.dir, name);
       try {
         if (now - statSync(path).mtimeMs > maxAgeMs) rmSync(path, { force: true });
@@ -184,4 +225,81 @@ function ownedByUs(path: string): boolean {
 function exactJson(_key: string, value: unknown): unknown {
   if (typeof value === "number" && (!Number.isFinite(value) || Object.is(value, -0))) throw new Error("not exact in JSON");
   return value;
+}
+
+// ── The parser's compiled code ──
+//
+// A run whose file is not in the parse cache (a file's first run, the first after each edit)
+// loads the parser: ≈ 470 KB of code, most of it Chevrotain, which V8 parses and compiles
+// again in every process; Node 20 keeps no compiled code of ES modules. So the bundle also
+// holds the parser's modules as classic scripts (`<name>.script.js`, scripts/bundle-cli.mjs),
+// compiled here with `vm.Script`; after the first use, the compiled code (`createCachedData`,
+// which then includes the functions the parse ran) goes into the parse cache's directory as a
+// `code-<key>.bin` entry (`putBytes`: atomic, private, checked by length and SHA-256 before V8
+// sees it). The key covers the script's bytes, the Node and V8 versions and the architecture;
+// data V8 rejects anyway (other flags) is compiled without and replaced. No cache (`--no-cache`,
+// `PATCHWORK_NO_CACHE=1`, an unwritable directory): the script is compiled without one. Run
+// from the sources (no bundle) or without the script file: the ES module, as before.
+//
+// `PATCHWORK_DEBUG=code-cache` prints one line per script to stderr: how it was compiled.
+
+/** Set by scripts/bundle-cli.mjs (esbuild `define`): the bundle has the `*.script.js` files. */
+declare const __PATCHWORK_SCRIPTS__: boolean | undefined;
+
+/** A module of the cold path, and what to do once it has done its work. */
+export interface Loaded<T> {
+  exports: T;
+  /** Stores the compiled code when this process compiled the script without a cache (once). */
+  done(): void;
+}
+
+const nothing = (): void => {};
+
+/**
+ * The module `./<name>.js` of this package: in the bundle, its script `<name>.script.js`
+ * compiled with the code cache; else (the sources, or no script file) `fallback()`, its import.
+ */
+export async function loadScript<T>(name: "parsing" | "check-analysis", cache: ParseCache | null, fallback: () => Promise<T>): Promise<Loaded<T>> {
+  return fromScript<T>(name, cache) ?? { exports: await fallback(), done: nothing };
+}
+
+function debug(line: string): void {
+  if ((process.env.PATCHWORK_DEBUG ?? "").split(",").includes("code-cache")) process.stderr.write(`patchwork: code cache: ${line}\n`);
+}
+
+/** The script `<name>.script.js` next to this module, run; undefined when there is none. */
+function fromScript<T>(name: string, cache: ParseCache | null): Loaded<T> | undefined {
+  if (typeof __PATCHWORK_SCRIPTS__ !== "boolean") return undefined; // the sources: no scripts
+  const url = new URL(`./${name}.script.js`, import.meta.url);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(url);
+  } catch {
+    return undefined;
+  }
+  const nodeRequire = createRequire(url);
+  const vm = nodeRequire("node:vm") as typeof import("node:vm");
+  const key = cache?.key("code", [name, process.version, process.arch, process.versions.v8, sha256(bytes)]);
+  const cachedData = cache && key ? cache.getBytes("code", key) : undefined;
+  const script: Script = new vm.Script(bytes.toString("utf8"), { filename: fileURLToPath(url), cachedData });
+  const hit = cachedData !== undefined && !script.cachedDataRejected;
+  debug(`${name}: ${!cache ? "off" : hit ? "used" : cachedData ? "rejected" : "missing"}`);
+  const module = { exports: {} as T };
+  (script.runInThisContext() as (e: T, r: NodeJS.Require, m: typeof module, u: string) => void)(module.exports, nodeRequire, module, url.href);
+  let pending = !hit && cache !== null && key !== undefined;
+  return {
+    exports: module.exports,
+    done() {
+      if (!pending) return;
+      pending = false;
+      let data: Buffer;
+      try {
+        data = script.createCachedData();
+      } catch {
+        return; // nothing to keep: the next run compiles the script again
+      }
+      const written = cache!.putBytes("code", key!, data);
+      debug(`${name}: ${written ? "written" : "not written"}`);
+    },
+  };
 }

@@ -1,10 +1,15 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { hasErrors, SourceFile, type Diagnostic } from "@patchwork/parser/core";
-import { ParseCache, sha256 } from "./cache.js";
+import { loadScript, ParseCache, sha256, type Loaded } from "./cache.js";
 import type { CheckDependency, Checker } from "./check-analysis.js";
 import { isThreadbare, readSource, renderDiagnostics } from "./files.js";
 import type { Terminal } from "./terminal.js";
+
+type Analysis = typeof import("./check-analysis.js");
+
+/** The parser and the checks (check-analysis.ts), loaded on a miss: in the bundle, a script with a code cache (cache.ts `loadScript`). */
+const loadCheckAnalysis = (cache: ParseCache | null) => loadScript<Analysis>("check-analysis", cache, () => import("./check-analysis.js"));
 
 /**
  * `patchwork check FILE...`: parse errors and the static checks of @patchwork/analysis (the
@@ -18,14 +23,14 @@ import type { Terminal } from "./terminal.js";
 export async function checkCommand(files: readonly string[], term: Terminal, options: { noCache?: boolean } = {}): Promise<number> {
   let status = 0;
   const cache = ParseCache.open({ noCache: options.noCache });
-  let analysis: typeof import("./check-analysis.js") | undefined;
+  let loaded: Loaded<Analysis> | undefined;
   let checker: Checker | undefined;
   for (const file of files) {
     let diagnostics: Diagnostic[];
     let source: SourceFile;
     if (isThreadbare(file)) {
-      analysis ??= await import("./check-analysis.js");
-      ({ source, diagnostics } = analysis.loadFile(file));
+      loaded ??= await loadCheckAnalysis(cache);
+      ({ source, diagnostics } = loaded.exports.loadFile(file));
     } else {
       const text = readSource(file);
       source = new SourceFile(text, file);
@@ -33,8 +38,8 @@ export async function checkCommand(files: readonly string[], term: Terminal, opt
       const cached = cache && key ? cachedCheck(cache.get("check", key)) : undefined;
       if (cached) diagnostics = cached;
       else {
-        analysis ??= await import("./check-analysis.js");
-        checker ??= new analysis.Checker();
+        loaded ??= await loadCheckAnalysis(cache);
+        checker ??= new loaded.exports.Checker();
         const result = checker.check(text, file);
         diagnostics = result.diagnostics;
         if (cache && key) cache.put("check", key, result);
@@ -43,6 +48,7 @@ export async function checkCommand(files: readonly string[], term: Terminal, opt
     if (diagnostics.length > 0) term.stderr(renderDiagnostics(diagnostics, source));
     if (hasErrors(diagnostics)) status = 1;
   }
+  loaded?.done();
   return status;
 }
 

@@ -6,7 +6,12 @@ import { readFileSync } from "node:fs";
 import type { Diagnostic, Program } from "@patchwork/parser/core";
 import { importedFiles, importedModule, moduleDir, type ParseFn } from "@patchwork/interpreter/core";
 import type { ParsedModules, ParsedProgram } from "@patchwork/agent";
-import type { ParseCache } from "./cache.js";
+import { loadScript, type Loaded, type ParseCache } from "./cache.js";
+
+type Parsing = typeof import("./parsing.js");
+
+/** The parser (parsing.ts), loaded on a miss: in the bundle, a script with a code cache (cache.ts `loadScript`). */
+const loadParsing = (cache: ParseCache | null) => loadScript<Parsing>("parsing", cache, () => import("./parsing.js"));
 
 export interface Parsed {
   program: Program;
@@ -36,8 +41,12 @@ function cachedParse(cache: ParseCache, fileName: string, text: string): Parsed 
  */
 export async function loadProgram(file: string, text: string, cwd: string, cache: ParseCache | null): Promise<LoadedProgram> {
   if (file.toLowerCase().endsWith(".json")) {
-    const parsing = await import("./parsing.js");
-    return { ...parsing.loadThreadbare(text, { fileName: file }), parseModule: parsing.parseModule };
+    const parsing = await loadParsing(cache);
+    const { parse, loadThreadbare } = parsing.exports;
+    const loaded = loadThreadbare(text, { fileName: file });
+    parsing.done();
+    // The modules a Threadbare file imports, parsed as the interpreter's own parseModule does.
+    return { ...loaded, parseModule: (source, fileName) => importedModule(parse(source, { fileName }), fileName) };
   }
   // What the run will parse, by file name: its text and the cached result.
   const known = new Map<string, { text: string; parsed: Parsed }>();
@@ -50,13 +59,15 @@ export async function loadProgram(file: string, text: string, cwd: string, cache
   if (main && complete) {
     return { ...main, parseModule: fromKnown(known, () => undefined) };
   }
-  const parsing = await import("./parsing.js");
+  const parsing = await loadParsing(cache);
   const parse = (fileName: string, source: string): Parsed => {
     const hit = known.get(fileName);
     if (hit && hit.text === source) return hit.parsed;
-    return (cache ? cachedParse(cache, fileName, source) : undefined) ?? parseAndCache(parsing, cache, fileName, source);
+    return (cache ? cachedParse(cache, fileName, source) : undefined) ?? parseAndCache(parsing.exports, cache, fileName, source);
   };
-  return { ...(main ?? parse(file, text)), parseModule: fromKnown(known, parse) };
+  const loaded = { ...(main ?? parse(file, text)), parseModule: fromKnown(known, parse) };
+  parsing.done();
+  return loaded;
 }
 
 /**
@@ -66,10 +77,10 @@ export async function loadProgram(file: string, text: string, cwd: string, cache
  */
 export async function parseAhead(file: string, text: string, cwd: string, cache: ParseCache | null): Promise<ParsedProgram | undefined> {
   if (file.toLowerCase().endsWith(".json")) return undefined;
-  let parsing: typeof import("./parsing.js") | undefined;
+  let parsing: Loaded<Parsing> | undefined;
   const parse = async (fileName: string, source: string): Promise<Parsed> =>
     (cache ? cachedParse(cache, fileName, source) : undefined) ??
-    parseAndCache((parsing ??= await import("./parsing.js")), cache, fileName, source);
+    parseAndCache((parsing ??= await loadParsing(cache)).exports, cache, fileName, source);
   const main = await parse(file, text);
   const modules: ParsedModules = {};
   const queue = importedFiles(main.program, moduleDir(file, cwd));
@@ -86,11 +97,12 @@ export async function parseAhead(file: string, text: string, cwd: string, cache:
     modules[path] = { text: source, ...parsed };
     queue.push(...importedFiles(parsed.program, moduleDir(path, cwd)));
   }
+  parsing?.done();
   return { ...main, modules };
 }
 
 /** Parses `source` as `fileName` and keeps the result in the cache (if any). */
-function parseAndCache(parsing: typeof import("./parsing.js"), cache: ParseCache | null, fileName: string, source: string): Parsed {
+function parseAndCache(parsing: Parsing, cache: ParseCache | null, fileName: string, source: string): Parsed {
   const { program, diagnostics } = parsing.parse(source, { fileName });
   cache?.put("ast", astKey(cache, fileName, source), { program, diagnostics });
   return { program, diagnostics };

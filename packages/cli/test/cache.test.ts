@@ -166,6 +166,31 @@ describe("the cache on disk", () => {
     expect(readdirSync(cache.dir).sort()).toEqual([`check-${k2}.json`, "notes.txt"]);
   });
 
+  it("binary entries (the parser's compiled code): read back exactly, checked like the others, pruned with them", () => {
+    const cache = freshCache();
+    const key = cache.key("code", ["parsing", "v20"]);
+    const bytes = Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 31) & 0xff));
+    expect(cache.putBytes("code", key, bytes)).toBe(true);
+    const file = join(cache.dir, `code-${key}.bin`);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(cache.getBytes("code", key)).toEqual(bytes);
+    expect(cache.getBytes("code", cache.key("code", ["parsing", "v22"]))).toBeUndefined();
+    const good = readFileSync(file);
+    for (const bad of [good.subarray(0, good.length - 1), Buffer.concat([good, Buffer.from([0])]), Buffer.from(good).fill(7, good.length - 10), Buffer.alloc(0)]) {
+      writeFileSync(file, bad);
+      expect(cache.getBytes("code", key)).toBeUndefined();
+    }
+    // An entry under another key's name (a file copied over) is not this key's.
+    const other = cache.key("code", ["check-analysis", "v20"]);
+    cache.putBytes("code", other, bytes);
+    writeFileSync(file, readFileSync(join(cache.dir, `code-${other}.bin`)));
+    expect(cache.getBytes("code", key)).toBeUndefined();
+    const old = new Date(Date.now() - 40 * 24 * 3600 * 1000);
+    utimesSync(file, old, old);
+    cache.prune();
+    expect(readdirSync(cache.dir)).toEqual([`code-${other}.bin`]);
+  });
+
   it("stores nothing JSON would change (NaN, Infinity, -0)", () => {
     const cache = freshCache();
     for (const [i, v] of [NaN, Infinity, -0].entries()) {

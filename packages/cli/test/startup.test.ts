@@ -15,23 +15,30 @@ writeFileSync(
   'import { appendFileSync } from "node:fs";\nexport async function load(url, context, next) {\n  if (!url.startsWith("node:")) appendFileSync(process.env.PW_LOADED_LOG, url + "\\n");\n  return next(url, context);\n}\n',
 );
 
-/** The modules (file URLs) Node loads for `patchwork ARGS`, and the run's output. */
-function loaded(args: string[], env: Record<string, string> = {}): { modules: string[]; stdout: string; status: number | null } {
+/**
+ * The modules (file URLs) Node loads for `patchwork ARGS`, the run's output, and the bundle's
+ * classic scripts it compiled (`parsing`, `check-analysis`: the parser for a parse-cache miss,
+ * read as files and compiled with vm.Script and a code cache, decision 0016), which module hooks
+ * do not see: from the lines of PATCHWORK_DEBUG=code-cache.
+ */
+function loaded(args: string[], env: Record<string, string> = {}): { modules: string[]; scripts: string[]; stdout: string; status: number | null } {
   const log = join(dir, `loaded-${Math.random().toString(36).slice(2)}.txt`);
   writeFileSync(log, "");
   const r = spawnSync(process.execPath, ["--import", join(dir, "register.mjs"), patchworkBin, ...args], {
     cwd: repoRoot,
-    env: { ...process.env, PW_LOADED_LOG: log, PATCHWORK_AGENT: "", ...env },
+    env: { ...process.env, PW_LOADED_LOG: log, PATCHWORK_AGENT: "", PATCHWORK_DEBUG: "code-cache", ...env },
     encoding: "utf8",
     timeout: 30_000,
   });
-  return { modules: readFileSync(log, "utf8").split("\n").filter(Boolean), stdout: r.stdout, status: r.status };
+  const scripts = [...r.stderr.matchAll(/^patchwork: code cache: ([\w-]+): (?:used|missing|rejected|off)$/gm)].map((m) => m[1]!);
+  return { modules: readFileSync(log, "utf8").split("\n").filter(Boolean), scripts, stdout: r.stdout, status: r.status };
 }
 
 const heavy = /node_modules\/(yargs|zod|@agentclientprotocol|@modelcontextprotocol)\//;
 
-/** Whether one of the modules is the parser (Chevrotain builds it with performSelfAnalysis). */
-const loadsParser = (modules: string[]) => modules.some((m) => readFileSync(fileURLToPath(m), "utf8").includes("performSelfAnalysis"));
+/** Whether one of the modules or scripts is the parser (Chevrotain builds it with performSelfAnalysis). */
+const loadsParser = ({ modules, scripts }: { modules: string[]; scripts: string[] }) =>
+  scripts.length > 0 || modules.some((m) => readFileSync(fileURLToPath(m), "utf8").includes("performSelfAnalysis"));
 const bytesOf = (modules: string[]) => modules.reduce((sum, m) => sum + statSync(fileURLToPath(m)).size, 0);
 
 describe("start-up loads only what the command needs", () => {
@@ -42,21 +49,27 @@ describe("start-up loads only what the command needs", () => {
     expect(r.modules.filter((m) => m.includes("/node_modules/"))).toEqual([]);
     expect(r.modules.filter((m) => /agent-run|evaluator-worker|mcp/.test(basename(m)))).toEqual([]);
     expect(r.modules.every((m) => m.includes("/packages/cli/bin/") || m.includes("/packages/cli/bundle/"))).toBe(true);
-    // Cold or warm: the parser is one more chunk. One of them is empty (78 bytes): the body of
-    // @patchwork/interpreter/core (re-exports only), which the evaluator thread imports too.
+    // Cold or warm, the same modules: a cold run compiles the parser from a script of its own,
+    // not a module. One of them is empty (78 bytes): the body of @patchwork/interpreter/core
+    // (re-exports only), which the evaluator thread imports too.
     expect(r.modules.length).toBeLessThanOrEqual(13);
+    expect(r.scripts.every((s) => s === "parsing")).toBe(true);
   });
 
   it("a warm run FILE or check FILE (its parse cached) loads neither the parser nor the analysis; a cold one does", () => {
     const env = { PATCHWORK_CACHE_DIR: tempFiles({}) };
     for (const command of ["run", "check"]) {
       const cold = loaded([command, "examples/hello.pw"], { ...env, PATCHWORK_NO_CACHE: "1" });
-      expect(loadsParser(cold.modules)).toBe(true);
+      expect(loadsParser(cold)).toBe(true);
+      expect(cold.scripts).toEqual([command === "run" ? "parsing" : "check-analysis"]);
+      expect(loadsParser({ modules: cold.modules, scripts: [] })).toBe(false); // the script, not the parser's module
       loaded([command, "examples/hello.pw"], env); // fills the cache
       const warm = loaded([command, "examples/hello.pw"], env);
       expect(warm.stdout).toBe(cold.stdout);
       expect(warm.status).toBe(0);
-      expect(loadsParser(warm.modules)).toBe(false);
+      expect(loadsParser(warm)).toBe(false);
+      // A cold run loads the same modules as a warm one: the parser is a script (code cache).
+      expect(warm.modules).toEqual(cold.modules);
       expect(warm.modules.filter((m) => heavy.test(m) || /agent-run|evaluator-worker|mcp|analysis/.test(basename(m)))).toEqual([]);
       expect(bytesOf(warm.modules)).toBeLessThan(command === "run" ? 200_000 : 40_000);
     }
@@ -93,7 +106,7 @@ describe("start-up loads only what the command needs", () => {
     const noAgent = loaded(["run", join(files, "hi.pw"), "--no-agent"], env);
     expect(replay.stdout).toBe("hi\n");
     expect(replay.modules.filter((m) => heavy.test(m) || /agent-run|evaluator-worker|bundle\/agent\.js/.test(m))).toEqual([]);
-    expect(loadsParser(replay.modules)).toBe(false);
+    expect(loadsParser(replay)).toBe(false);
     expect(replay.modules.filter((m) => !noAgent.modules.includes(m)).map((m) => m.replace(/^.*\//, ""))).toEqual([expect.stringMatching(/^cli-recording-/)]);
   });
 

@@ -281,7 +281,9 @@ interface AnalysedParser {
  * Does for `parser` what Chevrotain's `performSelfAnalysis` does on the normal path (no
  * validations, no error recovery), with the lookahead paths from `table` instead of a recorded
  * grammar. Returns false, changing nothing, when the table names a rule or token the parser
- * does not have.
+ * does not have. Each lookahead function is built when the parser first asks for it
+ * (`LazyLookahead`): a parse uses a few of them, and building all ≈ 400 was most of the
+ * parser's construction on a cold start.
  */
 export function installLookahead(parser: object, table: ParserTables): boolean {
   const I = internals;
@@ -293,19 +295,83 @@ export function installLookahead(parser: object, table: ParserTables): boolean {
     if (t === undefined) return false;
     tokens.push(t);
   }
-  const functions: [number, unknown][] = [];
+  const pending = new Map<number, LookaheadEntry>();
   for (const e of table.lookahead) {
     const rule = p.fullRuleNameToShort[e.rule];
     if (rule === undefined) return false;
+    pending.set(rule + e.key, e);
+  }
+  const dynamicTokensEnabled = p.dynamicTokensEnabled;
+  const build = (e: LookaheadEntry): unknown => {
     const paths = e.paths.map((alt) => alt.map((path) => path.map((i) => tokens[i]!)));
     const matcher = I.areTokenCategoriesNotUsed(paths) ? I.tokenStructuredMatcherNoCategories : I.tokenStructuredMatcher;
-    const f = e.or
-      ? I.buildAlternativesLookAheadFunc(paths, e.predicates, matcher, p.dynamicTokensEnabled)
-      : I.buildSingleAlternativeLookaheadFunction(paths[0]!, matcher, p.dynamicTokensEnabled);
-    functions.push([rule + e.key, f]);
-  }
+    return e.or
+      ? I.buildAlternativesLookAheadFunc(paths, e.predicates, matcher, dynamicTokensEnabled)
+      : I.buildSingleAlternativeLookaheadFunction(paths[0]!, matcher, dynamicTokensEnabled);
+  };
   p.selfAnalysisDone = true;
   I.toFastProperties(p);
-  for (const [key, f] of functions) p.lookAheadFuncsCache.set(key, f);
+  p.lookAheadFuncsCache = new LazyLookahead(pending, build);
   return true;
+}
+
+/**
+ * Chevrotain's cache of lookahead functions (`getLaFuncFromCache` reads it with `get`), whose
+ * functions are built from the table on first `get`. Everything else (`has`, `size`,
+ * iteration) first builds the rest: as a map it is the one `performSelfAnalysis` fills.
+ */
+class LazyLookahead extends Map<number, unknown> {
+  constructor(
+    private pending: Map<number, LookaheadEntry> | undefined,
+    private readonly build: (e: LookaheadEntry) => unknown,
+  ) {
+    super();
+  }
+
+  override get(key: number): unknown {
+    const f = super.get(key);
+    if (f !== undefined || this.pending === undefined) return f;
+    const e = this.pending.get(key);
+    if (e === undefined) return undefined;
+    const built = this.build(e);
+    this.pending.delete(key);
+    super.set(key, built);
+    return built;
+  }
+
+  /** Builds every function not built yet (in the table's order). */
+  private complete(): void {
+    const pending = this.pending;
+    if (pending === undefined) return;
+    this.pending = undefined;
+    for (const [key, e] of pending) if (!super.has(key)) super.set(key, this.build(e));
+  }
+
+  override has(key: number): boolean {
+    this.complete();
+    return super.has(key);
+  }
+  override get size(): number {
+    this.complete();
+    return super.size;
+  }
+  override keys(): MapIterator<number> {
+    this.complete();
+    return super.keys();
+  }
+  override values(): MapIterator<unknown> {
+    this.complete();
+    return super.values();
+  }
+  override entries(): MapIterator<[number, unknown]> {
+    this.complete();
+    return super.entries();
+  }
+  override [Symbol.iterator](): MapIterator<[number, unknown]> {
+    return this.entries();
+  }
+  override forEach(f: (value: unknown, key: number, map: Map<number, unknown>) => void, thisArg?: unknown): void {
+    this.complete();
+    super.forEach(f, thisArg);
+  }
 }

@@ -107,6 +107,12 @@ describe("precomputed grammar analysis", () => {
     expect(report["fullRecordedRules"]).toBeGreaterThan(50);
     expect(report["lookaheadDecisions"]).toBeGreaterThan(50);
     expect(report["lookaheadKeysEqual"]).toBe(true);
+    // Built on demand: none at construction, those the corpus's parses asked for after it, and
+    // the same keys as the full analysis once all are listed.
+    expect(report["lazyBuiltAtStart"]).toBe(0);
+    expect(report["lazyBuiltAfterCorpus"]).toBeGreaterThan(0);
+    expect(report["lazyBuiltAfterCorpus"]).toBeLessThanOrEqual(report["lookaheadDecisions"] as number);
+    expect(report["lazyKeysEqual"]).toBe(true);
     expect(report["fastRecordedRulesAfter"]).toBe(0);
     expect(report["grammarRecordedOnRequest"]).toBe(true);
   });

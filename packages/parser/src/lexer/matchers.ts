@@ -199,17 +199,31 @@ export function runUntil(stops: string): (text: string, offset: number) => [stri
  * few milliseconds of every cold start).
  */
 const aboveLatin1: number[] = (() => {
-  const codes = new Set<number>([256, 0xffff]);
-  for (let c = 255 * 2; c <= 0xffff; c += 255) codes.add(c);
-  for (let c = 256 * 2; c <= 0xffff; c += 256) codes.add(c);
-  return [...codes].sort((a, b) => a - b);
+  // 256, the multiples of 255 and of 256 from 510 and 512 up to 0xffff, and 0xffff, in order and
+  // once each (two sorted sequences merged: a Set and a sort cost ≈ 1 ms on a cold start).
+  const codes = [256];
+  let a = 255 * 2;
+  let b = 256 * 2;
+  while (a <= 0xffff || b <= 0xffff) {
+    const next = Math.min(a, b);
+    codes.push(next);
+    if (a === next) a += 255;
+    if (b === next) b += 256;
+  }
+  if (codes[codes.length - 1] !== 0xffff) codes.push(0xffff);
+  return codes;
+})();
+
+/** Latin-1's upper half and `aboveLatin1`: the end of every `startCharsExcept` list. */
+const nonAscii: number[] = (() => {
+  const out: number[] = [];
+  for (let c = 128; c < 256; c++) out.push(c);
+  return out.concat(aboveLatin1);
 })();
 
 /** Every UTF-16 code unit except `stops`: the start characters of a `runUntil` token. */
 export function startCharsExcept(stops: string): number[] {
   const out: number[] = [];
   for (let c = 0; c < 128; c++) if (stops.indexOf(String.fromCharCode(c)) < 0) out.push(c);
-  for (let c = 128; c < 256; c++) out.push(c);
-  for (const c of aboveLatin1) out.push(c);
-  return out;
+  return out.concat(nonAscii);
 }

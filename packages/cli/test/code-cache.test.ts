@@ -1,0 +1,163 @@
+// The V8 code cache of the parser's scripts (cache.ts `loadScript`, decision 0016), as the `patchwork`
+// binary uses it: the first run after an edit (its parse not cached) compiles the parser from the
+// cached code; a corrupt, truncated or foreign entry, or one of another Node version, is not used
+// and is replaced; the off switches. `PATCHWORK_DEBUG=code-cache` says, per script, how it was
+// compiled. An end-to-end suite (test/suites.ts): a process per command.
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { patchwork, tempFiles } from "./helpers.js";
+
+const HELLO = 'var name = "world"\nprint("Hello, ${name}!")\n';
+
+/** A run of a program no cache has seen (a new comment each time), with the debug lines. */
+let edits = 0;
+function runEdited(cacheDir: string, extra: { args?: string[]; env?: Record<string, string>; command?: string } = {}) {
+  const d = tempFiles({ "hello.pw": `# edit ${++edits}\n${HELLO}` });
+  const r = patchwork([extra.command ?? "run", join(d, "hello.pw"), ...(extra.args ?? [])], {
+    env: { PATCHWORK_CACHE_DIR: cacheDir, PATCHWORK_NO_CACHE: undefined, PATCHWORK_DEBUG: "code-cache", ...extra.env },
+  });
+  const lines = r.stderr.split("\n").filter((l) => l.startsWith("patchwork: code cache: "));
+  return { ...r, lines: lines.map((l) => l.slice("patchwork: code cache: ".length)), other: r.stderr.split("\n").filter((l) => l !== "" && !l.startsWith("patchwork: code cache: ")) };
+}
+
+const codeEntries = (dir: string) => readdirSync(dir).filter((n) => /^code-[0-9a-f]{64}\.bin$/.test(n));
+
+/** The single code entry's path, header and payload. */
+function entry(dir: string) {
+  const names = codeEntries(dir);
+  expect(names).toHaveLength(1);
+  const path = join(dir, names[0]!);
+  const data = readFileSync(path);
+  const nl = data.indexOf(10);
+  return { path, header: JSON.parse(data.subarray(0, nl).toString("utf8")), payload: data.subarray(nl + 1) };
+}
+
+/** Writes an entry with a sound header (length and SHA-256 right) around `payload`. */
+function plant(path: string, key: string, payload: Buffer): void {
+  const header = JSON.stringify({ format: 1, key, sha256: createHash("sha256").update(payload).digest("hex"), bytes: payload.length });
+  writeFileSync(path, Buffer.concat([Buffer.from(`${header}\n`), payload]), { mode: 0o600 });
+}
+
+describe("the parser's code cache", () => {
+  it("is written by the first cold run and used by the next one (a file's first run after an edit)", () => {
+    const cache = join(tempFiles({}), "cache");
+    const first = runEdited(cache);
+    expect(first.stdout).toBe("Hello, world!\n");
+    expect(first.lines).toEqual(["parsing: missing", "parsing: written"]);
+    const { path, header, payload } = entry(cache);
+    expect(header.bytes).toBe(payload.length);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(cache).mode & 0o777).toBe(0o700);
+    const second = runEdited(cache);
+    expect(second.stdout).toBe("Hello, world!\n");
+    expect(second.lines).toEqual(["parsing: used"]);
+    expect(second.other).toEqual([]);
+    // A warm run (its parse cached) loads no parser at all.
+    const d = tempFiles({ "w.pw": HELLO });
+    const env = { PATCHWORK_CACHE_DIR: cache, PATCHWORK_DEBUG: "code-cache" };
+    patchwork(["run", join(d, "w.pw")], { env });
+    const warm = patchwork(["run", join(d, "w.pw")], { env });
+    expect(warm).toEqual({ status: 0, stdout: "Hello, world!\n", stderr: "" });
+  });
+
+  it("check has its own script and entry, used the same way", () => {
+    const cache = join(tempFiles({}), "cache");
+    const first = runEdited(cache, { command: "check" });
+    expect(first.status).toBe(0);
+    expect(first.lines).toEqual(["check-analysis: missing", "check-analysis: written"]);
+    const second = runEdited(cache, { command: "check" });
+    expect(second.lines).toEqual(["check-analysis: used"]);
+    const bad = tempFiles({ "bad.pw": "var = 1\n" });
+    const r = patchwork(["check", join(bad, "bad.pw")], { env: { PATCHWORK_CACHE_DIR: cache, PATCHWORK_DEBUG: "code-cache" } });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("patchwork: code cache: check-analysis: used");
+    expect(r.stderr).toMatch(/bad\.pw:1:\d+: error\[PW\d{4}\]/);
+  });
+
+  it("a corrupt or truncated entry is not used, the run is unchanged, and the entry is replaced", () => {
+    const cache = join(tempFiles({}), "cache");
+    runEdited(cache);
+    const good = readFileSync(entry(cache).path);
+    const damaged: [string, (b: Buffer) => Buffer][] = [
+      ["a flipped byte in the payload", (b) => { const c = Buffer.from(b); c[c.length >> 1] ^= 0xff; return c; }],
+      ["truncated", (b) => b.subarray(0, b.length >> 1)],
+      ["the header only", (b) => b.subarray(0, b.indexOf(10) + 1)],
+      ["empty", () => Buffer.alloc(0)],
+      ["not ours at all", () => Buffer.from("#!/bin/sh\nrm -rf /\n")],
+    ];
+    for (const [what, damage] of damaged) {
+      writeFileSync(entry(cache).path, damage(good));
+      const r = runEdited(cache);
+      expect({ what, stdout: r.stdout, status: r.status, other: r.other }).toEqual({ what, stdout: "Hello, world!\n", status: 0, other: [] });
+      expect({ what, lines: r.lines }).toEqual({ what, lines: ["parsing: missing", "parsing: written"] });
+      expect(runEdited(cache).lines).toEqual(["parsing: used"]);
+    }
+  });
+
+  it("an entry that passes the checks but holds code V8 does not accept (another script's, random bytes) is rejected and replaced", () => {
+    const cache = join(tempFiles({}), "cache");
+    runEdited(cache);
+    const parsing = entry(cache).path;
+    runEdited(cache, { command: "check" });
+    const check = codeEntries(cache).map((n) => join(cache, n)).find((p) => p !== parsing)!;
+    const read = (p: string) => {
+      const d = readFileSync(p);
+      const nl = d.indexOf(10);
+      return { key: JSON.parse(d.subarray(0, nl).toString("utf8")).key as string, payload: d.subarray(nl + 1) };
+    };
+    // Swap the payloads: each entry's header stays sound (its own key, the right length and hash).
+    const ep = read(parsing);
+    const ec = read(check);
+    plant(parsing, ep.key, ec.payload);
+    plant(check, ec.key, ep.payload);
+    const run = runEdited(cache);
+    expect(run.stdout).toBe("Hello, world!\n");
+    expect(run.lines).toEqual(["parsing: rejected", "parsing: written"]);
+    const checked = runEdited(cache, { command: "check" });
+    expect(checked.status).toBe(0);
+    expect(checked.lines).toEqual(["check-analysis: rejected", "check-analysis: written"]);
+    expect(runEdited(cache).lines).toEqual(["parsing: used"]);
+    // Bytes that are no V8 code cache at all, of a plausible size.
+    const random = Buffer.alloc(ep.payload.length);
+    for (let i = 0; i < random.length; i++) random[i] = Math.imul(i + 1, 2654435761) >>> 24;
+    plant(parsing, ep.key, random);
+    const again = runEdited(cache);
+    expect(again.stdout).toBe("Hello, world!\n");
+    expect(again.lines).toEqual(["parsing: rejected", "parsing: written"]);
+    expect(runEdited(cache).lines).toEqual(["parsing: used"]);
+  });
+
+  it("another Node version's entry is not read: it has a key of its own", () => {
+    const cache = join(tempFiles({}), "cache");
+    const other = tempFiles({ "other-node.mjs": 'Object.defineProperty(process, "version", { value: "v99.0.0" });\n' });
+    const asOther = { NODE_OPTIONS: `--import=${join(other, "other-node.mjs")}` };
+    expect(runEdited(cache, { env: asOther }).lines).toEqual(["parsing: missing", "parsing: written"]);
+    expect(runEdited(cache, { env: asOther }).lines).toEqual(["parsing: used"]);
+    const mine = runEdited(cache);
+    expect(mine.stdout).toBe("Hello, world!\n");
+    expect(mine.lines).toEqual(["parsing: missing", "parsing: written"]);
+    expect(codeEntries(cache)).toHaveLength(2);
+    expect(runEdited(cache).lines).toEqual(["parsing: used"]);
+  });
+
+  it("--no-cache and PATCHWORK_NO_CACHE=1 neither read nor write it; an unwritable directory changes nothing", () => {
+    const cache = join(tempFiles({}), "cache");
+    runEdited(cache);
+    const before = readFileSync(entry(cache).path);
+    for (const options of [{ args: ["--no-cache"] }, { env: { PATCHWORK_NO_CACHE: "1" } }, { command: "check", args: ["--no-cache"] }]) {
+      const r = runEdited(cache, options);
+      expect(r.status).toBe(0);
+      expect(r.lines).toEqual([options.command === "check" ? "check-analysis: off" : "parsing: off"]);
+    }
+    expect(readFileSync(entry(cache).path)).toEqual(before);
+    expect(codeEntries(cache)).toHaveLength(1);
+    const file = join(tempFiles({ "not-a-dir": "x" }), "not-a-dir");
+    const r = runEdited(file);
+    expect(r.stdout).toBe("Hello, world!\n");
+    expect(r.status).toBe(0);
+    expect(r.other).toEqual([]);
+    expect(r.lines).toEqual(["parsing: missing", "parsing: not written"]);
+  });
+});
