@@ -126,7 +126,7 @@ for (const [group, points] of [["cli", cliPoints], ["lib", { parser, interpreter
 /**
  * The cold paths' parser code as classic scripts, `bundle/<name>.script.js`, which
  * packages/cli/src/cache.ts (`loadScript`) compiles with `vm.Script` and a V8 code cache kept in the
- * user's cache directory (docs/cli.md, "The cache"; why: decision 0016): Node 20 caches no
+ * user's cache directory (docs/cli.md, "The cache"; why: decision 0017): Node 20 caches no
  * compiled code of ES modules. Each is `cli/dist/<name>.js` bundled as CommonJS, whole (the few
  * small modules it shares with the run path, such as SourceFile, are copied: the results are
  * plain data), wrapped in a function of (exports, require, module, __patchworkUrl) that

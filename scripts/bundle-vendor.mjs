@@ -15,7 +15,7 @@
 //   above 255 instead of reading it from a 65,536-entry table that every process filled at its
 //   first lexer construction (≈ 8 ms); the table held exactly that value (decision 0011);
 // - the token types' creation (`createToken`, `augmentTokenTypes`: ≈ 110 token types at import)
-//   uses `hasOwnProperty` for lodash's `has` and plain loops in `expandCategories` (decision 0016).
+//   uses `hasOwnProperty` for lodash's `has` and plain loops in `expandCategories` (decision 0017).
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";

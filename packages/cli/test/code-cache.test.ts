@@ -1,4 +1,4 @@
-// The V8 code cache of the parser's scripts (cache.ts `loadScript`, decision 0016), as the `patchwork`
+// The V8 code cache of the parser's scripts (cache.ts `loadScript`, decision 0017), as the `patchwork`
 // binary uses it: the first run after an edit (its parse not cached) compiles the parser from the
 // cached code; a corrupt, truncated or foreign entry, or one of another Node version, is not used
 // and is replaced; the off switches. `PATCHWORK_DEBUG=code-cache` says, per script, how it was

@@ -18,7 +18,7 @@ writeFileSync(
 /**
  * The modules (file URLs) Node loads for `patchwork ARGS`, the run's output, and the bundle's
  * classic scripts it compiled (`parsing`, `check-analysis`: the parser for a parse-cache miss,
- * read as files and compiled with vm.Script and a code cache, decision 0016), which module hooks
+ * read as files and compiled with vm.Script and a code cache, decision 0017), which module hooks
  * do not see: from the lines of PATCHWORK_DEBUG=code-cache.
  */
 function loaded(args: string[], env: Record<string, string> = {}): { modules: string[]; scripts: string[]; stdout: string; status: number | null } {
