@@ -21,16 +21,16 @@ function workersWith(source: string, messages: JsonValue[]): InThreadWorkers {
   return workers;
 }
 
-function ordinary(source: string, entry: string, args: JsonValue[], messages: JsonValue[]): RunResult {
+function ordinary(source: string, entry: string, args: JsonValue[], messages: JsonValue[], codegen: boolean): RunResult {
   const { program } = parse(source, { fileName: "t.pw" });
-  return runParsed(program, [], { fileName: "t.pw", entry, args, statements: false, workers: workersWith(source, messages) }, noImports);
+  return runParsed(program, [], { fileName: "t.pw", entry, args, statements: false, workers: workersWith(source, messages), codegen }, noImports);
 }
 
 /** Runs the task resumably, answering each wait from in-thread workers; also gives the waits it yielded. */
-function resumable(source: string, entry: string, args: JsonValue[], messages: JsonValue[]): { result: RunResult; waits: Wait[] } {
+function resumable(source: string, entry: string, args: JsonValue[], messages: JsonValue[], codegen: boolean): { result: RunResult; waits: Wait[] } {
   const { program } = parse(source, { fileName: "t.pw" });
   const workers = workersWith(source, messages);
-  const steps = runTaskResumable(program, [], { fileName: "t.pw", entry, args, statements: false, workers }, noImports);
+  const steps = runTaskResumable(program, [], { fileName: "t.pw", entry, args, statements: false, workers, codegen }, noImports);
   const waits: Wait[] = [];
   let next = steps.next();
   while (!next.done) {
@@ -41,10 +41,12 @@ function resumable(source: string, entry: string, args: JsonValue[], messages: J
   return { result: next.value, waits };
 }
 
+/** Both forms, in both tiers (closures only, and with generated JavaScript): all four agree. */
 function same(source: string, entry: string, args: JsonValue[], messages: JsonValue[]): { result: RunResult; waits: Wait[] } {
-  const r = resumable(source, entry, args, messages);
-  const o = ordinary(source, entry, args, messages);
-  expect(r.result).toEqual(o);
+  const r = resumable(source, entry, args, messages, true);
+  expect(r.result).toEqual(ordinary(source, entry, args, messages, true));
+  expect(resumable(source, entry, args, messages, false)).toEqual(r);
+  expect(ordinary(source, entry, args, messages, false)).toEqual(r.result);
   return r;
 }
 
