@@ -119,8 +119,13 @@ self.delegate([impatient()]).await`;
     expect(r.diagnostics[0]!.span.start).toMatchObject({ line: 11, column: 13 });
   }, 60_000);
 
-  it("cancel the suspended tasks of a delegation when one fails: no cancelled task takes a message afterwards", async () => {
+  it("cancel the suspended tasks of a delegation when one fails: the tasks sharing their threads go on, no cancelled one takes a message", async () => {
+    const events: RunEvent[] = [];
     const source = `
+worker survivor(i) {
+    var m = self.session.mailbox.later.receive(60000)
+    return i + m
+}
 worker waiter() {
     var m = self.session.mailbox.box.receive(60000)
     return m
@@ -129,6 +134,7 @@ worker failer() {
     var m = self.session.mailbox.trigger.receive(60000)
     throw "failer gave up"
 }
+var s = self.delegate([survivor(1), survivor(2), survivor(3)])
 var p = self.delegate([waiter(), waiter(), waiter(), waiter(), failer()])
 $ sleep 0.5
 self.session.mailbox.trigger.send(1)
@@ -139,12 +145,19 @@ try {
     print("caught \${e}")
 }
 self.session.mailbox.box.send("still here")
-print(self.session.mailbox.box.receive(2000))`;
+print(self.session.mailbox.box.receive(2000))
+for i in 1...3 { self.session.mailbox.later.send(10) }
+print(s.await)`;
     const started = Date.now();
-    const r = await runThreaded(source);
+    const r = await runThreaded(source, { events });
     expect(r.diagnostics).toEqual([]);
-    expect(r.output).toBe("caught failer gave up\nstill here\n");
+    expect(r.output).toBe("caught failer gave up\nstill here\n11, 12, 13\n");
     expect(Date.now() - started).toBeLessThan(30_000);
+    // Survivors and cancelled waiters were on shared threads.
+    const starts = events.filter((e): e is Extract<RunEvent, { type: "task-start" }> => e.type === "task-start");
+    const threadOf = (prefix: string) => new Set(starts.filter((e) => e.worker.startsWith(prefix)).map((e) => e.thread));
+    const shared = [...threadOf("survivor")].filter((t) => threadOf("waiter").has(t));
+    expect(shared.length).toBeGreaterThan(0);
   }, 60_000);
 
   it("await nested delegations while suspended: coordinators and their helpers share threads", async () => {
