@@ -401,7 +401,8 @@ async function main(): Promise<void> {
       if (message.type === "cancel-task") return slots.cancel(message.task);
       if (message.type !== "next-task") return;
       void (async () => {
-        const next = { ...init, ...message.init };
+        const next = withTaskProgram({ ...init, ...message.init });
+        message.init.taskProgram = next.taskProgram;
         if (next.evaluatorModule === undefined) mod = (await loadInterpreter(next)) as Partial<EvaluatorModule>;
         if (startResumable(mod as EvaluatorModule, next, agent, base)) return;
         Object.assign(init, message.init);
@@ -410,10 +411,23 @@ async function main(): Promise<void> {
       })();
     });
   }
+  withTaskProgram(init);
   // A thread started ahead of any task (pool.ts) waits for its first `next-task`.
   if (init.standby) return;
   if (init.task && startResumable(mod as EvaluatorModule, { ...init }, agent, base)) return;
   await runProgram(mod as EvaluatorModule, init, agent, base, host, lines, output, go);
+}
+
+/** The task programs this thread was given, by `taskProgramKey`. */
+const taskPrograms = new Map<string, Program>();
+
+/** A task's init with its program: as given (then kept), or kept from an earlier task of its worker. */
+function withTaskProgram(init: WorkerInit): WorkerInit {
+  const key = init.taskProgramKey;
+  if (key === undefined) return init;
+  if (init.taskProgram) taskPrograms.set(key, init.taskProgram);
+  else init.taskProgram = taskPrograms.get(key);
+  return init;
 }
 
 /**

@@ -59,6 +59,11 @@ export interface WorkerInit {
   writeLock?: SharedArrayBuffer;
   /** The AST of the task's file, when the main thread has it (the thread then needs no parser). */
   taskProgram?: Program;
+  /**
+   * What `taskProgram` is (its file and worker): a thread keeps each one it was given, and the
+   * next tasks of that worker on the thread come without it (one copy a thread, not a task).
+   */
+  taskProgramKey?: string;
   /** The program's AST and parse diagnostics, parsed by the caller (the program's thread then needs no parser). */
   parsed?: { program: Program; diagnostics: Diagnostic[] };
   /** Every file the program's imports load, parsed (with `parsed`; task threads get it too). */

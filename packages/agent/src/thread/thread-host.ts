@@ -61,6 +61,8 @@ export class ThreadHost {
   ended = false;
   /** It carries tasks that share threads (sharesThread): more may join them while all wait. */
   shared = false;
+  /** The task programs it has been given (`WorkerInit.taskProgramKey`): it keeps them. */
+  readonly programs = new Set<string>();
 
   constructor(
     readonly number: number,
