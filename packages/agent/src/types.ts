@@ -105,8 +105,11 @@ export type AgentEvent =
   /** Something went wrong but the run goes on (a `do` call that failed and that the model then redid). */
   | { type: "warning"; thinkId: number | null; code: string; message: string; fileName?: string; line?: number; column?: number }
   | { type: "anomaly"; code: string; message: string }
-  /** A worker task started on an evaluator thread (`worker`: its key, `NAME#N`), and ended. */
-  | { type: "task-start"; worker: string }
+  /**
+   * A worker task started on an evaluator thread (`worker`: its key, `NAME#N`; `thread`: the
+   * thread's number in the run, 1 being the program's), and ended.
+   */
+  | { type: "task-start"; worker: string; thread?: number }
   | { type: "task-end"; worker: string; ok: boolean }
   | { type: "agent-stderr"; text: string };
 

@@ -1,9 +1,10 @@
 // Files run by their declared skills with arguments, `patchwork list`, and the workers
 // examples (the reference's four integration programs, in our own words) through the CLI.
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { patchwork, repoRoot, tempFiles } from "./helpers.js";
+import { patchwork, patchworkBin, repoRoot, tempFiles } from "./helpers.js";
 
 const testAgent = join(repoRoot, "packages", "agent", "bin", "patchwork-test-agent.js");
 const scripted = (script: string) => `"${process.execPath}" "${testAgent}" "${join(repoRoot, "examples", "agents", script)}"`;
@@ -87,6 +88,49 @@ describe("patchwork run FILE [entry] [args…]", () => {
     expect(lines.filter((l) => l.endsWith(" done")).sort()).toEqual(["configuration done", "constraints done", "structure done"]);
     expect(r.stdout).toContain("- structure: A-complete\n- configuration: B-complete\n- constraints: C-complete\n");
     expect(r.stdout).toMatch(/^Confirmed: The delegation test has finished\./m);
+  });
+});
+
+describe("waiting workers (decision 0016)", () => {
+  it("run 200 workers waiting in a receive on a few threads: the process has far fewer threads than tasks, and every task finishes", async () => {
+    const n = 200;
+    const dir = tempFiles({
+      "wait.pw": `worker w(i) {
+    self.session.mailbox.ready.send(i)
+    var m = self.session.mailbox.go.receive(120000)
+    return i + m
+}
+var t = []
+for i in 1...${n} { t.push(w(i)) }
+var p = self.delegate(t)
+for i in 1...${n} { self.session.mailbox.ready.receive(120000) }
+print("all ready")
+$ sh -c 'while [ ! -f sampled ]; do sleep 0.05; done'
+for i in 1...${n} { self.session.mailbox.go.send(0) }
+var sum = 0
+for x in p.await { sum = sum + x }
+print(sum)
+`,
+    });
+    const child = spawn(process.execPath, [patchworkBin, "run", "--no-agent", "--max-workers", String(n), "wait.pw"], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    let threads = NaN;
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString();
+      if (stdout.includes("all ready") && Number.isNaN(threads)) {
+        // Every task is waiting now: the OS threads of the whole process (Node's own included).
+        threads = Number(/Threads:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))![1]);
+        writeFileSync(join(dir, "sampled"), "");
+      }
+    });
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const status = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    expect(stderr).toBe("");
+    expect(status).toBe(0);
+    expect(stdout).toBe(`all ready\n${(n * (n + 1)) / 2}\n`);
+    // One thread per task was 200 and more; 32 tasks a thread need 7, plus Node's own few.
+    expect(threads).toBeLessThan(60);
   });
 });
 

@@ -24,6 +24,7 @@ export { createSession, run, runParsed } from "./run.js";
 export type { RunOptions, RunResult, Session } from "./run.js";
 export { Interpreter, parseModule, runtimeDiagnostic } from "./interpreter.js";
 export { InterpreterCore, importedModule } from "./interpreter-core.js";
+export type { Resumable, Wait, WaitAnswer } from "./compiler/resumable.js";
 export { importedFiles, importPath, moduleDir } from "./modules.js";
 export type { ParseFn } from "./modules.js";
 export type { InterpreterOptions } from "./interpreter.js";

@@ -45,7 +45,7 @@ function functionCompiler(m: ModuleCtx): (fn: PwFunction) => CompiledFunction {
  * they do not `return` (the reference's workers end with the think whose answer they give back,
  * and its skills with the `self.delegate([…]).await` of such workers: decision 0012).
  */
-function givesLastValue(decl: FunDecl): boolean {
+export function givesLastValue(decl: FunDecl): boolean {
   return decl.flavor === "worker" || decl.annotations.some((a) => a.name === "skill" || a.name === "command");
 }
 
@@ -53,7 +53,7 @@ function givesLastValue(decl: FunDecl): boolean {
  * A worker's value is its `return` value, or else the value of its last statement when that
  * is an expression (the reference's workers end with the think whose answer they give back).
  */
-function implicitReturn(stmts: Stmt[]): Stmt[] {
+export function implicitReturn(stmts: Stmt[]): Stmt[] {
   const last = stmts[stmts.length - 1];
   if (!last || last.kind !== "ExprStmt") return stmts;
   // A worker called as the last statement still runs: its value is returned like any other.
@@ -190,7 +190,7 @@ export class Modules implements ModuleLoader {
 
   /** A fun, skill or task is a function; a worker wraps one (calling it makes a task). */
   private functionValue(name: string, decl: FunDecl, m: ModuleCtx): Value {
-    const fn = new PwFunction(name, decl, functionCompiler(m));
+    const fn = new PwFunction(name, decl, functionCompiler(m), m.rt.resumer?.(m) ?? null);
     return decl.flavor === "worker" ? new PwWorkerFn(fn, m.fileName) : fn;
   }
 
@@ -459,6 +459,11 @@ function entryValue(m: ModuleCtx, target: string): Value | undefined {
  * return r` gives helper's value, not a task that nobody will start (docs/workers.md).
  */
 function callEntry(rt: Runtime, v: PwFunction | PwWorkerFn, args: Value[], fileName: string, name: string): Value {
+  if (rt.deferEntry) {
+    // A resumable task: its driver runs the entry (run-parsed.ts, runTaskResumable).
+    rt.deferEntry({ fn: v, args, fileName, name });
+    return null;
+  }
   rt.entryRan = name;
   const fn = v instanceof PwWorkerFn ? v.fn : v;
   let value = callValue(rt, fn, args, fn.decl, fileName, `'${name}'`);

@@ -7,8 +7,9 @@
 import type { Node, Span } from "@patchwork/parser";
 import { raise, runtimeError, type RuntimeError } from "./errors.js";
 import type { Agent, Host, PwEvent, Workers } from "./ports.js";
-import { NestingError, type Value } from "./values.js";
-import { PwSelf } from "./workers/objects.js";
+import { NestingError, type PwFunction, type ResumableFunction, type Value } from "./values.js";
+import type { ModuleCtx } from "./compiler/scope.js";
+import { PwSelf, type PwWorkerFn } from "./workers/objects.js";
 
 /** Completion signals returned by compiled statements. */
 export const NORMAL = 0;
@@ -85,6 +86,13 @@ export class Runtime {
   readonly codegen: boolean;
   /** The innermost call being made (used to position a JS stack overflow). */
   callSite: Node | null = null;
+  /**
+   * Set while a resumable task loads (run-task.ts): the entry is handed to it instead of
+   * being called, and its driver runs it in resumable form.
+   */
+  deferEntry: ((entry: { fn: PwFunction | PwWorkerFn; args: Value[]; fileName: string; name: string }) => void) | null = null;
+  /** Set while a resumable task runs (run-task.ts): gives each user function its resumable form's compiler. */
+  resumer: ((m: ModuleCtx) => (fn: PwFunction) => ResumableFunction | null) | null = null;
   /** Runs worker tasks and carries mailbox messages (set by the Interpreter). */
   workers!: Workers;
   private selfObject: PwSelf | null = null;

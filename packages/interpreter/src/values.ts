@@ -29,14 +29,28 @@ export interface CompiledFunction {
   body: (frame: Value[]) => number;
 }
 
+/**
+ * The resumable form of a user function (compiler/resumable.ts): its body as a generator that
+ * yields where it waits (a mailbox receive, an await) instead of blocking its thread.
+ */
+export interface ResumableFunction {
+  size: number;
+  paramCount: number;
+  body: (frame: Value[]) => Generator<unknown, number, unknown>;
+}
+
 /** A user `fun` / `worker` / `skill` / `task` (or a trait method). */
 export class PwFunction {
   compiled: CompiledFunction | null = null;
+  /** Its resumable form: undefined until first asked for, null when no statement of it can wait. */
+  resumable: ResumableFunction | null | undefined = undefined;
   constructor(
     readonly name: string,
     readonly decl: FunDecl,
     /** Compiles the body on first call (closes over the module's scope). */
     readonly compile: (fn: PwFunction) => CompiledFunction,
+    /** Compiles the resumable form on first resumable call (null: it has nothing that waits). */
+    readonly compileResumable: ((fn: PwFunction) => ResumableFunction | null) | null = null,
   ) {}
 }
 

@@ -48,10 +48,20 @@ export class ThinkBridge {
 
   /** The evaluator thread's channel port: responses go out on it, replies come back on it. */
   connect(hello: HelloMessage): void {
+    this.attach(hello);
+    this.port!.on("message", (message: ThinkReplyMessage) => this.deliver(message));
+    this.port!.unref();
+  }
+
+  /** Answers go out on the thread's port; its replies come through `deliver` (a port several tasks share: thread-host.ts). */
+  attach(hello: HelloMessage): void {
     this.port = hello.port;
     this.flag = new Int32Array(hello.signal);
-    this.port.on("message", (message: ThinkReplyMessage) => this.open.get(message.seq)?.onMessage(message));
-    this.port.unref();
+  }
+
+  /** A reply from the evaluator thread, for one of this bridge's thinks or not. */
+  deliver(message: ThinkReplyMessage): void {
+    this.open.get(message.seq)?.onMessage(message);
   }
 
   start(message: ThinkRequestMessage): void {

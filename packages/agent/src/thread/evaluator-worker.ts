@@ -37,14 +37,18 @@ import {
   runParsed,
   type ParseFn,
   type RunOptions,
+  type RunResult,
 } from "@patchwork/interpreter/core";
+import { runTaskResumable, type Resumable } from "@patchwork/interpreter/tasks";
 import type { Diagnostic, Program } from "@patchwork/parser";
 import { ChannelSet } from "./channel.js";
+import { TaskSlots } from "./task-slots.js";
 import { writeGuardOf } from "./write-lock.js";
 import type {
   GoMessage,
   NextTaskMessage,
   ParsedModules,
+  TaskControlMessage,
   RunOutcome,
   SessionEntry,
   SessionRunMessage,
@@ -75,6 +79,8 @@ interface EvaluatorModule {
       program?: unknown;
     },
   ): { value?: unknown; output?: string; diagnostics?: RunOutcome["diagnostics"]; thrown?: JsonValue; entry?: string };
+  /** A worker task in resumable form (decision 0016): only the parser-free core given the task's AST has it. */
+  runTask?(options: RunOptions): Resumable<RunResult>;
   /** The no-agent agent (`agentMode: "none"`). */
   NoAgent?: new () => Agent;
   /** The interpreter's error class for agent failures (thrown from `think`). */
@@ -98,16 +104,25 @@ let AgentError: typeof AgentErrorClass;
  */
 let heldStart: Extract<PwEvent, { type: "think-start" }> | null = null;
 
+/** A message for the main thread, naming the task it is about (`slots.current`) on a task thread. */
+function send(message: WorkerMessage, transfer?: MessagePort[]): void {
+  const task = slots.current;
+  parentPort!.postMessage(task === undefined ? message : { ...message, task }, transfer ?? []);
+}
+
 const post = (message: WorkerMessage, transfer?: MessagePort[]) => {
   flushHeldStart();
-  parentPort!.postMessage(message, transfer ?? []);
+  send(message, transfer);
 };
+
+/** The tasks this thread carries (task-slots.ts). */
+const slots = new TaskSlots(post);
 
 function flushHeldStart(): void {
   if (!heldStart) return;
   const event = heldStart;
   heldStart = null;
-  parentPort!.postMessage({ type: "event", event } satisfies WorkerMessage);
+  send({ type: "event", event } satisfies WorkerMessage);
 }
 
 function takeHeldStart(id: number): PwEvent | undefined {
@@ -381,18 +396,89 @@ async function main(): Promise<void> {
     return;
   }
   if (init.task || init.standby) {
-    parentPort!.on("message", (message: NextTaskMessage) => {
+    parentPort!.on("message", (message: NextTaskMessage | TaskControlMessage) => {
+      if (message.type === "wait-answer") return slots.answer(message.task, message.answer);
+      if (message.type === "cancel-task") return slots.cancel(message.task);
       if (message.type !== "next-task") return;
       void (async () => {
+        const next = withTaskProgram({ ...init, ...message.init });
+        message.init.taskProgram = next.taskProgram;
+        if (next.evaluatorModule === undefined) mod = (await loadInterpreter(next)) as Partial<EvaluatorModule>;
+        if (startResumable(mod as EvaluatorModule, next, agent, base)) return;
         Object.assign(init, message.init);
-        if (init.evaluatorModule === undefined) mod = (await loadInterpreter(init)) as Partial<EvaluatorModule>;
         output.length = 0;
         await runProgram(mod as EvaluatorModule, init, agent, base, host, lines, output);
       })();
     });
   }
+  withTaskProgram(init);
   // A thread started ahead of any task (pool.ts) waits for its first `next-task`.
-  if (!init.standby) await runProgram(mod as EvaluatorModule, init, agent, base, host, lines, output, go);
+  if (init.standby) return;
+  if (init.task && startResumable(mod as EvaluatorModule, { ...init }, agent, base)) return;
+  await runProgram(mod as EvaluatorModule, init, agent, base, host, lines, output, go);
+}
+
+/** The task programs this thread was given, by `taskProgramKey`. */
+const taskPrograms = new Map<string, Program>();
+
+/** A task's init with its program: as given (then kept), or kept from an earlier task of its worker. */
+function withTaskProgram(init: WorkerInit): WorkerInit {
+  const key = init.taskProgramKey;
+  if (key === undefined) return init;
+  if (init.taskProgram) taskPrograms.set(key, init.taskProgram);
+  else init.taskProgram = taskPrograms.get(key);
+  return init;
+}
+
+/**
+ * A task of a worker whose tasks share threads (pool.ts) runs in resumable form beside the
+ * thread's other tasks (task-slots.ts), with its own output lines; false when this thread
+ * cannot run it so (it then runs the ordinary way).
+ */
+function startResumable(mod: EvaluatorModule, init: WorkerInit, agent: ThreadAgent, base: Host): boolean {
+  const task = init.task;
+  if (typeof mod.runTask !== "function" || !task || !init.taskProgram || init.taskId === undefined) return false;
+  const thinker = thinkerFor(mod, init, agent);
+  if (!thinker) return true;
+  const output: string[] = [];
+  const lines = new LineBuffer((text) => {
+    post({ type: "output", text });
+    if (init.writeOutput) base.write(text);
+  });
+  const host = wrapHost(base, init, agent, output, lines);
+  const steps = mod.runTask({
+    fileName: task.fileName,
+    agent: thinker,
+    host,
+    cwd: init.cwd,
+    entry: task.worker,
+    args: task.args,
+    statements: false,
+    ...(init.limits !== undefined ? { limits: init.limits } : {}),
+    ...(init.session ? { workers: new ThreadWorkers(agent, init.session) } : {}),
+  });
+  slots.start(init.taskId, steps, (result) => {
+    lines.flush();
+    agent.releaseIdle();
+    post({ type: "done", outcome: outcomeOf(result, output) });
+  });
+  return true;
+}
+
+/** The agent a run's thinks go to (the thread's, none, a cassette), naming the task's worker; null when it cannot be made (`failed` said why). */
+function thinkerFor(mod: EvaluatorModule, init: WorkerInit, agent: ThreadAgent): Agent | null {
+  const noAgent = init.agentMode === "none" && mod.NoAgent ? new mod.NoAgent() : null;
+  let thinker: Agent = noAgent ?? agent;
+  if (init.replay) {
+    if (typeof mod.CassetteAgent !== "function") {
+      post({ type: "failed", message: `${init.evaluatorModule ?? "@patchwork/interpreter"} does not export CassetteAgent (needed to replay)` });
+      return null;
+    }
+    // Without an agent (`--replay` of a program with workers) a think the cassette lacks is an
+    // error (PW3032/PW3033), never the no-agent prompt; with one (`--resume`) the agent answers it.
+    thinker = new mod.CassetteAgent(init.replay.cassette, { ...(noAgent ? {} : { fallback: thinker }), fileName: init.replay.fileName });
+  }
+  return init.worker !== undefined ? withWorker(thinker, init.worker) : thinker;
 }
 
 /** Resolves when the main thread says `go` (a `gated` thread: the agent has started). */
@@ -418,18 +504,8 @@ async function runProgram(
   output: string[],
   go: Promise<void> | null = null,
 ): Promise<void> {
-  const noAgent = init.agentMode === "none" && mod.NoAgent ? new mod.NoAgent() : null;
-  let thinker: Agent = noAgent ?? agent;
-  if (init.replay) {
-    if (typeof mod.CassetteAgent !== "function") {
-      post({ type: "failed", message: `${init.evaluatorModule ?? "@patchwork/interpreter"} does not export CassetteAgent (needed to replay)` });
-      return;
-    }
-    // Without an agent (`--replay` of a program with workers) a think the cassette lacks is an
-    // error (PW3032/PW3033), never the no-agent prompt; with one (`--resume`) the agent answers it.
-    thinker = new mod.CassetteAgent(init.replay.cassette, { ...(noAgent ? {} : { fallback: thinker }), fileName: init.replay.fileName });
-  }
-  if (init.worker !== undefined) thinker = withWorker(thinker, init.worker);
+  const thinker = thinkerFor(mod, init, agent);
+  if (!thinker) return;
   const workers =
     init.session ? new ThreadWorkers(agent, init.session) : undefined;
   const task = init.task;
@@ -458,6 +534,8 @@ async function runProgram(
   // A program that does not parse runs nothing: its errors need not wait for the agent.
   const parseFailed = (parsesOwn && own === null && !init.fileName.endsWith(".json")) || hasErrors(init.parsed?.diagnostics);
   if (go && !parseFailed) await go;
+  // A task's messages name it (a thread may carry other tasks, suspended: pool.ts).
+  slots.current = init.taskId;
   const result = mod.run(task && init.fileName !== task.fileName ? base.readFile(task.fileName) : init.source, {
     fileName: task ? task.fileName : init.fileName,
     agent: thinker,
@@ -479,6 +557,7 @@ async function runProgram(
   // The parse's warnings first, as run() gives them when it parses.
   if (own && own.warnings.length > 0) result.diagnostics = [...own.warnings, ...(result.diagnostics ?? [])];
   post({ type: "done", outcome: outcomeOf(result, output) });
+  slots.current = undefined;
 }
 
 /** The program parsed, with its warnings; null when it has errors (run() parses and reports them) or is Threadbare JSON. */
@@ -521,7 +600,8 @@ async function loadInterpreter(init: WorkerInit): Promise<unknown> {
       return importedModule(known, name);
     };
     const run = (_source: string, options: RunOptions) => runParsed(parsed.program, parsed.diagnostics, options, parseModule);
-    return { run, AgentError: CoreAgentError, NoAgent, CassetteAgent, createNodeHost, parsedAhead: true };
+    const runTask = init.task ? (options: RunOptions) => runTaskResumable(parsed.program, parsed.diagnostics, options, parseModule) : undefined;
+    return { run, runTask, AgentError: CoreAgentError, NoAgent, CassetteAgent, createNodeHost, parsedAhead: true };
   }
   return import("@patchwork/interpreter");
 }

@@ -6,17 +6,15 @@
  * and cancellation (a failed task stops its siblings: their thinks, shell commands, threads).
  */
 import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
-import type { JsonValue, WorkerFailure, WorkerTask } from "@patchwork/interpreter";
+import type { JoinResult, JsonValue, ReceiveResult, WorkerFailure, WorkerTask } from "@patchwork/interpreter";
 import { AgentError, ensureSessionDir } from "@patchwork/interpreter";
+import { sharesThread } from "@patchwork/interpreter/tasks";
 import type { Program, Span } from "@patchwork/parser";
 import { AgentCodes } from "../errors.js";
 import type { AsyncAgent, RunEvent } from "../types.js";
-import { ThinkBridge } from "./bridge.js";
-import type { GoMessage, NextTaskMessage, RunOutcome, WorkerInit, WorkerMessage } from "./protocol.js";
-import { ShellRunner } from "./shell.js";
+import type { FromThread, NextTaskMessage, RunOutcome, WorkerInit, WorkerMessage } from "./protocol.js";
 import { taskProgram } from "./task-program.js";
-import { newWriteLock, terminateOutsideWrites } from "./write-lock.js";
+import { EvaluatorThread, ThreadHost, type Group, type HostOptions, type TaskRun } from "./thread-host.js";
 
 export interface PoolOptions {
   workerPath: string;
@@ -46,35 +44,9 @@ export interface PoolOptions {
 /** How the program's thread ended. */
 export type RootEnd = { kind: "done"; outcome: RunOutcome } | { kind: "crashed"; message: string };
 
-interface TaskRun {
-  spec: WorkerTask;
-  /**
-   * The task's worker key: `NAME#N`, the Nth task its delegating thread started, after that
-   * thread's own key for nested delegations (`coordinator#1/helper#2`). It labels the thread's
-   * thinks in events, traces, cassettes and `--verbose`, and keys its redirect stack; it does
-   * not depend on timing, so a replay finds the same keys.
-   */
-  key: string;
-  group: Group;
-  index: number;
-  state: "queued" | "running" | "done" | "cancelled";
-  thread: EvaluatorThread | null;
-}
-
-interface Group {
-  owner: EvaluatorThread;
-  id: number;
-  runs: TaskRun[];
-  results: JsonValue[];
-  left: number;
-  failure: WorkerFailure | null;
-  /** The owner's channel waiting in `join`, if it is waiting. */
-  joinSeq: number | null;
-}
-
 interface Waiter {
   thread: EvaluatorThread;
-  seq: number;
+  reply: (result: ReceiveResult) => void;
   timer: NodeJS.Timeout;
 }
 
@@ -82,71 +54,19 @@ const noAgent: AsyncAgent = {
   think: () => Promise.reject(new AgentError(AgentCodes.requestFailed, "no agent is configured")),
 };
 
-class EvaluatorThread {
-  readonly worker: Worker;
-  /** Shared with the thread's `write()`s: a stop waits for a write under way (write-lock.ts). */
-  readonly writeLock = newWriteLock();
-  readonly bridge: ThinkBridge;
-  readonly shells: ShellRunner;
-  readonly groups = new Map<number, Group>();
-  /** This thread's think numbers → the run's. */
-  readonly thinkIds = new Map<number, number>();
-  /** Requests (join, receive) it is blocked in. */
-  blocked = 0;
-  /** Tasks it has delegated so far (their keys count from 1 in delegation order). */
-  delegated = 0;
-  ended = false;
-  /** Its task done, it waits for another (pool.ts keeps up to `maxWorkers` such threads). */
-  idle = false;
-
-  /** Using the CPU (starting, or running code): not idle and not blocked in a request. */
-  get busy(): boolean {
-    return !this.ended && !this.idle && this.blocked === 0 && !this.bridge.waiting && !this.shells.busy;
-  }
-
-  constructor(
-    public label: string,
-    public run: TaskRun | null,
-    init: WorkerInit,
-    pool: PoolOptions,
-  ) {
-    this.bridge = new ThinkBridge(pool.agent ?? noAgent, pool.runSignal, pool.emit, label);
-    this.shells = new ShellRunner({ env: pool.env, stdin: pool.shellStdin });
-    this.worker = new Worker(pool.workerPath, { workerData: { ...init, writeLock: this.writeLock } });
-  }
-
-  /** Gives the thread, its task done, the next task (no new thread to start). */
-  reuse(run: TaskRun, init: WorkerInit): void {
-    this.idle = false;
-    this.label = run.key;
-    this.run = run;
-    this.thinkIds.clear();
-    this.blocked = 0;
-    this.delegated = 0;
-    this.bridge.nextTask(run.key);
-    this.worker.postMessage({ type: "next-task", init } satisfies NextTaskMessage);
-  }
-
-  /** Stops everything this thread runs: its thinks, its shell commands, the thread itself. */
-  stop(code: string, message: string): void {
-    if (this.ended) return;
-    this.ended = true;
-    this.bridge.shutdown(code, message);
-    this.shells.killAll();
-    this.terminate();
-  }
-
-  /** Terminates the thread, never inside a `write()` (write-lock.ts). */
-  terminate(): void {
-    void terminateOutsideWrites(this.worker, this.writeLock);
-  }
-}
+/**
+ * Most tasks one thread carries (all but one of them suspended: decision 0016). Waiting tasks
+ * cost a few hundred KB each on a shared thread, a thread ≈ 8 MB (docs/benchmarks.md).
+ */
+export const TASKS_PER_THREAD = 32;
 
 export class EvaluatorPool {
+  /** Every live evaluator: the program's and each running task's. */
   private readonly threads = new Set<EvaluatorThread>();
+  private readonly hosts = new Set<ThreadHost>();
   private readonly queue: TaskRun[] = [];
-  /** Task threads whose task is done, waiting for the next (see `reuseFor`). */
-  private readonly idle: EvaluatorThread[] = [];
+  /** Task threads with no task, waiting for the next (see `reuseFor`). */
+  private readonly idle: ThreadHost[] = [];
   private readonly mailboxes = new Map<string, { messages: JsonValue[]; waiters: Waiter[] }>();
   private thinkCount = 0;
   private root: EvaluatorThread | null = null;
@@ -156,25 +76,41 @@ export class EvaluatorPool {
   /** Armed while queued tasks wait for a CPU slot: then one starts anyway. */
   private starvedTimer: NodeJS.Timeout | null = null;
   private starved = false;
+  private hostCount = 0;
+  private taskCount = 0;
+  private readonly hostOptions: HostOptions;
 
   constructor(private readonly options: PoolOptions) {
     this.cpuSlots = Math.max(1, options.cpuSlots ?? availableParallelism());
+    this.hostOptions = { ...options, agent: options.agent ?? noAgent };
+  }
+
+  /** Threads started so far (the program's included), for tests and benchmarks. */
+  get threadsStarted(): number {
+    return this.hostCount;
   }
 
   /** Starts the program's thread; resolves when it ends. */
   start(): Promise<RootEnd> {
     return new Promise((resolve) => {
-      const root = new EvaluatorThread("main", null, this.options.init, this.options);
+      const host = this.newHost(this.options.init);
+      const root = new EvaluatorThread(0, "main", null, host, this.hostOptions);
       this.root = root;
       this.threads.add(root);
-      this.listen(root, (end) => resolve(end));
+      this.listen(host, (end) => resolve(end));
       if (declaresWorkers(this.options.init)) this.prewarm(Math.min(this.cpuSlots, this.options.maxWorkers));
     });
   }
 
+  private newHost(init: WorkerInit): ThreadHost {
+    const host = new ThreadHost(++this.hostCount, init, this.hostOptions);
+    this.hosts.add(host);
+    return host;
+  }
+
   /** The agent is up: the program's thread (started `gated`) runs its program. */
   release(): void {
-    if (!this.closed) this.root?.worker.postMessage({ type: "go" } satisfies GoMessage);
+    if (!this.closed) this.root?.host.post({ type: "go" });
   }
 
   /**
@@ -185,12 +121,9 @@ export class EvaluatorPool {
    */
   private prewarm(count: number): void {
     for (let i = 0; i < count; i++) {
-      const init: WorkerInit = { ...this.standbyInit(), standby: true };
-      const t = new EvaluatorThread("standby", null, init, this.options);
-      t.idle = true;
-      this.threads.add(t);
-      this.idle.push(t);
-      this.listen(t);
+      const host = this.newHost({ ...this.standbyInit(), standby: true });
+      this.idle.push(host);
+      this.listen(host);
     }
   }
 
@@ -217,46 +150,90 @@ export class EvaluatorPool {
   shutdown(code: string, message: string): void {
     this.closed = true;
     if (this.starvedTimer) clearTimeout(this.starvedTimer);
-    for (const t of this.threads) t.stop(code, message);
+    for (const t of this.threads) {
+      t.ended = true;
+      t.bridge.cancelOpen(code, message);
+      t.shells.killAll();
+    }
+    for (const host of this.hosts) {
+      if (host.hello) host.hello.port.close();
+      host.terminate();
+    }
     this.threads.clear();
+    this.hosts.clear();
     this.queue.length = 0;
     this.idle.length = 0;
     for (const box of this.mailboxes.values()) for (const w of box.waiters) clearTimeout(w.timer);
     this.mailboxes.clear();
   }
 
-  private listen(t: EvaluatorThread, onRootEnd?: (end: RootEnd) => void): void {
+  private listen(host: ThreadHost, onRootEnd?: (end: RootEnd) => void): void {
     let rootEnd = onRootEnd;
-    const ended = (end: RootEnd) => {
-      if (!t.run) {
+    const ended = (t: EvaluatorThread | undefined, end: RootEnd) => {
+      if (t && !t.run) {
         if (!rootEnd) return;
         const report = rootEnd;
         rootEnd = undefined;
         t.ended = true;
-        t.terminate();
+        host.terminate();
         report(end);
         return;
       }
-      if (t.ended) return;
-      this.taskEnded(t, end);
+      if (t) return this.taskEnded(t, end);
+      // The thread itself failed: every task on it ends so.
+      for (const task of [...host.tasks.values()]) ended(task, end);
+      this.dropHost(host);
     };
-    t.worker.on("message", (message: WorkerMessage) => {
-      if (t.ended && message.type !== "done") return;
-      this.onMessage(t, message, ended);
+    host.worker.on("message", (message: FromThread) => {
+      if (message.type === "hello") return host.connect(message);
+      const t = host.tasks.get(message.task ?? 0);
+      if (message.type === "failed" && message.task === undefined) {
+        return ended(undefined, { kind: "crashed", message: `the evaluator failed: ${message.message}` });
+      }
+      if (!t) return;
+      if (t.ended) return this.onEndedMessage(t, message);
+      this.onMessage(t, message, (end) => ended(t, end));
     });
-    t.worker.once("error", (error) => ended({ kind: "crashed", message: `the evaluator thread crashed: ${error.message}` }));
-    t.worker.once("exit", (code) => {
-      t.bridge.shutdown(AgentCodes.evaluatorCrashed, "the evaluator thread exited");
-      ended({ kind: "crashed", message: `the evaluator thread exited (code ${code})` });
+    host.worker.once("error", (error) => ended(undefined, { kind: "crashed", message: `the evaluator thread crashed: ${error.message}` }));
+    host.worker.once("exit", (code) => {
+      for (const t of host.tasks.values()) t.bridge.shutdown(AgentCodes.evaluatorCrashed, "the evaluator thread exited");
+      ended(undefined, { kind: "crashed", message: `the evaluator thread exited (code ${code})` });
     });
   }
 
-  private onMessage(t: EvaluatorThread, message: WorkerMessage, ended: (end: RootEnd) => void): void {
+  /**
+   * A message about a task already stopped: one cancelled while it ran code on a thread it
+   * shares is dropped at its next wait or its end; a request it blocks in is answered so that
+   * its thread goes on (to that wait or end).
+   */
+  private onEndedMessage(t: EvaluatorThread, message: FromThread): void {
+    const host = t.host;
+    const drop = () => {
+      host.tasks.delete(t.id);
+      this.hostFreed(host);
+    };
+    switch (message.type) {
+      case "wait":
+        host.post({ type: "cancel-task", task: t.id });
+        return drop();
+      case "done":
+      case "failed":
+        return drop();
+      case "think":
+        t.bridge.answer(message.seq, { type: "cancel", code: AgentCodes.cancelled, message: "cancelled" });
+        return;
+      case "shell":
+      case "join":
+      case "receive":
+      case "session-dir":
+        t.bridge.answer(message.seq, { type: "cancel", code: AgentCodes.cancelled, message: "cancelled" });
+        return;
+    }
+  }
+
+  private onMessage(t: EvaluatorThread, message: FromThread, ended: (end: RootEnd) => void): void {
     const { emit } = this.options;
     switch (message.type) {
-      case "hello":
-        t.bridge.connect(message);
-        return;
       case "think": {
         // (An evaluator that does not number its requests keeps them unnumbered.)
         const local = message.request.id as number | undefined;
@@ -284,13 +261,19 @@ export class EvaluatorPool {
         this.delegate(t, message.group, message.tasks);
         return;
       case "join":
-        this.join(t, message.seq, message.group);
+        this.join(t, t.joinReply(message.seq), message.group);
         return;
       case "send":
         this.send(message.mailbox, message.value);
         return;
       case "receive":
-        this.receive(t, message.seq, message.mailbox, message.timeoutMs);
+        this.receive(t, t.receiveReply(message.seq), message.mailbox, message.timeoutMs);
+        return;
+      case "wait":
+        t.suspended = true;
+        if (message.wait.kind === "join") this.join(t, t.joinReply(null), message.wait.group);
+        else this.receive(t, t.receiveReply(null), message.wait.mailbox, message.wait.timeoutMs);
+        this.pump();
         return;
       case "session-dir": {
         const dir = this.options.init.session?.dir;
@@ -341,7 +324,7 @@ export class EvaluatorPool {
   // ───────────────────────────── fork and join ─────────────────────────────
 
   private delegate(owner: EvaluatorThread, id: number, tasks: WorkerTask[]): void {
-    const group: Group = { owner, id, runs: [], results: tasks.map(() => null), left: tasks.length, failure: null, joinSeq: null };
+    const group: Group = { owner, id, runs: [], results: tasks.map(() => null), left: tasks.length, failure: null, joinReply: null };
     const prefix = owner.run ? `${owner.label}/` : "";
     group.runs = tasks.map((spec, index) => ({ spec, key: `${prefix}${spec.worker}#${++owner.delegated}`, group, index, state: "queued", thread: null }));
     owner.groups.set(id, group);
@@ -349,33 +332,30 @@ export class EvaluatorPool {
     this.pump();
   }
 
-  private join(t: EvaluatorThread, seq: number, id: number): void {
+  private join(t: EvaluatorThread, reply: (result: JoinResult) => void, id: number): void {
     const group = t.groups.get(id);
     if (!group) {
-      t.bridge.answer(seq, { type: "joined", result: { ok: true, values: [] } });
+      reply({ ok: true, values: [] });
       return;
     }
-    group.joinSeq = seq;
-    t.blocked++;
+    group.joinReply = reply;
     this.settle(group);
     this.pump();
   }
 
   /** Answers the owner's join once the group is complete or has failed. */
   private settle(group: Group): void {
-    if (group.joinSeq === null || (group.left > 0 && !group.failure)) return;
-    const seq = group.joinSeq;
-    group.joinSeq = null;
-    group.owner.blocked--;
+    if (group.joinReply === null || (group.left > 0 && !group.failure)) return;
+    const reply = group.joinReply;
+    group.joinReply = null;
     group.owner.groups.delete(group.id);
-    const result = group.failure ? { ok: false as const, failure: group.failure } : { ok: true as const, values: group.results };
-    group.owner.bridge.answer(seq, { type: "joined", result });
+    reply(group.failure ? { ok: false as const, failure: group.failure } : { ok: true as const, values: group.results });
   }
 
   /**
-   * Starts queued tasks while fewer than `maxWorkers` task threads are running (not blocked in
-   * `await` or `receive`) and fewer than `cpuSlots` threads use the CPU; past that, a task waits
-   * for a thread to block or end, or `starvedMs` (then one starts anyway).
+   * Starts queued tasks while fewer than `maxWorkers` tasks are running (not blocked in `await`
+   * or `receive`, not suspended) and fewer than `cpuSlots` threads use the CPU; past that, a task
+   * waits for a thread to block or end, or `starvedMs` (then one starts anyway).
    */
   private pump(): void {
     if (this.closed) return;
@@ -400,7 +380,7 @@ export class EvaluatorPool {
 
   private busyCount(): number {
     let n = 0;
-    for (const t of this.threads) if (t.busy) n++;
+    for (const host of this.hosts) if (host.busy) n++;
     return n;
   }
 
@@ -418,7 +398,7 @@ export class EvaluatorPool {
 
   private runningCount(): number {
     let n = 0;
-    for (const t of this.threads) if (t.run && !t.ended && !t.idle && t.blocked === 0) n++;
+    for (const t of this.threads) if (t.run && !t.ended && t.blocked === 0 && !t.suspended) n++;
     return n;
   }
 
@@ -429,76 +409,109 @@ export class EvaluatorPool {
     this.starvedTimer = null;
   }
 
+  /**
+   * Starts `run` on a thread: an idle one, else (a task that shares threads) one whose tasks all
+   * wait suspended and that has room, else a new one.
+   */
   private spawn(run: TaskRun): void {
     this.started();
-    const idle = this.takeIdle();
-    if (idle) return this.assign(idle, run);
-    const t = new EvaluatorThread(run.key, run, this.taskInit(run), this.options);
-    run.state = "running";
-    run.thread = t;
-    this.threads.add(t);
-    this.listen(t);
-    this.options.emit({ type: "task-start", worker: run.key });
+    const init = this.taskInit(run);
+    const shares = init.taskProgram !== undefined && this.sharesOf(run.spec);
+    const host = this.takeIdle() ?? (shares ? this.roomFor() : undefined);
+    if (host) {
+      host.shared = shares;
+      return this.assign(host, run, init, false);
+    }
+    const fresh = this.newHost(init);
+    fresh.shared = shares;
+    this.listen(fresh);
+    this.assign(fresh, run, init, true);
+  }
+
+  /** A thread carrying tasks that share threads, all suspended, with room for one more. */
+  private roomFor(): ThreadHost | undefined {
+    let best: ThreadHost | undefined;
+    for (const host of this.hosts) {
+      if (!host.shared || host.ended || host.empty || !host.allSuspended || host.tasks.size >= TASKS_PER_THREAD) continue;
+      if (!best || host.tasks.size < best.tasks.size) best = host;
+    }
+    return best;
   }
 
   /** An idle task thread still alive, if any. */
-  private takeIdle(): EvaluatorThread | undefined {
+  private takeIdle(): ThreadHost | undefined {
     for (;;) {
-      const t = this.idle.pop();
-      if (!t || (!t.ended && t.worker.threadId !== -1)) return t;
-      this.threads.delete(t);
+      const host = this.idle.pop();
+      if (!host || (!host.ended && host.worker.threadId !== -1)) return host;
+      this.hosts.delete(host);
     }
+  }
+
+  /** `run` starts on `host` (a new thread got it in its init). */
+  private assign(host: ThreadHost, run: TaskRun, init: WorkerInit, fresh: boolean): void {
+    const t = new EvaluatorThread(init.taskId!, run.key, run, host, this.hostOptions);
+    this.threads.add(t);
+    run.state = "running";
+    run.thread = t;
+    const key = init.taskProgramKey;
+    const known = key !== undefined && host.programs.has(key);
+    if (key !== undefined) host.programs.add(key);
+    if (!fresh) host.worker.postMessage({ type: "next-task", init: known ? { ...init, taskProgram: undefined } : init } satisfies NextTaskMessage);
+    this.options.emit({ type: "task-start", worker: run.key, thread: host.number });
   }
 
   /**
-   * A finished task's thread takes the next queued task, if there is one, or waits idle for
-   * the next delegation: a thread costs a V8 isolate and Node's bootstrap (≈ 0.1 s of CPU), so
-   * a program that delegates many tasks starts at most `maxWorkers` task threads, not one per
-   * task. Only after a clean end (a thread that crashed or was stopped is never reused); idle
-   * threads beyond `maxWorkers` are stopped, and all of them at the end of the run.
+   * A thread with no task left waits idle for the next: a thread costs a V8 isolate and Node's
+   * bootstrap (≈ 0.1 s of CPU), so a program that delegates many tasks starts few threads. Only
+   * after a clean end (a thread that crashed or was stopped is never reused); idle threads
+   * beyond `maxWorkers` are stopped, and all of them at the end of the run.
    */
-  private reuseFor(t: EvaluatorThread): boolean {
-    if (this.next(t)) return true;
-    if (this.idle.length >= this.options.maxWorkers) return false;
-    t.idle = true;
-    this.idle.push(t);
-    return true;
-  }
-
-  private next(t: EvaluatorThread): boolean {
-    for (;;) {
-      const next = this.queue.shift();
-      if (!next) return false;
-      if (next.state !== "queued") continue;
-      this.assign(t, next);
-      return true;
+  private hostFreed(host: ThreadHost): void {
+    if (host.ended || !host.empty || host === this.root?.host) return;
+    host.shared = false;
+    if (this.closed || this.idle.length >= this.options.maxWorkers) {
+      host.terminate();
+      this.hosts.delete(host);
+      return;
     }
+    this.idle.push(host);
   }
 
-  /** A live task thread, its task done, runs `run` next. */
-  private assign(t: EvaluatorThread, run: TaskRun): void {
-    this.started();
-    t.reuse(run, this.taskInit(run));
-    run.state = "running";
-    run.thread = t;
-    this.options.emit({ type: "task-start", worker: run.key });
+  private dropHost(host: ThreadHost): void {
+    host.terminate();
+    this.hosts.delete(host);
+    const i = this.idle.indexOf(host);
+    if (i >= 0) this.idle.splice(i, 1);
   }
 
   private taskInit(run: TaskRun): WorkerInit {
-    return { ...this.standbyInit(), task: run.spec, taskProgram: this.taskProgramOf(run.spec), worker: run.key };
+    const program = this.taskProgramOf(run.spec);
+    const key = program ? `${run.spec.fileName}\0${run.spec.worker}` : undefined;
+    const task: WorkerInit = { ...this.standbyInit(), task: run.spec, taskProgram: program, taskProgramKey: key, worker: run.key, taskId: ++this.taskCount };
+    // A thread given the AST never reads the program's text (a copy per task otherwise: 0.3 MB each for a 300 KB program).
+    if (program) task.source = "";
+    return task;
   }
 
   /** Each worker's AST without the functions it can never call (task-program.ts), made once per worker. */
-  private readonly taskPrograms = new Map<string, Program>();
+  private readonly taskPrograms = new Map<string, { program: Program; shares: boolean | undefined }>();
   private taskProgramOf(spec: WorkerTask): Program | undefined {
     const key = `${spec.fileName}\0${spec.worker}`;
     let trimmed = this.taskPrograms.get(key);
     if (!trimmed) {
       const program = this.programOf(spec.fileName);
       if (!program) return undefined;
-      this.taskPrograms.set(key, (trimmed = taskProgram(program, spec.worker)));
+      this.taskPrograms.set(key, (trimmed = { program: taskProgram(program, spec.worker), shares: undefined }));
     }
-    return trimmed;
+    return trimmed.program;
+  }
+
+  /** Whether tasks of this worker may share a thread (decision 0016; imports are not looked into). */
+  private sharesOf(spec: WorkerTask): boolean {
+    const entry = this.taskPrograms.get(`${spec.fileName}\0${spec.worker}`);
+    if (!entry) return false;
+    entry.shares ??= !entry.program.body.some((item) => item.kind === "Import") && sharesThread(entry.program);
+    return entry.shares;
   }
 
   /** What every task thread's init shares (a task's adds the task). */
@@ -520,28 +533,25 @@ export class EvaluatorPool {
 
   private taskEnded(t: EvaluatorThread, end: RootEnd): void {
     const run = t.run!;
-    if (run.state !== "running") return;
+    const host = t.host;
+    this.threads.delete(t);
+    if (run.state !== "running" || t.ended) return;
+    t.ended = true;
+    host.tasks.delete(t.id);
     // Tasks it delegated and never awaited end with it.
     this.cancelGroupsOf(t, "the worker that started this task has ended");
     const group = run.group;
     const ok = end.kind === "done" && !end.outcome.diagnostics.some((d) => d.severity === "error");
     this.options.emit({ type: "task-end", worker: run.key, ok });
-    if (ok) {
-      run.state = "done";
-      group.results[run.index] = end.outcome.value;
-      group.left--;
-    } else {
-      run.state = "done";
-      group.left--;
-      if (!group.failure) {
-        group.failure = failureOf(run.spec, end);
-        for (const other of group.runs) this.cancelRun(other, `worker '${run.spec.worker}' failed`);
-      }
+    run.state = "done";
+    group.left--;
+    if (ok) group.results[run.index] = end.outcome.value;
+    else if (!group.failure) {
+      group.failure = failureOf(run.spec, end);
+      for (const other of group.runs) this.cancelRun(other, `worker '${run.spec.worker}' failed`);
     }
-    if (end.kind !== "done" || this.closed || !this.reuseFor(t)) {
-      t.stop(AgentCodes.cancelled, "the worker has ended");
-      this.threads.delete(t);
-    }
+    if (end.kind !== "done") this.dropHost(host);
+    else this.hostFreed(host);
     this.settle(group);
     this.pump();
   }
@@ -555,6 +565,8 @@ export class EvaluatorPool {
       this.dropWaiters(t);
       t.stop(AgentCodes.cancelled, `cancelled: ${why}`);
       this.threads.delete(t);
+      if (t.host.ended) this.hosts.delete(t.host);
+      else this.hostFreed(t.host);
     }
   }
 
@@ -578,16 +590,15 @@ export class EvaluatorPool {
     else box.messages.push(value);
   }
 
-  private receive(t: EvaluatorThread, seq: number, name: string, timeoutMs: number): void {
+  private receive(t: EvaluatorThread, reply: (result: ReceiveResult) => void, name: string, timeoutMs: number): void {
     const box = this.box(name);
     if (box.messages.length > 0) {
-      t.bridge.answer(seq, { type: "received", result: { ok: true, value: box.messages.shift()! } });
+      reply({ ok: true, value: box.messages.shift()! });
       return;
     }
-    t.blocked++;
     const waiter: Waiter = {
       thread: t,
-      seq,
+      reply,
       timer: setTimeout(() => {
         const i = box.waiters.indexOf(waiter);
         if (i >= 0) box.waiters.splice(i, 1);
@@ -598,10 +609,10 @@ export class EvaluatorPool {
     this.pump();
   }
 
-  private answerReceive(w: Waiter, result: { ok: true; value: JsonValue } | { ok: false; reason: "timeout" }): void {
+  private answerReceive(w: Waiter, result: ReceiveResult): void {
     clearTimeout(w.timer);
-    w.thread.blocked--;
-    w.thread.bridge.answer(w.seq, { type: "received", result });
+    w.reply(result);
+    this.pump();
   }
 
   /** A stopped thread's pending receives are dropped (pending receives are aborted). */

@@ -16,6 +16,8 @@ import type {
   SessionInfo,
   ShellResult,
   ThinkRequest,
+  Wait,
+  WaitAnswer,
   WorkerTask,
 } from "@patchwork/interpreter";
 import type { Diagnostic, Program, Span } from "@patchwork/parser";
@@ -57,6 +59,11 @@ export interface WorkerInit {
   writeLock?: SharedArrayBuffer;
   /** The AST of the task's file, when the main thread has it (the thread then needs no parser). */
   taskProgram?: Program;
+  /**
+   * What `taskProgram` is (its file and worker): a thread keeps each one it was given, and the
+   * next tasks of that worker on the thread come without it (one copy a thread, not a task).
+   */
+  taskProgramKey?: string;
   /** The program's AST and parse diagnostics, parsed by the caller (the program's thread then needs no parser). */
   parsed?: { program: Program; diagnostics: Diagnostic[] };
   /** Every file the program's imports load, parsed (with `parsed`; task threads get it too). */
@@ -67,6 +74,8 @@ export interface WorkerInit {
   hinted?: boolean;
   /** A task thread started ahead of any task (pool.ts): it loads, then waits for its first `next-task`. */
   standby?: boolean;
+  /** The task's id on its thread (pool.ts): the thread's messages about it carry it as `task`. */
+  taskId?: number;
   /** The worker key of the task this thread runs (pool.ts): set on its think requests and think events. */
   worker?: string;
   /** Write output in whole lines only (threads running side by side never split each other's lines). */
@@ -102,6 +111,12 @@ export interface NextTaskMessage {
   type: "next-task";
   init: WorkerInit;
 }
+
+/**
+ * Main → a task thread, about one of its tasks: the answer to the wait it is suspended in
+ * (decision 0016), or its cancellation (the thread drops it).
+ */
+export type TaskControlMessage = { type: "wait-answer"; task: number; answer: WaitAnswer } | { type: "cancel-task"; task: number };
 
 /** An entry to run after a session's program, named and given arguments as on a command line. */
 export interface SessionEntry {
@@ -159,11 +174,16 @@ export type WorkerMessage =
   | { type: "receive"; seq: number; mailbox: string; timeoutMs: number }
   /** `self.session.dir`: create the run's directory if it is not there (answered `session-dir`). */
   | { type: "session-dir"; seq: number }
+  /** The task suspended in a wait that frees its thread; the answer comes as `wait-answer`. */
+  | { type: "wait"; wait: Wait }
   | { type: "ready" }
   /** The program's thread has its AST, before it runs: it contains this many think blocks (sessions made ahead). */
   | { type: "thinks-ahead"; thinks: number }
   | { type: "done"; outcome: RunOutcome; runId?: number }
   | { type: "failed"; message: string; stack?: string };
+
+/** A message from an evaluator thread; a task thread's names the task it is about. */
+export type FromThread = WorkerMessage & { task?: number };
 
 /** `ThinkResponse`: what the main thread sends on a think's channel (`seq`). */
 export type ThinkResponse = { seq: number } & (

@@ -12,13 +12,13 @@ import { compileExpr, describe } from "./expr.js";
 import type { Cx } from "./scope.js";
 import type { ExprFn } from "./types.js";
 
-function evalArgs(args: ExprFn[], f: Value[]): Value[] {
+export function evalArgs(args: ExprFn[], f: Value[]): Value[] {
   const out: Value[] = new Array(args.length);
   for (let i = 0; i < args.length; i++) out[i] = args[i]!(f);
   return out;
 }
 
-function compiledOf(fn: PwFunction): CompiledFunction {
+export function compiledOf(fn: PwFunction): CompiledFunction {
   return fn.compiled ?? (fn.compiled = fn.compile(fn));
 }
 
@@ -37,7 +37,7 @@ export function enter(rt: Runtime, c: CompiledFunction, frame: Value[], node: No
   return null;
 }
 
-function tooMany(fn: PwFunction, n: number, node: Node, file: string): never {
+export function tooMany(fn: PwFunction, n: number, node: Node, file: string): never {
   return raise("PW3007", node.span, file, { name: fn.name, expected: `at most ${fn.decl.params.length}`, actual: n });
 }
 
@@ -185,13 +185,20 @@ function methodHint(o: unknown, name: string): string {
 
 function compileMethodCall(e: CallExpr, callee: MemberExpr, cx: Cx): ExprFn {
   const obj = compileExpr(callee.object, cx);
-  const args = e.args.map((a) => compileExpr(a, cx));
+  const invoke = methodInvoker(e, callee, e.args.map((a) => compileExpr(a, cx)), cx);
+  return (f) => invoke(obj(f), f);
+}
+
+/**
+ * A method call once its object `o` is evaluated (the arguments are evaluated here): the one
+ * meaning of `o.name(args)`, shared by the closures and the resumable statements (resumable.ts).
+ */
+export function methodInvoker(e: CallExpr, callee: MemberExpr, args: ExprFn[], cx: Cx): (o: Value, f: Value[]) => Value {
   const name = callee.property;
   const rt = cx.m.rt;
   const file = cx.m.fileName;
   const site = new CallSite(rt, file, e.span, name, e);
-  return (f) => {
-    const o = obj(f);
+  return (o, f) => {
     if (o instanceof Map) {
       const fv = o.get(name);
       if (fv === undefined) return raise("PW3009", callee.span, file, { type: "this object", name });

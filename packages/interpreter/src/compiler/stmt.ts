@@ -162,7 +162,7 @@ function compileReturn(s: ReturnStmt, cx: Cx): StmtFn {
 }
 
 /** Loop-progress events are sampled: iterations 1–100, then every 1000th. */
-function loopEvent(rt: Runtime, node: Node, iteration: number): void {
+export function loopEvent(rt: Runtime, node: Node, iteration: number): void {
   if (iteration <= 100 || iteration % 1000 === 0) rt.emit({ type: "loop", iteration, span: node.span });
 }
 
@@ -233,7 +233,7 @@ function compileFor(s: ForStmt, cx: Cx): StmtFn {
   };
 }
 
-function iterationItems(v: Value, s: ForStmt, site: CallSite): Value[] {
+export function iterationItems(v: Value, s: ForStmt, site: CallSite): Value[] {
   if (Array.isArray(v)) return v.slice();
   if (typeof v === "string") return splitLinesChecked(v, site, "the lines of the string");
   if (v instanceof Map) return [...v.keys()];

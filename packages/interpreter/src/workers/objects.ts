@@ -6,7 +6,7 @@
 import type { Node, Span } from "@patchwork/parser";
 import type { CallSite } from "../builtins/types.js";
 import { raise, RuntimeError } from "../errors.js";
-import type { JsonValue, WorkerFailure, WorkerTask } from "../ports.js";
+import type { JoinResult, JsonValue, ReceiveResult, WorkerFailure, WorkerTask } from "../ports.js";
 import type { Runtime } from "../runtime.js";
 import { fromJson, PwBuiltin, PwFunction, PwOpaque, toJson, toText, typeName, type Value } from "../values.js";
 
@@ -61,12 +61,19 @@ export class PwPending extends PwOpaque {
 
   /** Blocks until every task has finished: their values in order, or the first failure raised. */
   await(node: Node, file: string): Value {
-    if (!this.outcome) {
-      const r = this.rt.workers.join(this.group);
-      this.outcome = r.ok ? { value: r.values.map(fromJson) } : { error: failureError(r.failure, node, file) };
-    }
-    if ("error" in this.outcome) throw this.outcome.error;
-    return this.outcome.value;
+    if (!this.outcome) this.settle(this.rt.workers.join(this.group), node, file);
+    if ("error" in this.outcome!) throw this.outcome.error;
+    return this.outcome!.value;
+  }
+
+  /** The group's join has not been answered yet (a resumable task waits for it without blocking). */
+  get unsettled(): number | null {
+    return this.outcome ? null : this.group;
+  }
+
+  /** Takes the group's join answer (got by `await`, or by a resumable task's driver). */
+  settle(r: JoinResult, node: Node, file: string): void {
+    this.outcome ??= r.ok ? { value: r.values.map(fromJson) } : { error: failureError(r.failure, node, file) };
   }
 }
 
@@ -219,14 +226,24 @@ export class PwMailbox extends PwOpaque {
       return null;
     }
     if (name === "receive") {
-      if (args.length !== 1) site.fail(`takes 1 argument (a timeout in milliseconds), got ${args.length}`);
-      const ms = args[0];
-      if (typeof ms !== "number" || !(ms >= 0)) site.fail(`the timeout must be a number of milliseconds ≥ 0, got ${typeName(ms!)}`);
-      const r = this.rt.workers.receive(this.name, ms as number);
-      if (r.ok) return fromJson(r.value);
-      return raise("PW3062", site.span, site.file, { name: this.name, ms: ms as number });
+      const ms = this.receiveTimeout(args, site);
+      return this.received(this.rt.workers.receive(this.name, ms), ms, site);
     }
     return raise("PW3009", site.span, site.file, { type: "a mailbox", name });
+  }
+
+  /** The checked timeout of `receive(ms)`. */
+  receiveTimeout(args: Value[], site: CallSite): number {
+    if (args.length !== 1) site.fail(`takes 1 argument (a timeout in milliseconds), got ${args.length}`);
+    const ms = args[0];
+    if (typeof ms !== "number" || !(ms >= 0)) site.fail(`the timeout must be a number of milliseconds ≥ 0, got ${typeName(ms!)}`);
+    return ms as number;
+  }
+
+  /** What `receive(ms)` gives for the Workers' answer: the message, or PW3062 at the call. */
+  received(r: ReceiveResult, ms: number, site: CallSite): Value {
+    if (r.ok) return fromJson(r.value);
+    return raise("PW3062", site.span, site.file, { name: this.name, ms });
   }
 }
 
