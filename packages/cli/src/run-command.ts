@@ -103,10 +103,10 @@ export async function runCommand(args: RunArgs, term: Terminal): Promise<number>
   // A replay with an agent (--resume, --replay … --replay-missing=agent): its evaluator thread
   // starts now and the replay starts as soon as the cassette is read (the agent runtime loads
   // meanwhile; the first think the cassette lacks waits for the agent: docs/replay.md).
-  const ahead =
-    viaAgent && (args.resume !== undefined || args.replay !== undefined)
-      ? new (await import("@patchwork/agent/run")).EvaluatorThreadAhead({ cwd })
-      : undefined;
+  const replaysFirst = viaAgent && (args.resume !== undefined || args.replay !== undefined);
+  // (An unknown or missing preset is a usage error before anything starts, as with early-agent.ts.)
+  if (replaysFirst) (await import("./presets.js")).resolveAgentCommand(agentCommand);
+  const ahead = replaysFirst ? new (await import("@patchwork/agent/run")).EvaluatorThreadAhead({ cwd }) : undefined;
   // The agent process starts while its runtime loads and a cassette is read (early-agent.ts);
   // a replay's starts once the replay has (runWithAgent spawns it): the replay needs no agent.
   const early = viaAgent && !ahead ? (await import("./early-agent.js")).spawnAgentEarly(agentCommand, cwd) : undefined;
