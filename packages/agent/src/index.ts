@@ -6,6 +6,7 @@
  */
 export { runWithAgent } from "./thread/run.js";
 export type { ParsedProgram, RunWithAgentOptions, RunWithAgentResult } from "./thread/run.js";
+export { EvaluatorThreadAhead, type EvaluatorThreadAheadOptions } from "./thread/ahead.js";
 export type { ParsedModules, SessionEntry } from "./thread/protocol.js";
 export { AcpAgent, spawnAcpAgent } from "./acp/agent.js";
 export { RecyclingAgent } from "./acp/recycling.js";

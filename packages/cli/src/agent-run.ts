@@ -3,11 +3,13 @@ import { SourceFile } from "@patchwork/parser/core";
 import {
   runWithAgent,
   type AcpAgentOptions,
+  type EvaluatorThreadAhead,
   type PermissionAnswer,
   type PermissionQuestion,
   type RunEvent,
-} from "@patchwork/agent";
-import { signalStatus } from "@patchwork/interpreter";
+} from "@patchwork/agent/run";
+// The parser-free core: the full interpreter's index would load the parser (a resume's start-up).
+import { signalStatus } from "@patchwork/interpreter/core";
 import { renderDiagnostics } from "./files.js";
 import { resolveAgentCommand } from "./presets.js";
 import { Progress } from "./progress.js";
@@ -31,10 +33,12 @@ export interface AgentRunInput {
   recording?: Recording | null;
   /** The agent process, spawned from `agentCommand` before this module loaded (early-agent.ts). */
   early?: EarlyAgent;
+  /** The evaluator thread of a replay, started before this module loaded (run-command.ts). */
+  ahead?: EvaluatorThreadAhead;
 }
 
 /** `patchwork run FILE --agent …`: the evaluator thread plus the ACP runtime. */
-export async function runWithAcpAgent({ args, text, cwd, agentCommand, term, argStrings, recording, early }: AgentRunInput): Promise<number> {
+export async function runWithAcpAgent({ args, text, cwd, agentCommand, term, argStrings, recording, early, ahead }: AgentRunInput): Promise<number> {
   const command = early?.command ?? (agentCommand === undefined ? undefined : resolveAgentCommand(agentCommand));
   const progress = new Progress(term, { spinner: term.stderrIsTTY, verbose: Boolean(args.verbose) });
   // On an interactive terminal the spinner shares the screen with program output: write that
@@ -93,6 +97,7 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term, arg
       timeoutMs: args.timeout !== undefined ? args.timeout * 1000 : undefined,
       ...(recording?.trace ? { trace: recording.trace } : {}),
       ...(recording?.replay ? { replay: recording.replay } : {}),
+      ...(ahead ? { evaluatorThread: ahead } : {}),
       onEvent: (event: RunEvent) => {
         recording?.onEvent?.(event);
         if (event.type === "think-start" && command === undefined && !args.noAgent && !recording?.replay && !announced) {

@@ -339,13 +339,23 @@ const RUN_FLAGS: Record<string, "noAgent" | "verbose" | "keepSession" | "askUser
 };
 
 /** `run`'s options with a value that the fast path knows: string ones, and numbers written plainly. */
-const RUN_VALUES: Record<string, { key: "agent" | "entry" | "cwd" | "trace" | "record" | "replay" | "timeout" | "idleTimeout"; number?: true }> = {
+const RUN_VALUES: Record<
+  string,
+  {
+    key: "agent" | "entry" | "cwd" | "trace" | "record" | "replay" | "resume" | "replayMissing" | "timeout" | "idleTimeout";
+    number?: true;
+    /** The only values it takes (yargs' `choices`): any other is left to yargs, which says so. */
+    choices?: readonly string[];
+  }
+> = {
   "--agent": { key: "agent" },
   "--entry": { key: "entry" },
   "--cwd": { key: "cwd" },
   "--trace": { key: "trace" },
   "--record": { key: "record" },
   "--replay": { key: "replay" },
+  "--resume": { key: "resume" },
+  "--replay-missing": { key: "replayMissing", choices: ["error", "agent"] },
   "--timeout": { key: "timeout", number: true },
   "--idle-timeout": { key: "idleTimeout", number: true },
 };
@@ -379,6 +389,7 @@ export function fastRunArgs(argv: string[]): RunArgs | undefined {
     if (valued) {
       const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
       if (!plain(value) || (valued.number && !PLAIN_NUMBER.test(value))) return undefined;
+      if (valued.choices && !valued.choices.includes(value)) return undefined;
       (out as Record<string, unknown>)[key] = valued.number ? Number(value) : value;
     } else if (eq > 0) return undefined;
     else (out as Record<string, unknown>)[key] = true;

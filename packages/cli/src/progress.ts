@@ -1,4 +1,4 @@
-import { addUsage, emptyUsage, type RunEvent } from "@patchwork/agent";
+import { addUsage, emptyUsage, type RunEvent } from "@patchwork/agent/run";
 import type { Terminal } from "./terminal.js";
 import { describeToolContent, formatUsage, showValue } from "./verbose.js";
 

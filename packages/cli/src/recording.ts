@@ -6,11 +6,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { RunEvent, TraceWriter } from "@patchwork/agent";
-// The parser-free core: a replay loads no parser (nor, without --trace, the agent package).
-// A replay takes the cassette's reader from the parser-free core (the run path has it already);
-// the journal of --record/--resume comes with the full interpreter, imported only then.
+// The parser-free core: a replay or a resume loads no parser (nor, without --trace, the agent
+// package). The cassette's reader comes from it; the journal of --record/--resume from
+// journal.ts, imported only then.
 import { CassetteError, readCassetteText, type Cassette, type PwEvent, type ReadCassette } from "@patchwork/interpreter/core";
-import type { JournaledRecording } from "@patchwork/interpreter";
+import type { JournaledRecording } from "@patchwork/interpreter/journal";
 import type { Diagnostic } from "@patchwork/parser";
 import { UsageError } from "./files.js";
 import type { Terminal } from "./terminal.js";
@@ -69,7 +69,7 @@ export async function openRecording(args: RecordingArgs, term: Terminal, { inPro
   const resuming = replayPath !== undefined && recordPath !== undefined && resolve(replayPath) === resolve(recordPath);
   let recording: JournaledRecording | null = null;
   if (recordPath) {
-    const { JournaledRecording } = await import("@patchwork/interpreter");
+    const { JournaledRecording } = await import("./journal.js");
     try {
       recording = new JournaledRecording({
         path: recordPath,

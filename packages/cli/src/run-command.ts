@@ -100,8 +100,16 @@ export async function runCommand(args: RunArgs, term: Terminal): Promise<number>
   const viaAgent = agentCommand !== undefined && live;
   // Workers run on evaluator threads of their own, with or without an agent.
   const threaded = viaAgent || usesWorkers(text);
-  // The agent process starts while its runtime loads and a cassette is read (early-agent.ts).
-  const early = viaAgent ? (await import("./early-agent.js")).spawnAgentEarly(agentCommand, cwd) : undefined;
+  // A replay with an agent (--resume, --replay … --replay-missing=agent): its evaluator thread
+  // starts now and the replay starts as soon as the cassette is read (the agent runtime loads
+  // meanwhile; the first think the cassette lacks waits for the agent: docs/replay.md).
+  const replaysFirst = viaAgent && (args.resume !== undefined || args.replay !== undefined);
+  // (An unknown or missing preset is a usage error before anything starts, as with early-agent.ts.)
+  if (replaysFirst) (await import("./presets.js")).resolveAgentCommand(agentCommand);
+  const ahead = replaysFirst ? new (await import("@patchwork/agent/run")).EvaluatorThreadAhead({ cwd }) : undefined;
+  // The agent process starts while its runtime loads and a cassette is read (early-agent.ts);
+  // a replay's starts once the replay has (runWithAgent spawns it): the replay needs no agent.
+  const early = viaAgent && !ahead ? (await import("./early-agent.js")).spawnAgentEarly(agentCommand, cwd) : undefined;
   let recording: Recording | null = null;
   if (args.trace !== undefined || args.record !== undefined || args.replay !== undefined || args.resume !== undefined) {
     const { openRecording, reportCassetteError } = await import("./recording.js");
@@ -109,6 +117,7 @@ export async function runCommand(args: RunArgs, term: Terminal): Promise<number>
       recording = await openRecording(args, term, { inProcess: !threaded });
     } catch (error) {
       early?.abandon(); // a bad cassette or file: no run, no agent
+      ahead?.discard();
       return reportCassetteError(error, term);
     }
   }
@@ -118,9 +127,10 @@ export async function runCommand(args: RunArgs, term: Terminal): Promise<number>
       agentRun = await import("./agent-run.js");
     } catch (error) {
       early?.abandon();
+      ahead?.discard();
       throw error;
     }
-    return agentRun.runWithAcpAgent({ args, text, cwd, agentCommand: viaAgent ? agentCommand : undefined, term, argStrings, recording, early });
+    return agentRun.runWithAcpAgent({ args, text, cwd, agentCommand: viaAgent ? agentCommand : undefined, term, argStrings, recording, early, ahead });
   }
   return runInProcess(args, text, cwd, term, argStrings, recording);
 }

@@ -9,7 +9,7 @@ import type { RunArgs } from "../src/run-command.js";
 const FIELDS = [
   "file", "agent", "noAgent", "entry", "args", "arg", "maxWorkers", "keepSession", "entryOption", "cwd", "askUser",
   "mcpTransport", "permissions", "timeout", "idleTimeout", "restartAgentAfter", "verbose", "trace", "traceTextLimit",
-  "record", "replay", "replayMissing", "noCache", "json",
+  "record", "replay", "replayMissing", "resume", "noCache", "json",
 ] as const;
 
 function fields(args: RunArgs | undefined): Partial<RunArgs> | undefined {
@@ -48,6 +48,11 @@ describe("the fast path reads run's command lines as yargs does", () => {
       ["run", "--entry", "greet", "a.pw", "Ada"],
       ["run", "a.pw", "--trace", "t.jsonl", "--record=c.json"],
       ["run", "--replay", "c.json", "a.pw", "--cwd", "dir"],
+      // Resuming a killed recording (its start-up is measured against a no-agent run's).
+      ["run", "a.pw", "--agent", "claude", "--resume", "c.json"],
+      ["run", "--resume=c.json", "a.pw", "--agent", "claude"],
+      ["run", "a.pw", "--replay", "c.json", "--replay-missing", "agent", "--agent", "claude"],
+      ["run", "a.pw", "--replay", "c.json", "--replay-missing=error"],
     ];
     for (const argv of lines) expect(await agree(argv), argv.join(" ")).toBe(true);
   });
@@ -59,7 +64,9 @@ describe("the fast path reads run's command lines as yargs does", () => {
       ["run", "a.pw", "--timeout", "1e3"],
       ["run", "a.pw", "--entry"],
       ["run", "a.pw", "--max-workers", "2"],
-      ["run", "a.pw", "--replay-missing", "agent"],
+      ["run", "a.pw", "--replay-missing", "ask"],
+      ["run", "a.pw", "--replay-missing"],
+      ["run", "a.pw", "--resume"],
       ["run", "a.pw", "--agent"],
       ["run", "a.pw", "--agent", "--verbose"],
       ["run", "a.pw", "--agent", "a", "--agent", "b"],
@@ -77,8 +84,8 @@ describe("the fast path reads run's command lines as yargs does", () => {
   it("agrees with yargs on generated command lines, options in any position", async () => {
     const token = fc.oneof(
       fc.constantFrom("--agent", "--no-agent", "--verbose", "-v", "--keep-session", "--ask-user", "--no-cache", "--entry", "--timeout", "--", "-x"),
-      fc.constantFrom("--idle-timeout", "--cwd", "--trace", "--record", "--replay", "--max-workers", "--help", "--json"),
-      fc.constantFrom("claude", "greet", "Ada", "42", "a b", "--agent=codex", "--agent=", "x=y", "-1", "5", "0.5", "007", "1e3", "--timeout=2"),
+      fc.constantFrom("--idle-timeout", "--cwd", "--trace", "--record", "--replay", "--resume", "--replay-missing", "--max-workers", "--help", "--json"),
+      fc.constantFrom("claude", "greet", "Ada", "42", "a b", "--agent=codex", "--agent=", "x=y", "-1", "5", "0.5", "007", "1e3", "--timeout=2", "agent", "error"),
     );
     await fc.assert(
       fc.asyncProperty(fc.array(token, { maxLength: 4 }), fc.array(token, { maxLength: 5 }), async (before, after) => {
@@ -89,7 +96,7 @@ describe("the fast path reads run's command lines as yargs does", () => {
   }, 120_000); // 400 yargs parses: over 30 s on a loaded two-core machine
 
   it("each option the fast path knows is read the same before the file and after it", () => {
-    const options = [["--no-agent"], ["--json"], ["-v"], ["--no-cache"], ["--keep-session"], ["--ask-user"], ["--agent", "claude"], ["--timeout", "5"], ["--idle-timeout", "9"], ["--cwd", "d"], ["--trace", "t.jsonl"], ["--record", "c.json"], ["--replay", "c.json"], ["--entry", "greet"]];
+    const options = [["--no-agent"], ["--json"], ["-v"], ["--no-cache"], ["--keep-session"], ["--ask-user"], ["--agent", "claude"], ["--timeout", "5"], ["--idle-timeout", "9"], ["--cwd", "d"], ["--trace", "t.jsonl"], ["--record", "c.json"], ["--replay", "c.json"], ["--resume", "c.json"], ["--replay-missing", "agent"], ["--entry", "greet"]];
     for (const option of options) {
       const after = fastRunArgs(["run", "a.pw", "x", ...option]);
       expect(after, option.join(" ")).toBeDefined();

@@ -1,8 +1,8 @@
 // What start-up loads (docs/benchmarks.md, "Start-up"): the common command lines must not
 // load yargs, zod, the ACP/MCP SDKs or the agent runtime. A module hook (node --import)
 // records every module Node loads; the figures themselves are benchmarks (npm run bench:startup).
-import { spawnSync } from "node:child_process";
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -35,6 +35,23 @@ function loaded(args: string[], env: Record<string, string> = {}): { modules: st
 }
 
 const heavy = /node_modules\/(yargs|zod|@agentclientprotocol|@modelcontextprotocol)\//;
+
+// A second hook holds the agent runtime's modules (the ACP and MCP SDKs, zod) until a file
+// exists: what a run does before it needs them shows, however fast or slow they would load.
+writeFileSync(join(dir, "register-hold.mjs"), 'import { register } from "node:module";\nregister("./hold.mjs", import.meta.url);\n');
+writeFileSync(
+  join(dir, "hold.mjs"),
+  [
+    'import { appendFileSync, existsSync } from "node:fs";',
+    "const held = /node_modules\\/(zod|@agentclientprotocol|@modelcontextprotocol)\\//;",
+    "export async function load(url, context, next) {",
+    "  if (held.test(url)) while (!existsSync(process.env.PW_RELEASE)) await new Promise((r) => setTimeout(r, 20));",
+    '  if (!url.startsWith("node:")) appendFileSync(process.env.PW_LOADED_LOG, url + "\\n");',
+    "  return next(url, context);",
+    "}",
+    "",
+  ].join("\n"),
+);
 
 /** Whether one of the modules or scripts is the parser (Chevrotain builds it with performSelfAnalysis). */
 const loadsParser = ({ modules, scripts }: { modules: string[]; scripts: string[] }) =>
@@ -109,6 +126,73 @@ describe("start-up loads only what the command needs", () => {
     expect(loadsParser(replay)).toBe(false);
     expect(replay.modules.filter((m) => !noAgent.modules.includes(m)).map((m) => m.replace(/^.*\//, ""))).toEqual([expect.stringMatching(/^cli-recording-/)]);
   });
+
+  it("a resume replays without waiting for the agent runtime: only the first think the cassette lacks waits for it", async () => {
+    const testAgent = join(repoRoot, "packages", "agent", "bin", "patchwork-test-agent.js");
+    // What a recording killed during its third think leaves.
+    const killed = JSON.stringify({
+      patchwork: "cassette",
+      version: 1,
+      thinks: [
+        { think: 1, prompt: "First.", turns: [{ do: [], answer: "one" }] },
+        { think: 2, prompt: "Second.", turns: [{ do: [], answer: "two" }] },
+      ],
+    });
+    const files = tempFiles({
+      "p.pw": 'var a = think { First. }\nvar b = think { Second. }\nprint("replayed: $a $b")\nvar c = think { Third. }\nprint("live: $c")\n',
+      "script.json": JSON.stringify({ prompts: [], fallback: { steps: [{ reply: "three" }] } }),
+    });
+    const release = join(files, "release");
+    const log = join(files, "loaded.txt");
+    writeFileSync(log, "");
+    const agent = `"${process.execPath}" "${testAgent}" "${join(files, "script.json")}"`;
+    for (const args of [["--resume", "c.json"], ["--replay", "c.json", "--replay-missing=agent"]]) {
+      writeFileSync(join(files, "c.json"), killed);
+      const child = spawn(process.execPath, ["--import", join(dir, "register-hold.mjs"), patchworkBin, "run", "p.pw", "--agent", agent, ...args], {
+        cwd: files,
+        env: { ...process.env, PW_RELEASE: release, PW_LOADED_LOG: log, PATCHWORK_AGENT: "" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (d) => (stdout += d));
+      child.stderr.on("data", (d) => (stderr += d));
+      const exit = new Promise<number | null>((resolve) => child.once("exit", resolve));
+      // The replayed thinks run while the runtime is held (a generous deadline: a loaded machine).
+      const deadline = Date.now() + 60_000;
+      while (!stdout.includes("replayed: one two\n") && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 20));
+      expect(existsSync(release)).toBe(false);
+      expect([stdout, args.join(" ")]).toEqual(["replayed: one two\n", args.join(" ")]);
+      const modules = readFileSync(log, "utf8").split("\n");
+      expect(modules.some((m) => m.endsWith("/evaluator-worker.js"))).toBe(true);
+      expect(modules.filter((m) => heavy.test(m))).toEqual([]);
+      // The third think waits for the agent, whose runtime then loads.
+      writeFileSync(release, "");
+      expect(await exit).toBe(0);
+      expect(stdout).toBe("replayed: one two\nlive: three\n");
+      expect(stderr).toBe("patchwork: c.json: 2 thinks replayed, 1 think asked live\n");
+      const cassette = JSON.parse(readFileSync(join(files, "c.json"), "utf8"));
+      expect(cassette.thinks.map((t: { prompt: string; turns: { answer: string }[] }) => [t.prompt, t.turns[0]!.answer])).toEqual([
+        ["First.", "one"],
+        ["Second.", "two"],
+        ["Third.", "three"],
+      ]);
+      rmSync(release);
+      writeFileSync(log, "");
+    }
+    // --trace and --verbose see the replayed thinks and the live one, the agent started after them.
+    writeFileSync(join(files, "c.json"), killed);
+    const r = patchwork(["run", "p.pw", "--agent", agent, "--resume", "c.json", "--trace", "t.jsonl", "-v"], { cwd: files, timeoutMs: 60_000 });
+    expect([r.status, r.stdout]).toEqual([0, "replayed: one two\nlive: three\n"]);
+    expect(r.stderr).toMatch(/\[value of think 1: "one" \(string\)\][^]*\[value of think 2: "two"[^]*\[agent patchwork-test-agent started[^]*\[value of think 3: "three"/);
+    expect(r.stderr).toContain("patchwork: c.json: 2 thinks replayed, 1 think asked live\n");
+    const records = readFileSync(join(files, "t.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line) as { type: string; id?: number; ok?: boolean; mode?: string });
+    expect(records[0]).toMatchObject({ type: "run-start", mode: "replay" });
+    expect(records.filter((e) => e.type === "think-end").map((e) => [e.id, e.ok])).toEqual([[1, true], [2, true], [3, true]]);
+    const started = records.findIndex((e) => e.type === "agent-started");
+    expect(started).toBeGreaterThan(records.findIndex((e) => e.type === "think-end" && e.id === 2));
+    expect(records.at(-1)).toMatchObject({ type: "run-end", ok: true });
+  }, 120_000);
 
   it("other command lines go through yargs, still without the agent's code", () => {
     const r = loaded(["run", "examples/hello.pw", "--max-workers", "2"]);

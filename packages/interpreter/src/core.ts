@@ -12,6 +12,9 @@ export { importedFiles, importPath, moduleDir, type ParseFn } from "./modules.js
 export { NoAgent } from "./agents/no-agent.js";
 export { CassetteAgent } from "./agents/cassette.js";
 export { createNodeHost } from "./host-node.js";
+export { shellArgv, signalStatus } from "./shell-process.js";
+// The evaluator thread runtime's (@patchwork/agent): its main-thread side loads no parser.
+export { newSession, ensureSessionDir, removeSessionDir } from "./workers/session.js";
 export { entryResultText, valueText } from "./entries.js";
 export { countThinks, countThreadbareThinks, mayThink } from "./think-sites.js";
 // What replaying a cassette needs (the CLI's `--replay` loads no parser; CassetteAgent has these modules already).

@@ -7,11 +7,12 @@
  */
 import { availableParallelism } from "node:os";
 import type { JoinResult, JsonValue, ReceiveResult, WorkerFailure, WorkerTask } from "@patchwork/interpreter";
-import { AgentError, ensureSessionDir } from "@patchwork/interpreter";
+import { AgentError, ensureSessionDir } from "@patchwork/interpreter/core";
 import { sharesThread } from "@patchwork/interpreter/tasks";
 import type { Program, Span } from "@patchwork/parser";
 import { AgentCodes } from "../errors.js";
 import type { AsyncAgent, RunEvent } from "../types.js";
+import type { EvaluatorThreadAhead } from "./ahead.js";
 import type { FromThread, NextTaskMessage, RunOutcome, WorkerInit, WorkerMessage } from "./protocol.js";
 import { taskProgram } from "./task-program.js";
 import { EvaluatorThread, ThreadHost, type Group, type HostOptions, type TaskRun } from "./thread-host.js";
@@ -39,6 +40,8 @@ export interface PoolOptions {
   /** See `cpuSlots` (default `STARVED_MS`). */
   starvedMs?: number;
   onOutput: (text: string) => void;
+  /** The program's thread, started ahead (ahead.ts); else the pool starts it. */
+  ahead?: EvaluatorThreadAhead;
 }
 
 /** How the program's thread ended. */
@@ -93,17 +96,19 @@ export class EvaluatorPool {
   /** Starts the program's thread; resolves when it ends. */
   start(): Promise<RootEnd> {
     return new Promise((resolve) => {
-      const host = this.newHost(this.options.init);
+      const ahead = this.options.ahead;
+      const host = this.newHost(this.options.init, ahead);
       const root = new EvaluatorThread(0, "main", null, host, this.hostOptions);
       this.root = root;
       this.threads.add(root);
       this.listen(host, (end) => resolve(end));
+      ahead?.take(this.options.init);
       if (declaresWorkers(this.options.init)) this.prewarm(Math.min(this.cpuSlots, this.options.maxWorkers));
     });
   }
 
-  private newHost(init: WorkerInit): ThreadHost {
-    const host = new ThreadHost(++this.hostCount, init, this.hostOptions);
+  private newHost(init: WorkerInit, ahead?: EvaluatorThreadAhead): ThreadHost {
+    const host = new ThreadHost(++this.hostCount, init, this.hostOptions, ahead);
     this.hosts.add(host);
     return host;
   }

@@ -4,8 +4,8 @@
  * entries (up to its last whole one) are replayed first and the rest asked live.
  */
 import { readFileSync } from "node:fs";
-import { JournaledRecording, readCassetteText } from "@patchwork/interpreter";
-import type { PwEvent, ReadCassette } from "@patchwork/interpreter";
+import { readCassetteText, type PwEvent, type ReadCassette } from "@patchwork/interpreter/core";
+import { JournaledRecording } from "@patchwork/interpreter/journal";
 import type { RunWithAgentOptions, RunWithAgentResult } from "./run.js";
 
 export async function recorded(

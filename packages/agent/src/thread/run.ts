@@ -9,10 +9,12 @@ import { fileURLToPath } from "node:url";
 import type { Cassette, JsonValue, RecordingSummary } from "@patchwork/interpreter";
 import type { Diagnostic, Program } from "@patchwork/parser";
 import type { AcpAgentOptions } from "../acp/agent.js";
-import { RecyclingAgent } from "../acp/recycling.js";
-import { AgentCodes, toAgentError } from "../errors.js";
+import { AgentProcess } from "../acp/process.js";
+import type { RecyclingAgent } from "../acp/recycling.js";
+import { agentError, AgentCodes, toAgentError } from "../errors.js";
 import type { AsyncAgent, Logger, McpTransport, PermissionAnswer, PermissionPolicy, PermissionQuestion, RunEvent } from "../types.js";
-import { countThinks, countThreadbareThinks, newSession, removeSessionDir } from "@patchwork/interpreter";
+import { countThinks, countThreadbareThinks, newSession, removeSessionDir } from "@patchwork/interpreter/core";
+import type { EvaluatorThreadAhead } from "./ahead.js";
 import { EvaluatorPool } from "./pool.js";
 import type { ParsedModules, WorkerInit } from "./protocol.js";
 import type { TraceWriter } from "../trace/writer.js";
@@ -102,6 +104,12 @@ export interface RunWithAgentOptions {
    * agent's start is under way, so that parsing and the agent's start overlap.
    */
   parsed?: ParsedProgram | (() => Promise<ParsedProgram | undefined>);
+  /**
+   * An evaluator thread started ahead (`new EvaluatorThreadAhead({cwd})`, while the caller got
+   * the run ready): a replay's program runs on it, its start already done. A run that holds its
+   * thread for the agent (no replay), or whose cwd, env or shellStdin differ, stops it instead.
+   */
+  evaluatorThread?: EvaluatorThreadAhead;
 }
 
 /** A program's AST and parse diagnostics, and those of every file its imports load (by path). */
@@ -134,8 +142,12 @@ function isAsyncAgent(agent: AcpAgentOptions | AsyncAgent | null): agent is Asyn
 }
 
 export async function runWithAgent(options: RunWithAgentOptions): Promise<RunWithAgentResult> {
-  if (options.record) return recorded(options, options.record, traced);
-  return traced(options);
+  try {
+    if (options.record) return await recorded(options, options.record, traced);
+    return await traced(options);
+  } finally {
+    options.evaluatorThread?.discard(); // (unless the run took it)
+  }
 }
 
 async function traced(options: RunWithAgentOptions): Promise<RunWithAgentResult> {
@@ -196,45 +208,70 @@ async function run(options: RunWithAgentOptions, cwd: string): Promise<RunWithAg
 
   // The agent process starts while the program's thread loads the interpreter and the program
   // is parsed (here, or in that thread): the thread runs nothing until the agent is up, so a
-  // program never acts before its agent has started, and neither waits for the other.
+  // program never acts before its agent has started, and neither waits for the other. A replay
+  // (`--resume`, `--replay-missing=agent`) is not held: its thread starts first, then the agent
+  // process (unless the caller spawned it) and the ACP runtime (the ACP and MCP SDKs and zod,
+  // imported here rather than with this module: the heaviest code a run loads) load while the
+  // replayed thinks run, which need no agent.
   const acpOptions = options.agent;
   const startAbort = new AbortController();
   const onRunAbort = () => startAbort.abort();
   options.signal?.addEventListener("abort", onRunAbort, { once: true });
   let acpAgent: RecyclingAgent | null = null;
-  const starting = RecyclingAgent.start({
-    cwd,
-    startSignal: startAbort.signal,
-    mcpTransport: options.mcpTransport,
-    permissions: options.permissions,
-    askPermission: options.askPermission,
-    thinkIdleTimeoutMs: options.thinkIdleTimeoutMs,
-    thinkTimeoutMs: options.thinkTimeoutMs,
-    logger: options.logger,
-    ...acpOptions,
-    onEvent: (event) => {
-      acpOptions.onEvent?.(event);
-      emit(event);
-    },
-  }).then((started) => (acpAgent = started));
+  let spawned = acpOptions.process;
+  let loadRuntime!: () => void;
+  const loading = new Promise<void>((resolve) => (loadRuntime = resolve));
+  const starting = loading
+    .then(() => {
+      if (startAbort.signal.aborted) {
+        spawned?.killNow(); // spawned early by the caller: nothing will take it over
+        throw agentError(AgentCodes.cancelled, "the run ended before its agent started");
+      }
+      // The agent starts before its runtime loads (its stderr is kept until the runtime listens).
+      spawned ??= new AgentProcess(acpOptions.command, { cwd, ...(acpOptions.env ? { env: acpOptions.env } : {}) });
+      return import("../acp/recycling.js");
+    })
+    .then(({ RecyclingAgent }) =>
+      RecyclingAgent.start({
+        cwd,
+        startSignal: startAbort.signal,
+        mcpTransport: options.mcpTransport,
+        permissions: options.permissions,
+        askPermission: options.askPermission,
+        thinkIdleTimeoutMs: options.thinkIdleTimeoutMs,
+        thinkTimeoutMs: options.thinkTimeoutMs,
+        logger: options.logger,
+        ...acpOptions,
+        process: spawned,
+        onEvent: (event) => {
+          acpOptions.onEvent?.(event);
+          emit(event);
+        },
+      }),
+    )
+    .then((started) => (acpAgent = started));
   starting.catch(() => undefined);
-  const killOnExit = () => (acpAgent?.process ?? acpOptions.process)?.killNow();
+  if (!options.replay) loadRuntime();
+  const killOnExit = () => (acpAgent?.process ?? spawned)?.killNow();
   process.once("exit", killOnExit);
   try {
     const parsed = await parsedOf(options);
     // Sessions for the program's thinks are asked for as soon as the agent is up, not once the
     // program's thread has started and counted them (that thread's start can take longer).
     const thinks = thinksInText(options, parsed);
+    const agent = lateAgent(starting, loadRuntime);
+    const load = options.replay ? { loadRuntime } : {};
     if (thinks !== null) {
       if (thinks > 0) void starting.then((agent) => agent.prepare({ thinks }), () => undefined);
-      return await evaluate(options, cwd, emit, parsed, { agent: lateAgent(starting), starting, hinted: true });
+      return await evaluate(options, cwd, emit, parsed, { agent, starting, hinted: true, ...load });
     }
-    return await evaluate(options, cwd, emit, parsed, { agent: lateAgent(starting), starting });
+    return await evaluate(options, cwd, emit, parsed, { agent, starting, ...load });
   } finally {
     options.signal?.removeEventListener("abort", onRunAbort);
     process.off("exit", killOnExit);
     // A run that ended before its agent was up (a syntax error, Ctrl-C) abandons the start.
     if (!acpAgent) startAbort.abort();
+    loadRuntime(); // (no-op once called) a replay that ended first: the start settles, abandoned
     await starting.then((started) => started.close(), () => undefined);
   }
 }
@@ -261,10 +298,13 @@ async function parsedOf(options: RunWithAgentOptions): Promise<ParsedProgram | u
   return typeof parsed === "function" ? await parsed() : parsed;
 }
 
-/** Thinks wait for the agent's start (none comes before it: the program's thread is held until then). */
-function lateAgent(starting: Promise<AsyncAgent>): AsyncAgent {
+/**
+ * Thinks wait for the agent's start (none comes before it: the program's thread is held until
+ * then, unless it replays; a replay's first think the cassette lacks starts it, if nothing did).
+ */
+function lateAgent(starting: Promise<AsyncAgent>, load: () => void): AsyncAgent {
   return {
-    think: (request, runChild, signal, context) => starting.then((agent) => agent.think(request, runChild, signal, context)),
+    think: (request, runChild, signal, context) => (load(), starting.then((agent) => agent.think(request, runChild, signal, context))),
     // Sessions are made ahead as soon as the agent is up (the hint comes while it starts).
     prepare: (hint) => void starting.then((agent) => agent.prepare?.(hint), () => undefined),
   };
@@ -287,6 +327,8 @@ interface RunAgent {
   starting: Promise<RecyclingAgent> | null;
   /** The agent has been told how many thinks the program holds (the program's thread does not tell it again). */
   hinted?: boolean;
+  /** A replay's: starts the agent and loads its runtime (at the program's first event). */
+  loadRuntime?: () => void;
 }
 
 function evaluate(
@@ -327,12 +369,18 @@ function evaluate(
   // One abort listener per evaluator thread's bridge: a run with many workers has many.
   setMaxListeners(0, runController.signal);
   const output: string[] = [];
+  const ahead = options.evaluatorThread;
+  const takesAhead =
+    ahead !== undefined && !init.gated && options.evaluatorModule === undefined && ahead.fits({ cwd, env: options.env, shellStdin: options.shellStdin });
+  if (!takesAhead) ahead?.discard();
   const pool = new EvaluatorPool({
     workerPath,
     init,
     agent: runAgent?.agent ?? null,
     runSignal: runController.signal,
-    emit,
+    // A replay's agent and its runtime start once its program runs (its first event): they take
+    // no CPU from the thread's start, and they load while the replayed thinks run.
+    emit: runAgent?.loadRuntime ? (event) => (runAgent.loadRuntime!(), emit(event)) : emit,
     env: options.env ?? process.env,
     shellStdin: options.shellStdin ?? "ignore",
     maxWorkers: options.maxWorkers ?? DEFAULT_MAX_WORKERS,
@@ -342,6 +390,7 @@ function evaluate(
       output.push(text);
       options.onOutput?.(text);
     },
+    ...(takesAhead ? { ahead } : {}),
   });
 
   return new Promise<RunWithAgentResult>((resolve) => {

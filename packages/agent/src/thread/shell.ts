@@ -7,7 +7,8 @@
  * `shellArgv`, captured output.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { shellArgv, signalStatus, type ShellResult } from "@patchwork/interpreter";
+import { shellArgv, signalStatus } from "@patchwork/interpreter/core";
+import type { ShellResult } from "@patchwork/interpreter";
 import type { ShellAt } from "./protocol.js";
 
 export interface ShellRunnerOptions {

@@ -10,6 +10,7 @@
 import { Worker } from "node:worker_threads";
 import type { JoinResult, JsonValue, ReceiveResult, WaitAnswer, WorkerFailure, WorkerTask } from "@patchwork/interpreter";
 import type { AsyncAgent, RunEvent } from "../types.js";
+import type { EvaluatorThreadAhead } from "./ahead.js";
 import { ThinkBridge } from "./bridge.js";
 import type { HelloMessage, TaskControlMessage, ThinkReplyMessage, WorkerInit } from "./protocol.js";
 import { ShellRunner } from "./shell.js";
@@ -54,7 +55,7 @@ export interface Group {
 export class ThreadHost {
   readonly worker: Worker;
   /** Shared with the thread's `write()`s: a stop waits for a write under way (write-lock.ts). */
-  readonly writeLock = newWriteLock();
+  readonly writeLock: SharedArrayBuffer;
   hello: HelloMessage | null = null;
   /** Its tasks by id (the program's thread: its one evaluator, id 0). */
   readonly tasks = new Map<number, EvaluatorThread>();
@@ -68,8 +69,11 @@ export class ThreadHost {
     readonly number: number,
     init: WorkerInit,
     options: HostOptions,
+    /** The thread started ahead (ahead.ts), which the program's host takes instead of starting one. */
+    ahead?: EvaluatorThreadAhead,
   ) {
-    this.worker = new Worker(options.workerPath, { workerData: { ...init, writeLock: this.writeLock } });
+    this.writeLock = ahead?.writeLock ?? newWriteLock();
+    this.worker = ahead?.worker ?? new Worker(options.workerPath, { workerData: { ...init, writeLock: this.writeLock } });
   }
 
   /** No task runs or waits on it: it may take any task. */
