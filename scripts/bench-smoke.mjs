@@ -3,6 +3,7 @@
 // `--smoke` size, so that none can rot unnoticed. Checks that each finishes (exit 0, within
 // its time limit) and prints its figures, as numbers; it never judges the figures' values.
 // The evaluator benchmark runs a second time with no Python, which must skip its comparison.
+// (bench-goals.mjs only runs the scripts below one after another: it has no figures of its own.)
 import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -101,6 +102,7 @@ const runs = [
       `^ +patchwork run greeter.pw greet Ada 3: ${number} ms$`,
       `^ +tools/call greet through patchwork mcp: ${number} ms \\(${number}× the run; goal ≤ 2×\\)$`,
       `^ +server rss: ${number} MB after 10 warm-up calls, .*; growth ${number} MB$`,
+      `^ +tools/call muse, later calls \\(the same agent process\\): ${number} ms \\(${number}× the run\\)$`,
     ],
   },
   {
