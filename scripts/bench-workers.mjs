@@ -7,6 +7,7 @@
 //  3. the cost of starting a worker thread (wall and CPU per worker) and the memory of an
 //     idle worker (rss per worker blocked in a mailbox receive).
 // All runs go through runWithAgent, as `patchwork run` does (no agent: agent null).
+// `--only=thinks` runs section 1 alone (interleaved before/after pairs: docs/benchmarks.md).
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -56,6 +57,9 @@ async function timed(source, { agent = null, maxWorkers, cpuSlots, onOutput } = 
   return { wall, cpu: (c.user + c.system) / 1000, output: output.join(""), thinkSpan: lastEnd - firstStart };
 }
 
+const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7);
+const thinksOnly = only === "thinks";
+
 console.log(`machine: ${availableParallelism()} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}`);
 
 // ── 1. concurrent thinks ──
@@ -89,6 +93,8 @@ print(len(self.delegate(tasks).await))`;
   console.log(`  ${n} workers, 1 think each: run ${spread(many)} ms; thinks ${spread(manySpan)} ms (first start → last end)`);
   console.log(`  ratio: run ${(median(many) / median(one)).toFixed(2)}×, thinks ${(median(manySpan) / median(oneSpan)).toFixed(2)}× (goal ≤ ${turnMs >= 2000 ? "1.15" : "1.3"}×)`);
 }
+
+if (thinksOnly) process.exit(0);
 
 // ── 2. CPU-bound workers ──
 // fib(27) is the issue's figure; with the compiled tier it takes ~0.1 s, so thread start and a

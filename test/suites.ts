@@ -41,6 +41,7 @@ export const endToEndSuites = [
   "packages/agent/test/spare-session.test.ts",
   "packages/agent/test/workers.test.ts",
   "packages/agent/test/suspended-workers.test.ts",
+  "packages/agent/test/suspended-thinks.test.ts",
   "packages/agent/test/write-lock.test.ts",
   // Hostile values through a real /bin/sh, one process per generated case.
   "packages/interpreter/test/shell-quoting.property.test.ts",

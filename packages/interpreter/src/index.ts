@@ -17,6 +17,7 @@ export type {
   RunChild,
   ShellOptions,
   ShellResult,
+  ThinkAnswer,
   ThinkReply,
   ThinkRequest,
 } from "./ports.js";

@@ -75,7 +75,17 @@ export type ThinkReply =
 
 export interface Agent {
   think(request: ThinkRequest, runChild: RunChild): ThinkReply;
+  /**
+   * A think that can be answered without blocking the thread (decision 0016, "Thinks": a
+   * statement-level think with no `do` block, untyped, in a task run resumably): the request to
+   * hand to the task's driver (which answers it with a `ThinkAnswer`), or null (or no method) to
+   * ask through `think` as usual.
+   */
+  defer?(request: ThinkRequest): ThinkRequest | null;
 }
+
+/** The answer to a deferred think (`Agent.defer`): the reply's text, or the agent's failure. */
+export type ThinkAnswer = { ok: true; text: string } | { ok: false; code: string; message: string };
 
 /**
  * An agent failure (crash, refusal, protocol error…). The interpreter turns it into a runtime

@@ -3,7 +3,21 @@
 // their positions — and it does suspend where a statement waits.
 import { describe, expect, it } from "vitest";
 import { parse } from "@patchwork/parser";
-import { InThreadWorkers, RuntimeError, runParsed, type JsonValue, type RunResult, type Wait, type WorkerTask } from "../src/index.js";
+import {
+  AgentError,
+  createNodeHost,
+  InThreadWorkers,
+  RuntimeError,
+  runParsed,
+  type Agent,
+  type JsonValue,
+  type PwEvent,
+  type RunResult,
+  type ThinkAnswer,
+  type ThinkRequest,
+  type Wait,
+  type WorkerTask,
+} from "../src/index.js";
 import { runTaskResumable, sharesThread } from "../src/run-task.js";
 
 const noImports = () => ({ program: null, error: "no imports here" });
@@ -160,9 +174,117 @@ describe("sharesThread", () => {
     expect(shares(`worker w() { print(self.session.mailbox.go.receive(1000)) }`)).toBe(false);
     expect(shares(`worker w() { var x = 1 + self.session.mailbox.go.receive(1000) }`)).toBe(false);
     expect(shares(`fun f() { var m = self.session.mailbox.go.receive(9)\n return m }\nworker w() { var x = [f()] }`)).toBe(false);
-    expect(shares(`worker w() { var a = think { Hi } }`)).toBe(false);
     expect(shares(`worker w() {\n    $ true\n}`)).toBe(false);
     expect(shares(`worker w() { while self.session.mailbox.go.receive(9) != null { } }`)).toBe(false);
     expect(shares(`worker h() { return 1 }\nworker w() { var r = [await h()] }`)).toBe(false);
+  });
+});
+
+describe("thinks that suspend their task (decision 0016, Thinks)", () => {
+  const source = `
+worker a(i) {
+    var x = think {
+        Answer for \${i}.
+    }
+    var y = 0
+    y = think {
+        Again \${x}.
+    }
+    think {
+        Shown \${y}.
+    }
+    print("after")
+    return think {
+        Last \${y}.
+    }
+}
+worker typed(i) {
+    var n: number = think {
+        A number for \${i}.
+    }
+    return n
+}
+worker withDo(i) {
+    var x = think {
+        Use it.
+        do { print("child") }
+    }
+    return x
+}`;
+  /** The agent's answer to a prompt: its first line, upper-cased; "FAIL" fails. */
+  const reply = (prompt: string): ThinkAnswer =>
+    prompt.includes("Fail") ? { ok: false, code: "PW4007", message: "the agent refused" } : { ok: true, text: prompt.split("\n")[0]!.toUpperCase() };
+  const blocking: Agent = {
+    think: (request) => {
+      if (request.typeText) return { kind: "text", text: "42" };
+      const a = reply(request.prompt);
+      if (!a.ok) throw new AgentError(a.code, a.message);
+      return { kind: "text", text: a.text };
+    },
+  };
+  const deferring: Agent = { ...blocking, defer: (request) => request };
+
+  function drive(src: string, entry: string, agent: Agent): { result: RunResult; waits: Wait[]; events: PwEvent[] } {
+    const { program } = parse(src, { fileName: "t.pw" });
+    const events: PwEvent[] = [];
+    const host = { ...createNodeHost({ cwd: process.cwd() }), write: () => {}, event: (e: PwEvent) => void events.push(e) };
+    const steps = runTaskResumable(program, [], { fileName: "t.pw", entry, args: [1], statements: false, agent, host }, noImports);
+    const waits: Wait[] = [];
+    let next = steps.next();
+    while (!next.done) {
+      const wait = next.value;
+      waits.push(wait);
+      if (wait.kind !== "think") throw new Error("unexpected wait");
+      next = steps.next(reply(wait.request.prompt));
+    }
+    return { result: next.value, waits, events };
+  }
+
+  it("suspend at each untyped statement-level think with no do block, and give what the blocking form gives", () => {
+    const suspended = drive(source, "a", deferring);
+    expect(suspended.waits.map((w) => (w as { request: ThinkRequest }).request.prompt)).toEqual(["Answer for 1.", "Again ANSWER FOR 1..", "Shown AGAIN ANSWER FOR 1...", "Last AGAIN ANSWER FOR 1..."]);
+    const blocked = drive(source, "a", blocking);
+    expect(blocked.waits).toEqual([]);
+    expect(suspended.result).toEqual(blocked.result);
+    // The ordinary (blocking) form gives the same.
+    const { program } = parse(source, { fileName: "t.pw" });
+    expect(runParsed(program, [], { fileName: "t.pw", entry: "a", args: [1], statements: false, agent: blocking }, noImports)).toEqual(suspended.result);
+    expect(suspended.events).toEqual(blocked.events);
+    expect(suspended.result.value).toBe("LAST AGAIN ANSWER FOR 1...");
+    expect(suspended.result.output).toBe("SHOWN AGAIN ANSWER FOR 1...\nafter\n");
+  });
+
+  it("raise an agent failure at the think, as the blocking form does", () => {
+    const failing = source.replace("Again", "Fail");
+    const suspended = drive(failing, "a", deferring);
+    expect(suspended.waits).toHaveLength(2);
+    expect(suspended.result).toEqual(drive(failing, "a", blocking).result);
+    expect(suspended.result.diagnostics[0]).toMatchObject({ code: "PW4007", message: "the agent refused" });
+    expect(suspended.result.diagnostics[0]!.span.start).toMatchObject({ line: 7, column: 9 });
+  });
+
+  it("block (no wait) for a typed think and a think with a do block; without defer, every think blocks", () => {
+    expect(drive(source, "typed", deferring).waits).toEqual([]);
+    expect(drive(source, "typed", deferring).result.value).toBe(42);
+    const d = drive(source, "withDo", deferring);
+    expect(d.waits).toEqual([]);
+    expect(d.result.value).toBe("USE IT.");
+  });
+
+  it("let a worker share threads when its thinks are such, and not otherwise", () => {
+    const shares = (src: string) => sharesThread(parse(src, { fileName: "t.pw" }).program);
+    expect(shares(source.slice(0, source.indexOf("worker typed")))).toBe(true);
+    expect(shares(`worker w() {\n    think {\n        Hi\n    }\n}`)).toBe(true);
+    expect(shares(`fun f() {\n    var x = think {\n        Hi\n    }\n    return x\n}\nworker w() {\n    var r = f()\n    return r\n}`)).toBe(true);
+    // Typed (a var, an annotated name, a typed function's return, its last think), with a do block, an ask, inside an expression.
+    expect(shares(`worker w() {\n    var n: number = think {\n        Hi\n    }\n}`)).toBe(false);
+    expect(shares(`worker w() {\n    var n: number = 0\n    n = think {\n        Hi\n    }\n}`)).toBe(false);
+    expect(shares(`worker w(): number {\n    return think {\n        Hi\n    }\n}`)).toBe(false);
+    expect(shares(`worker w(): number {\n    think {\n        Hi\n    }\n}`)).toBe(false);
+    expect(shares(`worker w() {\n    var a = think {\n        Hi\n        do { print(1) }\n    }\n}`)).toBe(false);
+    expect(shares(`worker w() {\n    var a = ask {\n        Hi\n    }\n}`)).toBe(false);
+    expect(shares(`worker w() {\n    print(think {\n        Hi\n    })\n}`)).toBe(false);
+    expect(shares(`fun f() {\n    var x = think {\n        Hi\n    }\n    return x\n}\nworker w() {\n    print(f())\n}`)).toBe(false);
+    expect(shares(`worker w() {\n    var a = think {\n        Hi \${self.session.mailbox.m.receive(9)}\n    }\n}`)).toBe(false);
   });
 });

@@ -4,7 +4,7 @@
  * `Complete`. Agent-agnostic: any `AsyncAgent` works.
  */
 import type { MessagePort } from "node:worker_threads";
-import type { ChildResult, ThinkRequest } from "@patchwork/interpreter";
+import type { ChildResult, ThinkAnswer, ThinkRequest } from "@patchwork/interpreter";
 import { AgentCodes, toAgentError } from "../errors.js";
 import type { AgentEvent, AsyncAgent, AsyncRunChild, AsyncThinkReply } from "../types.js";
 import { sendSignalled } from "./channel.js";
@@ -14,6 +14,8 @@ type Response = ThinkResponse extends infer R ? (R extends unknown ? Omit<R, "se
 
 export class ThinkBridge {
   private readonly open = new Map<number, OpenThink>();
+  /** Deferred thinks (`startDeferred`) are keyed -1, -2, …: never a channel's `seq`. */
+  private deferred = 0;
   private port: MessagePort | null = null;
   private flag: Int32Array | null = null;
 
@@ -70,6 +72,28 @@ export class ThinkBridge {
     const seq = message.seq;
     const send = (response: Response) => sendSignalled(port, flag, { ...response, seq });
     const think = new OpenThink(message, send, () => this.open.delete(seq));
+    this.open.set(seq, think);
+    think.begin(this.agent, this.runSignal.aborted, this.emit, this.worker);
+  }
+
+  /**
+   * A think its task is suspended in (decision 0016, "Thinks": no `do` block, untyped): the same
+   * agent turn as `start`'s, but its answer or failure goes to `answer` (the task's `wait-answer`)
+   * instead of the thread's channel. A `do` the agent asks for anyway gets the evaluator's own
+   * refusal; a cancel (`cancelOpen`) answers the failure too, which the caller drops when the task
+   * is gone.
+   */
+  startDeferred(request: ThinkRequest, answer: (a: ThinkAnswer) => void): void {
+    const seq = -++this.deferred;
+    let think: OpenThink | undefined = undefined;
+    const send = (response: Response) => {
+      if (response.type === "do") {
+        const error = `there is no do block ${response.index}: this think has no do blocks`;
+        think!.onMessage({ seq, type: "do-result", doId: response.doId, result: { ok: false, error } });
+      } else if (response.type === "complete") answer(response.ok ? { ok: true, text: response.text } : { ok: false, code: response.code, message: response.message });
+      else if (response.type === "cancel") answer({ ok: false, code: response.code, message: response.message });
+    };
+    think = new OpenThink({ type: "think", seq, request }, send, () => this.open.delete(seq));
     this.open.set(seq, think);
     think.begin(this.agent, this.runSignal.aborted, this.emit, this.worker);
   }

@@ -146,6 +146,15 @@ class ThreadAgent implements Agent {
     post({ type: "hello", port: port2, signal }, [port2]);
   }
 
+  /**
+   * A think a task run resumably may suspend in (decision 0016, "Thinks"): its driver posts it as
+   * a `wait` and the main thread answers it with `wait-answer`, this thread free meanwhile.
+   */
+  defer(request: ThinkRequest): ThinkRequest {
+    this.releaseIdle();
+    return request;
+  }
+
   think(request: ThinkRequest, runChild: RunChild): ThinkReply {
     this.releaseIdle();
     const seq = ++this.seq;
@@ -571,7 +580,9 @@ async function parseOwn(init: WorkerInit): Promise<{ program: Program; warnings:
 
 /** Every think request names the task's worker (a cassette keys its recordings by worker and ordinal). */
 function withWorker(agent: Agent, worker: string): Agent {
-  return { think: (request, runChild) => agent.think({ ...request, worker }, runChild) };
+  const think: Agent["think"] = (request, runChild) => agent.think({ ...request, worker }, runChild);
+  if (!agent.defer) return { think };
+  return { think, defer: (request) => agent.defer!({ ...request, worker }) };
 }
 
 /**

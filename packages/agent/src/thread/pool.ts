@@ -274,12 +274,21 @@ export class EvaluatorPool {
       case "receive":
         this.receive(t, t.receiveReply(message.seq), message.mailbox, message.timeoutMs);
         return;
-      case "wait":
+      case "wait": {
         t.suspended = true;
-        if (message.wait.kind === "join") this.join(t, t.joinReply(null), message.wait.group);
-        else this.receive(t, t.receiveReply(null), message.wait.mailbox, message.wait.timeoutMs);
+        const wait = message.wait;
+        if (wait.kind === "join") this.join(t, t.joinReply(null), wait.group);
+        else if (wait.kind === "receive") this.receive(t, t.receiveReply(null), wait.mailbox, wait.timeoutMs);
+        else {
+          // A think its task is suspended in (decision 0016, "Thinks"); its `think-start` came as an event.
+          const request = { ...wait.request, id: this.globalThink(t, wait.request.id) };
+          t.bridge.startDeferred(request, (answer) => {
+            if (!t.ended) t.resume(answer);
+          });
+        }
         this.pump();
         return;
+      }
       case "session-dir": {
         const dir = this.options.init.session?.dir;
         let result: { ok: true } | { ok: false; message: string } = { ok: true };

@@ -10,15 +10,17 @@
  *
  * A statement waits without its thread when it is `var x = E`, `x = E` (a name), `return E` or
  * `E`, where E is `mb.receive(ms)` on a mailbox, `await X` / `X.await`, or a call of a user
- * function (then run in its resumable form) or of a worker (a call statement runs it). Blocks,
- * `if`, `while`, `for` and `try` holding such statements are resumable too. Every other wait
- * (a receive inside an expression, in a `do` block, in a think) blocks the thread as before.
+ * function (then run in its resumable form) or of a worker (a call statement runs it), or an
+ * untyped think with no `do` block (`suspendableThink`: its request goes to the driver while the
+ * agent answers, when the agent can `defer` it). Blocks, `if`, `while`, `for` and `try` holding
+ * such statements are resumable too. Every other wait (a receive inside an expression, in a `do`
+ * block, in a think; a think with `do` blocks or a type) blocks the thread as before.
  */
 import type { AwaitExpr, CallExpr, Expr, ForStmt, Ident, IfStmt, MemberExpr, Node, Stmt, TryStmt, WhileStmt } from "@patchwork/parser";
 import { isBuiltinName } from "../builtins/index.js";
 import { CallSite } from "../builtins/types.js";
 import { RuntimeError } from "../errors.js";
-import type { JoinResult, ReceiveResult } from "../ports.js";
+import type { JoinResult, ReceiveResult, ThinkAnswer, ThinkRequest } from "../ports.js";
 import { BREAK, NORMAL, RETURN, type Runtime } from "../runtime.js";
 import { PwFunction, type ResumableFunction, type Value } from "../values.js";
 import { awaitValue, delegate, PwMailbox, PwPending, PwTask, PwWorkerFn } from "../workers/objects.js";
@@ -28,20 +30,25 @@ import { compileCond, compileExpr } from "./expr.js";
 import { compileRangeBounds } from "./ops.js";
 import { childCx, type Cx } from "./scope.js";
 import { compileStatements, compileStmt, errorObject, iterationItems, loopEvent } from "./stmt.js";
+import { suspendableThink, thinkGen, typedThink } from "./resumable-think.js";
 import type { StmtFn } from "./types.js";
 
 /** What a resumable task waits for; its driver answers with the Workers' result. */
-export type Wait = { kind: "receive"; mailbox: string; timeoutMs: number } | { kind: "join"; group: number };
-export type WaitAnswer = ReceiveResult | JoinResult;
+export type Wait =
+  | { kind: "receive"; mailbox: string; timeoutMs: number }
+  | { kind: "join"; group: number }
+  | { kind: "think"; request: ThinkRequest };
+export type WaitAnswer = ReceiveResult | JoinResult | ThinkAnswer;
 export type Resumable<T> = Generator<Wait, T, WaitAnswer>;
 type GenStmt = (f: Value[]) => Resumable<number>;
-type GenExpr = (f: Value[]) => Resumable<Value>;
+export type GenExpr = (f: Value[]) => Resumable<Value>;
 
 // ───────────────────────────── which statements wait ─────────────────────────────
 
 /** Whether `e`, at the top of a statement, is a wait the resumable form can suspend at. */
 export function waitShape(e: Expr): boolean {
   if (e.kind === "Await") return true;
+  if (e.kind === "Think") return suspendableThink(e);
   if (e.kind !== "Call") return false;
   const c = e.callee;
   if (c.kind === "Member") return c.property === "receive";
@@ -117,11 +124,12 @@ function stmtGen(s: Stmt, cx: Cx): GenStmt {
 }
 
 function resumableStmt(s: Stmt, cx: Cx): GenStmt {
+  if (typedThink(s, cx)) return plainGen(compileStmt(s, cx));
   switch (s.kind) {
     case "ExprStmt": {
       const e = s.expr;
       if (e.kind === "Assign") return viaSlot(e.value, cx, (id) => compileStmt({ ...s, expr: { ...e, value: id } }, cx));
-      const w = waitExpr(e, cx, e.kind === "Call");
+      const w = waitExpr(e, cx, true);
       return function* (f) {
         yield* w(f);
         return NORMAL;
@@ -260,12 +268,16 @@ function plainGen(plain: StmtFn): GenStmt {
 
 // ───────────────────────────── the waits ─────────────────────────────
 
-/** E at the top of a statement (`waitShape`); `runsTask`: a call statement runs the task it makes. */
-function waitExpr(e: Expr, cx: Cx, runsTask: boolean): GenExpr {
+/**
+ * E at the top of a statement (`waitShape`); `statement`: E is the statement itself (a call
+ * statement runs the task it makes, a think statement shows its answer).
+ */
+function waitExpr(e: Expr, cx: Cx, statement: boolean): GenExpr {
   if (e.kind === "Await") return awaitGen(e, cx);
+  if (e.kind === "Think") return thinkGen(e, cx, statement);
   const call = e as CallExpr;
   const inner = call.callee.kind === "Member" ? receiveGen(call, call.callee, cx) : callGen(call, cx);
-  if (!runsTask) return inner;
+  if (!statement) return inner;
   const rt = cx.m.rt;
   const site = new CallSite(rt, cx.m.fileName, call.span, "worker", call);
   return function* (f) {

@@ -117,15 +117,40 @@ export function isShownThink(e: Expr): e is ThinkExpr {
 export function compileShownThink(e: ThinkExpr, cx: Cx): (f: Value[]) => Value {
   const rt = cx.m.rt;
   const think = compileThink(e, cx, null);
-  return (f) => {
-    const v = think(f);
-    const text = toText(v);
-    rt.write(text.endsWith("\n") || text === "" ? text : text + "\n");
-    return v;
-  };
+  return (f) => showAnswer(rt, think(f));
+}
+
+/** Writes a shown think's answer (`isShownThink`) to the program's output; gives it back. */
+export function showAnswer(rt: Runtime, v: Value): Value {
+  const text = toText(v);
+  rt.write(text.endsWith("\n") || text === "" ? text : text + "\n");
+  return v;
 }
 
 export function compileThink(e: ThinkExpr, cx: Cx, typed: ThinkType | null): (f: Value[]) => Value {
+  const steps = compileThinkSteps(e, cx, typed);
+  return (f) => steps.end(steps.begin(f));
+}
+
+/** One think under way: its request, its `do` children, what its events have seen. */
+export interface ThinkTurn {
+  request: ThinkRequest;
+  runChild: RunChild;
+  seen: Seen | null;
+}
+
+/**
+ * A think in two steps, so that a task run resumably (resumable.ts) can suspend between them
+ * while the agent answers: `begin` checks the time, renders the prompt, numbers the think and
+ * emits `think-start`; `end` asks the agent (or takes `first`, the reply the task's driver got
+ * for it: a failure thrown there is positioned at the think as the agent's own), converts the
+ * reply by the declared type (repair turns included) and emits `think-end`.
+ */
+export function compileThinkSteps(
+  e: ThinkExpr,
+  cx: Cx,
+  typed: ThinkType | null,
+): { begin(f: Value[]): ThinkTurn; end(turn: ThinkTurn, first?: () => ThinkReply): Value } {
   const rt = cx.m.rt;
   const file = cx.m.fileName;
   const body = compilePromptText(e, cx);
@@ -139,7 +164,7 @@ export function compileThink(e: ThinkExpr, cx: Cx, typed: ThinkType | null): (f:
     if (info) s += "\n\n" + formatInstruction(info);
     return s;
   };
-  return (f) => {
+  const begin = (f: Value[]): ThinkTurn => {
     rt.checkTime(e, file);
     const prompt = body(f) + suffix();
     const id = ++rt.thinkCounter;
@@ -155,22 +180,27 @@ export function compileThink(e: ThinkExpr, cx: Cx, typed: ThinkType | null): (f:
       ...(ahead ? { ahead } : {}),
     };
     const runChild = makeRunChild(rt, children, f, id, e, file);
-    if (!rt.events) return answer(rt, request, runChild, info ?? null, e, file, null);
+    if (!rt.events) return { request, runChild, seen: null };
     rt.emit({ type: "think-start", id, kind: e.mode, prompt, fileName: file, span: e.span, typeText: request.typeText });
-    const seen: Seen = { reply: undefined };
+    return { request, runChild, seen: { reply: undefined } };
+  };
+  const end = (turn: ThinkTurn, first?: () => ThinkReply): Value => {
+    const { request, runChild, seen } = turn;
+    if (!seen) return answer(rt, request, runChild, info ?? null, e, file, null, first);
     try {
-      const v = answer(rt, request, runChild, info ?? null, e, file, seen);
-      rt.emit(thinkEnd(id, seen, v));
+      const v = answer(rt, request, runChild, info ?? null, e, file, seen, first);
+      rt.emit(thinkEnd(request.id, seen, v));
       return v;
     } catch (err) {
-      rt.emit({ type: "think-end", id, ok: false, error: err instanceof Error ? err.message : String(err) });
+      rt.emit({ type: "think-end", id: request.id, ok: false, error: err instanceof Error ? err.message : String(err) });
       throw err;
     }
   };
+  return { begin, end };
 }
 
 /** What the events of a think need to know of its answer: the latest reply text. */
-interface Seen {
+export interface Seen {
   reply: string | undefined;
 }
 
@@ -208,8 +238,9 @@ function answer(
   e: ThinkExpr,
   file: string,
   seen: Seen | null,
+  given?: () => ThinkReply,
 ): Value {
-  const reply = askAgent(rt, request, runChild, e, file);
+  const reply = askAgent(rt, request, runChild, e, file, given);
   if (reply.kind === "value") return fromJson(reply.value);
   if (seen) seen.reply = reply.text;
   if (!info) return extractText(reply.text);
