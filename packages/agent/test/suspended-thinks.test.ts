@@ -150,8 +150,10 @@ self.delegate([w(1), w(2), w(3), w(4), w(5), w(6)]).await`;
     expect(r.exitCode).toBe(130);
     expect(threadsOf(events).size).toBeLessThanOrEqual(2);
     const log = readFileSync(logFile, "utf8");
-    // Each session is cancelled as a think on a thread of its own is on a cancelled run (twice: measured alike).
-    expect(count(log, /cancel received for/g)).toBe(12);
+    // Each of the six thinks' sessions got session/cancel (as a think on a thread of its own does;
+    // a cancelled run may send it twice, by the think and by the runtime's close).
+    const cancelled = new Set([...log.matchAll(/cancel received for (\S+)/g)].map((m) => m[1]));
+    expect(cancelled.size).toBe(6);
     expect(r.agentPid).toBeDefined();
   }, 90_000);
 
