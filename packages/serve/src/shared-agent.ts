@@ -3,9 +3,9 @@
  * the tool calls of `patchwork mcp --agent`. It is started on first need, started again by the
  * next need after it died, and closed with the server. Each user of it gets an `AsyncAgent`
  * (`thinker`) whose thinks nest on a redirect stack of their own (the worker key is prefixed), so
- * that two panel sessions' programs, or two tool calls, think at once side by side; and whose
- * `prepare` reaches the agent, so that sessions are made ahead for them as for `patchwork run`
- * (docs/agent.md, "Sessions made ahead").
+ * that two panel sessions' programs, or two tool calls, think at once side by side; and, when
+ * asked, whose `prepare` reaches the agent, so that sessions are made ahead for them as for
+ * `patchwork run` (docs/agent.md, "Sessions made ahead").
  */
 import type { AsyncAgent, RecyclingAgent } from "@patchwork/agent";
 
@@ -47,12 +47,15 @@ export class SharedAgent {
 
   /**
    * Thinks answered by the shared agent, in `cwd`, nesting under `key` (one key per panel
-   * session, per tool call). No `close`: the agent outlives the run that uses it.
+   * session, per tool call). `ahead`: the program's `SessionHint` makes its first sessions
+   * ahead of need. No `close`: the agent outlives the run that uses it.
    */
-  thinker(key: string, cwd: string): AsyncAgent {
+  thinker(key: string, cwd: string, options: { ahead: boolean }): AsyncAgent {
+    const think: AsyncAgent["think"] = async (request, runChild, signal, context) =>
+      (await this.get()).think(request, runChild, signal, { ...context, cwd, worker: `${key}:${context.worker ?? "main"}` });
+    if (!options.ahead) return { think };
     return {
-      think: async (request, runChild, signal, context) =>
-        (await this.get()).think(request, runChild, signal, { ...context, cwd, worker: `${key}:${context.worker ?? "main"}` }),
+      think,
       prepare: (hint) => {
         this.get().then(
           (agent) => agent.prepare({ ...hint, cwd }),

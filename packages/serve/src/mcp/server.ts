@@ -220,7 +220,7 @@ class ServeState {
 
   /** `--agent`, else the client's sampling (when it declared the capability), else no agent. */
   private answerer(server: Server, ctx: ServerContext): ThinkAnswerer {
-    if (this.agent) return { agent: this.agent.thinker(`call${++this.callCount}`, this.cwd) };
+    if (this.agent) return { agent: this.agent.thinker(`call${++this.callCount}`, this.cwd, { ahead: true }) };
     const sampling = server.getClientCapabilities()?.sampling;
     if (!sampling) return null;
     return {

@@ -198,7 +198,10 @@ class AcpProxy {
    * sessions' programs thinking at once run side by side.
    */
   private thinkerFor(sessionId: string, cwd: string): AsyncAgent {
-    return this.successor.thinker(sessionId, cwd);
+    // No sessions made ahead for panel programs: with OpenCode (one MCP server per name and
+    // folder, beside the panel's chat session in the same folder) a spare made ahead stalled a
+    // think's do call now and then (acpx's OpenCode case, ≈ 30 s); not investigated further yet.
+    return this.successor.thinker(sessionId, cwd, { ahead: false });
   }
 
   private async newSession(params: acp.NewSessionRequest): Promise<acp.NewSessionResponse> {
