@@ -268,11 +268,14 @@ async function run(options: RunWithAgentOptions, cwd: string): Promise<RunWithAg
     return await evaluate(options, cwd, emit, parsed, { agent, starting, ...load });
   } finally {
     options.signal?.removeEventListener("abort", onRunAbort);
-    process.off("exit", killOnExit);
     // A run that ended before its agent was up (a syntax error, Ctrl-C) abandons the start.
     if (!acpAgent) startAbort.abort();
     loadRuntime(); // (no-op once called) a replay that ended first: the start settles, abandoned
     await starting.then((started) => started.close(), () => undefined);
+    // Whatever stage an abandoned start had reached (the runtime still loading, `initialize`
+    // unanswered), its process goes with the run; until then the exit handler stays.
+    if (!acpAgent) spawned?.killNow();
+    process.off("exit", killOnExit);
   }
 }
 
