@@ -215,10 +215,15 @@ async function run(options: RunWithAgentOptions, cwd: string): Promise<RunWithAg
   // replayed thinks run, which need no agent.
   const acpOptions = options.agent;
   const startAbort = new AbortController();
-  const onRunAbort = () => startAbort.abort();
-  options.signal?.addEventListener("abort", onRunAbort, { once: true });
   let acpAgent: RecyclingAgent | null = null;
   let spawned = acpOptions.process;
+  // A run cancelled before its agent is up (Ctrl-C while it starts) kills the process at once,
+  // without waiting for the runtime to load only to abandon the start.
+  const onRunAbort = () => {
+    startAbort.abort();
+    if (!acpAgent) spawned?.killNow();
+  };
+  options.signal?.addEventListener("abort", onRunAbort, { once: true });
   let loadRuntime!: () => void;
   const loading = new Promise<void>((resolve) => (loadRuntime = resolve));
   const starting = loading
@@ -268,13 +273,16 @@ async function run(options: RunWithAgentOptions, cwd: string): Promise<RunWithAg
     return await evaluate(options, cwd, emit, parsed, { agent, starting, ...load });
   } finally {
     options.signal?.removeEventListener("abort", onRunAbort);
-    // A run that ended before its agent was up (a syntax error, Ctrl-C) abandons the start.
-    if (!acpAgent) startAbort.abort();
     loadRuntime(); // (no-op once called) a replay that ended first: the start settles, abandoned
-    await starting.then((started) => started.close(), () => undefined);
-    // Whatever stage an abandoned start had reached (the runtime still loading, `initialize`
-    // unanswered), its process goes with the run; until then the exit handler stays.
-    if (!acpAgent) spawned?.killNow();
+    if (acpAgent) await starting.then((started) => started.close(), () => undefined);
+    else {
+      // A run that ended before its agent was up (a syntax error, Ctrl-C) abandons the start:
+      // its process goes now, whatever stage the start had reached (the runtime still loading,
+      // `initialize` unanswered), and the start settles on its own, killing nothing more.
+      startAbort.abort();
+      spawned?.killNow();
+      void starting.then((started) => started.close(), () => undefined);
+    }
     process.off("exit", killOnExit);
   }
 }
