@@ -158,21 +158,21 @@ export class EvaluatorThread {
 
   /** Answers a join, blocking (`seq`) or suspended. */
   joinReply(seq: number | null): (result: JoinResult) => void {
-    if (seq === null) return (result) => this.resume(result);
-    this.blocked++;
-    return (result) => {
-      this.blocked--;
-      this.bridge.answer(seq, { type: "joined", result });
-    };
+    return this.waitReply(seq, (result) => ({ type: "joined", result }));
   }
 
   /** Answers a receive, blocking (`seq`) or suspended. */
   receiveReply(seq: number | null): (result: ReceiveResult) => void {
+    return this.waitReply(seq, (result) => ({ type: "received", result }));
+  }
+
+  /** A suspended wait (`seq` null) is resumed; a blocking one is answered on its channel, and counts as blocked until then. */
+  private waitReply<R extends WaitAnswer>(seq: number | null, response: (result: R) => Parameters<ThinkBridge["answer"]>[1]): (result: R) => void {
     if (seq === null) return (result) => this.resume(result);
     this.blocked++;
     return (result) => {
       this.blocked--;
-      this.bridge.answer(seq, { type: "received", result });
+      this.bridge.answer(seq, response(result));
     };
   }
 
