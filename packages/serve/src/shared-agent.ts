@@ -30,11 +30,6 @@ export class SharedAgent {
     return this.starting;
   }
 
-  /** The agent if it is up now (not starting, not dead). */
-  get running(): RecyclingAgent | null {
-    return this.current && !this.current.dead ? this.current : null;
-  }
-
   private async launch(): Promise<RecyclingAgent> {
     const agent = await this.start();
     if (this.closed) {
