@@ -3,4 +3,4 @@
 // the classic script `parsing.script.js`, compiled with a V8 code cache (cache.ts `loadScript`, decision
 // 0017); from the sources, `await import("./parsing.js")`. The parser only: the interpreter's
 // main entry point would bring a copy of its runtime into the script.
-export { loadThreadbare, parse } from "@patchwork/parser";
+export { parse } from "@patchwork/parser";

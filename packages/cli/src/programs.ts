@@ -13,6 +13,9 @@ type Parsing = typeof import("./parsing.js");
 /** The parser (parsing.ts), loaded on a miss: in the bundle, a script with a code cache (cache.ts `loadScript`). */
 const loadParsing = (cache: ParseCache | null) => loadScript<Parsing>("parsing", cache, () => import("./parsing.js"));
 
+/** The Threadbare loader: its own chunk, so that a run of a `.pw` file does not load it. */
+const loadThreadbare = async () => (await import("@patchwork/parser/threadbare")).loadThreadbare;
+
 export interface Parsed {
   program: Program;
   diagnostics: Diagnostic[];
@@ -40,14 +43,8 @@ function cachedParse(cache: ParseCache, fileName: string, text: string): Parsed 
  * unchanged files never imports the parser.
  */
 export async function loadProgram(file: string, text: string, cwd: string, cache: ParseCache | null): Promise<LoadedProgram> {
-  if (file.toLowerCase().endsWith(".json")) {
-    const parsing = await loadParsing(cache);
-    const { parse, loadThreadbare } = parsing.exports;
-    const loaded = loadThreadbare(text, { fileName: file });
-    parsing.done();
-    // The modules a Threadbare file imports, parsed as the interpreter's own parseModule does.
-    return { ...loaded, parseModule: (source, fileName) => importedModule(parse(source, { fileName }), fileName) };
-  }
+  // A Threadbare file needs no parser (parser/core) and imports nothing.
+  if (file.toLowerCase().endsWith(".json")) return { ...(await loadThreadbare())(text, { fileName: file }), parseModule: fromKnown(new Map(), () => undefined) };
   // What the run will parse, by file name: its text and the cached result.
   const known = new Map<string, { text: string; parsed: Parsed }>();
   let main: Parsed | undefined;
@@ -73,10 +70,11 @@ export async function loadProgram(file: string, text: string, cwd: string, cache
 /**
  * The program and every file its imports load (transitively), parsed: from the cache where it
  * has them, else by the parser (imported only then), filling the cache. For a run on evaluator
- * threads (agent-run.ts), whose threads then load no parser. Undefined for a Threadbare file.
+ * threads (agent-run.ts), whose threads then load no parser.
  */
-export async function parseAhead(file: string, text: string, cwd: string, cache: ParseCache | null): Promise<ParsedProgram | undefined> {
-  if (file.toLowerCase().endsWith(".json")) return undefined;
+export async function parseAhead(file: string, text: string, cwd: string, cache: ParseCache | null): Promise<ParsedProgram> {
+  // A Threadbare file is loaded here too (no parser needed: parser/core), and imports nothing.
+  if (file.toLowerCase().endsWith(".json")) return { ...(await loadThreadbare())(text, { fileName: file }), modules: {} };
   let parsing: Loaded<Parsing> | undefined;
   const parse = async (fileName: string, source: string): Promise<Parsed> =>
     (cache ? cachedParse(cache, fileName, source) : undefined) ??

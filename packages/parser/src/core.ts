@@ -7,3 +7,4 @@ export type * from "./ast.js";
 export { SourceFile } from "./source.js";
 export { formatDiagnostic, formatDiagnostics, hasErrors } from "./diagnostics.js";
 export type { Diagnostic, Severity } from "./diagnostics.js";
+export { Codes, type Code } from "./codes.js";

@@ -1,32 +1,55 @@
 /**
- * The Threadbare loader: JSON programs (`Print`, `Block`, `Think`) into the Patchwork AST.
- * Shapes are validated with zod; a bad node is reported with its JSON path, invalid JSON
+ * The Threadbare loader (`@patchwork/parser/threadbare`, which loads no parser): JSON programs (`Print`, `Block`, `Think`) into the Patchwork AST.
+ * Shapes are checked strictly (no unknown keys); a bad node is reported with its JSON path, invalid JSON
  * with its line and column. Nodes and diagnostics point at their JSON text.
  */
-import { createRequire } from "node:module";
-import type * as Z from "zod";
 import type { Block, Expr, Program, Span, Stmt, ThinkExpr } from "./ast.js";
 import type { Diagnostic } from "./diagnostics.js";
 import { jsonSpans } from "./jsonSpans.js";
-import { Codes } from "./parser/errors.js";
+import { Codes } from "./codes.js";
 import { SourceFile } from "./source.js";
 
 export interface LoadOptions {
   fileName?: string;
 }
 
-/** The node shapes, built on first use: zod is loaded only when a Threadbare file is (start-up). */
-function buildShapes(z: typeof Z) {
-  return {
-    print: z.object({ message: z.string() }).strict(),
-    block: z.object({ children: z.array(z.unknown()) }).strict(),
-    think: z.object({ think: z.object({ prompt: z.string(), children: z.array(z.unknown()) }).strict() }).strict(),
-  };
+/**
+ * The node shapes: strict objects (no other keys) of strings, arrays and nested shapes. Checked
+ * by hand (`shapeIssue`): a Threadbare file then loads no validation library (start-up).
+ */
+type Field = "string" | "array" | Shape;
+interface Shape {
+  readonly [key: string]: Field;
 }
-let shapes: ReturnType<typeof buildShapes> | undefined;
-function getShapes(): ReturnType<typeof buildShapes> {
-  shapes ??= buildShapes(createRequire(import.meta.url)("zod") as typeof Z);
-  return shapes;
+const shapes = {
+  print: { message: "string" },
+  block: { children: "array" },
+  think: { think: { prompt: "string", children: "array" } },
+} as const satisfies Record<string, Shape>;
+
+/** What a JSON value is, as a shape's messages say it. */
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  return typeof value;
+}
+
+/** The first way `value` fails `shape`: the path below it and a message; undefined when it fits. */
+function shapeIssue(shape: Shape, value: unknown): { path: string[]; message: string } | undefined {
+  if (kindOf(value) !== "object") return { path: [], message: `Invalid input: expected object, received ${kindOf(value)}` };
+  const object = value as Record<string, unknown>;
+  for (const [key, field] of Object.entries(shape)) {
+    const v = object[key];
+    if (typeof field === "object") {
+      const inner = shapeIssue(field, v);
+      if (inner) return { path: [key, ...inner.path], message: inner.message };
+    } else if (kindOf(v) !== field) {
+      return { path: [key], message: `Invalid input: expected ${field}, received ${v === undefined ? "undefined" : kindOf(v)}` };
+    }
+  }
+  const extra = Object.keys(object).filter((k) => !Object.hasOwn(shape, k));
+  if (extra.length > 0) return { path: [], message: `Unrecognized key${extra.length > 1 ? "s" : ""}: ${extra.map((k) => JSON.stringify(k)).join(", ")}` };
+  return undefined;
 }
 
 const nodeKinds = ["Print", "Block", "Think"] as const;
@@ -72,17 +95,17 @@ class Loader {
     return this.think(body, at);
   }
 
-  private check<T>(shape: Z.ZodType<T>, value: unknown, path: string): T | null {
-    const r = shape.safeParse(value);
-    if (r.success) return r.data;
-    const issue = r.error.issues[0]!;
-    const where = path + issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("");
+  /** `value` when it fits `shape`, else null with the first problem reported at its JSON path. */
+  private check<T>(shape: Shape, value: unknown, path: string): T | null {
+    const issue = shapeIssue(shape, value);
+    if (issue === undefined) return value as T;
+    const where = path + issue.path.map((p) => `.${p}`).join("");
     this.error(`${where}: ${issue.message}`, this.offsets.has(where) ? where : path);
     return null;
   }
 
   private print(body: unknown, path: string): Stmt | null {
-    const p = this.check(getShapes().print, body, path);
+    const p = this.check<{ message: string }>(shapes.print, body, path);
     if (p === null) return null;
     const span = this.at(parentPath(path));
     const textSpan = this.at(`${path}.message`);
@@ -101,13 +124,13 @@ class Loader {
   }
 
   private block(body: unknown, path: string): Block | null {
-    const b = this.check(getShapes().block, body, path);
+    const b = this.check<{ children: unknown[] }>(shapes.block, body, path);
     if (b === null) return null;
     return { kind: "Block", statements: this.children(b.children, `${path}.children`), span: this.at(parentPath(path)) };
   }
 
   private think(body: unknown, path: string): Stmt | null {
-    const t = this.check(getShapes().think, body, path);
+    const t = this.check<{ think: { prompt: string; children: unknown[] } }>(shapes.think, body, path);
     if (t === null) return null;
     const span = this.at(parentPath(path));
     const children = this.children(t.think.children, `${path}.think.children`);

@@ -2,6 +2,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import fc from "fast-check";
+import * as z from "zod";
 import { describe, expect, it } from "vitest";
 import { astToJson, loadThreadbare, parse } from "../src/index.js";
 import { checkSpans, strip } from "./helpers.js";
@@ -120,6 +122,14 @@ describe("seed programs (Threadbare JSON)", () => {
     ["two kinds", { Print: { message: "x" }, Block: { children: [] } }, /^\$: expected exactly one of .* but found keys "Print", "Block"$/],
     ["not an object", [1], /^\$: expected a node object .* but found an array$/],
     ["nested bad child", { Block: { children: [{ Block: { children: ["x"] } }] } }, /^\$\.Block\.children\[0\]\.Block\.children\[0\]: expected a node object .* but found a string$/],
+
+    ["exact type message", { Print: { message: 3 } }, /^\$\.Print\.message: Invalid input: expected string, received number$/],
+    ["missing nested field", { Think: { think: { children: [] } } }, /^\$\.Think\.think\.prompt: Invalid input: expected string, received undefined$/],
+    ["body not an object", { Think: [1] }, /^\$\.Think: Invalid input: expected object, received array$/],
+    ["inner body null", { Think: { think: null } }, /^\$\.Think\.think: Invalid input: expected object, received null$/],
+    ["children not an array", { Block: { children: {} } }, /^\$\.Block\.children: Invalid input: expected array, received object$/],
+    ["two extra keys", { Block: { children: [], a: 1, b: 2 } }, /^\$\.Block: Unrecognized keys: "a", "b"$/],
+    ["extra nested key", { Think: { think: { prompt: "p", children: [], x: true } } }, /^\$\.Think\.think: Unrecognized key: "x"$/],
   ];
   it.each(bad)("bad shape: %s", (_name, value, message) => {
     const { diagnostics } = loadThreadbare(JSON.stringify(value), { fileName: "p.json" });
@@ -147,3 +157,37 @@ describe("seed programs (Threadbare JSON)", () => {
 function print(message: string) {
   return { kind: "ExprStmt", expr: { kind: "Call", callee: { kind: "Ident", name: "print" }, args: [{ kind: "String", parts: [{ kind: "Text", value: message }] }] } };
 }
+
+describe("Threadbare's shape check agrees with a zod schema of the same shapes", () => {
+  // zod validated these shapes before the hand-written check (a Threadbare file now loads no
+  // validation library); on any JSON value both must accept and reject alike, and report the
+  // same first problem when the value is a node of the right kind.
+  const strict = {
+    Print: z.object({ message: z.string() }).strict(),
+    Block: z.object({ children: z.array(z.unknown()) }).strict(),
+    Think: z.object({ think: z.object({ prompt: z.string(), children: z.array(z.unknown()) }).strict() }).strict(),
+  };
+  const leaf = fc.oneof(fc.string({ maxLength: 3 }), fc.integer(), fc.boolean(), fc.constant(null), fc.constant([]), fc.constant({}));
+  const body = fc.dictionary(fc.constantFrom("message", "children", "think", "prompt", "x"), fc.oneof(leaf, fc.dictionary(fc.constantFrom("prompt", "children", "y"), leaf, { maxKeys: 3 })), { maxKeys: 3 });
+  it("accepts exactly what zod accepts, with zod's message", () => {
+    fc.assert(
+      fc.property(fc.constantFrom("Print", "Block", "Think"), fc.oneof(body, leaf), (kind, value) => {
+        // Children are kept empty so that only this node's own shape is checked.
+        const v = value as Record<string, unknown>;
+        if (v && typeof v === "object" && !Array.isArray(v)) {
+          if (Array.isArray(v.children)) v.children = [];
+          const think = v.think as Record<string, unknown> | undefined;
+          if (think && typeof think === "object" && Array.isArray(think.children)) think.children = [];
+        }
+        const { diagnostics } = loadThreadbare({ [kind]: value }, { fileName: "p.json" });
+        const r = strict[kind].safeParse(value);
+        expect(diagnostics.length === 0).toBe(r.success);
+        if (!r.success) {
+          const issue = r.error.issues[0]!;
+          expect(diagnostics[0]!.message).toBe(`$.${kind}${issue.path.map((p) => `.${String(p)}`).join("")}: ${issue.message}`);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});

@@ -4,30 +4,7 @@
  */
 import { EOF, type IParserErrorMessageProvider, type IToken, type TokenType } from "../chevrotain.js";
 
-/** Stable diagnostic codes of the parser package (docs/errors/parse.md). */
-export const Codes = {
-  singleQuoted: "PW1001",
-  unterminatedString: "PW1002",
-  unexpectedCharacter: "PW1003",
-  unclosedPrompt: "PW1004",
-  unbalancedPromptBrace: "PW1005",
-  unterminatedShell: "PW1006",
-  syntax: "PW2001",
-  assignInCondition: "PW2002",
-  syntaxInDo: "PW2003",
-  invalidTarget: "PW2004",
-  missingSeparator: "PW2005",
-  unexpectedToken: "PW2006",
-  tooDeep: "PW2007",
-  bareCommand: "PW2008",
-  formatterComment: "PW2009",
-  javascriptHabit: "PW2010",
-  shellContext: "PW2020",
-  jsonSyntax: "PW2101",
-  threadbareShape: "PW2102",
-} as const;
-
-export type Code = (typeof Codes)[keyof typeof Codes];
+export { Codes, type Code } from "../codes.js";
 
 /** How a token is shown in a message: `'image'`, "a newline" or "end of input". */
 export function describeToken(token: IToken): string {
