@@ -24,6 +24,7 @@ import { fileURLToPath } from "node:url";
 import { createHash } from "node:crypto";
 import { build } from "esbuild";
 import { generateParserTables } from "./generate-parser-tables.mjs";
+import { buildVendorAgent } from "./bundle-vendor-agent.mjs";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const cli = join(repo, "packages", "cli");
@@ -106,6 +107,8 @@ const define = { __PATCHWORK_BUILD_ID__: JSON.stringify(buildId()), __PATCHWORK_
 // The parser's code for the cold paths as classic scripts with a V8 code cache (see buildScripts).
 await buildScripts(define);
 define.__PATCHWORK_SCRIPTS__ = "true";
+// The CLI's imports of the agent runtime's npm packages go to a script with a code cache too (decision 0019).
+const vendorAgent = await buildVendorAgent({ outdir, cliDir: cli, loader: dist("cli", "vendor.js") });
 for (const [group, points] of [["cli", cliPoints], ["lib", { parser, interpreter, agent }]]) await build({
   entryPoints: points,
   outdir,
@@ -117,6 +120,7 @@ for (const [group, points] of [["cli", cliPoints], ["lib", { parser, interpreter
   target: "node20",
   external,
   define,
+  plugins: group === "cli" ? [vendorAgent] : [],
   minifySyntax: true,
   legalComments: "none",
   logLevel: "error",
