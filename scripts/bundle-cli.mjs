@@ -124,7 +124,7 @@ for (const [group, points] of [["cli", cliPoints], ["lib", { parser, interpreter
   target: "node20",
   external,
   define,
-  plugins: group === "cli" ? [vendorAgent] : [],
+  plugins: group === "cli" ? [vendorAgent.plugin] : [],
   minifySyntax: true,
   legalComments: "none",
   logLevel: "error",
