@@ -39,7 +39,7 @@ process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));
 const script = join(scratch, "script.json");
 writeFileSync(script, JSON.stringify({ prompts: [], fallback: { steps: [{ reply: "ok" }] } }));
 const cpuHook = join(scratch, "cpu.cjs");
-writeFileSync(cpuHook, 'process.on("exit", () => require("node:fs").writeFileSync(process.env.PW_CPU_OUT, JSON.stringify(process.cpuUsage())));\n');
+writeFileSync(cpuHook, 'if (require("node:worker_threads").isMainThread) process.on("exit", () => require("node:fs").writeFileSync(process.env.PW_CPU_OUT, JSON.stringify(process.cpuUsage())));\n');
 const agent = `"${process.execPath}" "${join(repo, "packages", "agent", "bin", "patchwork-test-agent.js")}" "${script}"`;
 const cacheDir = join(scratch, "cache");
 

@@ -47,8 +47,8 @@ writeFileSync(
     "const held = /node_modules\\/(zod|@agentclientprotocol|@modelcontextprotocol)\\//;",
     "export async function load(url, context, next) {",
     "  const result = await next(url, context);",
-    // The bundle's modules that take those packages from the vendor-agent script (decision 0019).
-    "  const shim = url.startsWith(\"file:\") && String(result.source ?? \"\").includes(\"vendorLibrary(\");",
+    // The bundle's modules that take those packages from the vendor-agent script (decision 0019): its shims.
+    "  const shim = url.startsWith(\"file:\") && String(result.source ?? \"\").includes(\"vendorLibrary(\\\"\");",
     "  if (held.test(url) || shim) while (!existsSync(process.env.PW_RELEASE)) await new Promise((r) => setTimeout(r, 20));",
     '  if (!url.startsWith("node:")) appendFileSync(process.env.PW_LOADED_LOG, url + (shim ? " (vendor shim)" : "") + "\\n");',
     "  return result;",
@@ -60,8 +60,8 @@ writeFileSync(
 /** Whether one of the modules or scripts is the parser (Chevrotain builds it with performSelfAnalysis). */
 const loadsParser = ({ modules, scripts }: { modules: string[]; scripts: string[] }) =>
   scripts.some((s) => s !== "vendor-agent") || modules.some((m) => readFileSync(fileURLToPath(m), "utf8").includes("performSelfAnalysis"));
-/** The bundle's modules that take the agent runtime's npm packages from the vendor-agent script. */
-const shims = (modules: string[]) => modules.filter((m) => readFileSync(fileURLToPath(m), "utf8").includes("vendorLibrary("));
+/** The bundle's modules that take the agent runtime's npm packages from the vendor-agent script (a shim calls `vendorLibrary("zod")`). */
+const shims = (modules: string[]) => modules.filter((m) => readFileSync(fileURLToPath(m), "utf8").includes('vendorLibrary("'));
 const bytesOf = (modules: string[]) => modules.reduce((sum, m) => sum + statSync(fileURLToPath(m)).size, 0);
 
 describe("start-up loads only what the command needs", () => {
