@@ -3,7 +3,8 @@
 // why: decision 0019). In the bundle, every import of those packages is a generated shim module
 // (scripts/bundle-vendor-agent.mjs) whose exports come from `vendorLibrary`: one copy of each
 // package per thread, loaded when the first of them is imported (a run with an agent, `patchwork
-// mcp`, `acp`, the test agent). From the sources (no bundle) nothing imports this module.
+// mcp`, `acp`, the test agent). From the sources (no bundle) no shim calls `vendorLibrary`: the
+// packages are imported as they are.
 import { fromScript, ParseCache, type CacheOptions, type Loaded } from "./cache.js";
 
 interface VendorScript {
