@@ -52,6 +52,10 @@ const runs = [
     ],
   },
   {
+    script: "bench-agent-start.mjs",
+    expect: [`^this build: runtime import +${number} ms +${number} ms$`, `^this build: run nested\\.json +${number} ms +${number} ms$`, `^this build: run nested\\.json \\(no cache\\) +${number} ms +${number} ms$`],
+  },
+  {
     script: "bench-workers.mjs",
     expect: [
       `^ +ratio: run ${number}×, thinks ${number}×`,

@@ -16,7 +16,9 @@
 //
 // Our four packages (and Chevrotain, pre-bundled into the parser) go in; npm packages stay
 // external, installed as the CLI package's own dependencies: yargs (only loaded off the fast
-// path), zod and the ACP/MCP SDKs (only loaded when a think or typed value needs them).
+// path), zod and the ACP/MCP SDKs (only loaded when a think or typed value needs them). The CLI
+// build takes the last three from bundle/vendor-agent.script.js, which bundle-vendor-agent.mjs
+// builds from them: compiled with a V8 code cache (decision 0019); the library build imports them.
 // Skips the build when the bundle is newer than every input file.
 import { existsSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -24,6 +26,7 @@ import { fileURLToPath } from "node:url";
 import { createHash } from "node:crypto";
 import { build } from "esbuild";
 import { generateParserTables } from "./generate-parser-tables.mjs";
+import { buildVendorAgent } from "./bundle-vendor-agent.mjs";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const cli = join(repo, "packages", "cli");
@@ -86,7 +89,9 @@ function newestInput() {
     }
   };
   for (const pkg of bundledPackages) walk(join(repo, "packages", pkg, "dist"));
-  for (const file of [fileURLToPath(import.meta.url), join(cli, "package.json")]) newest = Math.max(newest, statSync(file).mtimeMs);
+  // The build scripts, and the npm packages vendor-agent.script.js is made of (bundle-vendor-agent.mjs).
+  const inputs = [fileURLToPath(import.meta.url), fileURLToPath(new URL("bundle-vendor-agent.mjs", import.meta.url)), join(cli, "package.json"), join(repo, "package-lock.json")];
+  for (const file of inputs) newest = Math.max(newest, statSync(file).mtimeMs);
   return newest;
 }
 
@@ -106,6 +111,8 @@ const define = { __PATCHWORK_BUILD_ID__: JSON.stringify(buildId()), __PATCHWORK_
 // The parser's code for the cold paths as classic scripts with a V8 code cache (see buildScripts).
 await buildScripts(define);
 define.__PATCHWORK_SCRIPTS__ = "true";
+// The CLI's imports of the agent runtime's npm packages go to a script with a code cache too (decision 0019).
+const vendorAgent = await buildVendorAgent({ outdir, cliDir: cli, loader: dist("cli", "vendor.js") });
 for (const [group, points] of [["cli", cliPoints], ["lib", { parser, interpreter, agent }]]) await build({
   entryPoints: points,
   outdir,
@@ -117,6 +124,7 @@ for (const [group, points] of [["cli", cliPoints], ["lib", { parser, interpreter
   target: "node20",
   external,
   define,
+  plugins: group === "cli" ? [vendorAgent.plugin] : [],
   minifySyntax: true,
   legalComments: "none",
   logLevel: "error",

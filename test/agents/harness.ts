@@ -21,7 +21,8 @@ import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { FakeApi, LoggedRequest, Rule } from "./fakes/server.js";
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-export const CLI = join(REPO, "packages/cli/bin/patchwork.js");
+/** The CLI under test; PATCHWORK_BIN: another build's launcher (a copy kept inside the repository), to compare builds. */
+export const CLI = process.env.PATCHWORK_BIN || join(REPO, "packages/cli/bin/patchwork.js");
 export const ADAPTER_BIN = join(REPO, "test/agents/node_modules/.bin");
 
 /** Whether an adapter's command is installed (npm ci --prefix test/agents). */

@@ -18,6 +18,7 @@ import type { Recording } from "./recording.js";
 import { parseAhead } from "./programs.js";
 import { NO_AGENT_NOTICE, openCache, showResult, type RunArgs } from "./run-command.js";
 import type { Terminal } from "./terminal.js";
+import { configureVendorCache } from "./vendor.js";
 
 const STOP_SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
@@ -40,6 +41,8 @@ export interface AgentRunInput {
 /** `patchwork run FILE --agent …`: the evaluator thread plus the ACP runtime. */
 export async function runWithAcpAgent({ args, text, cwd, agentCommand, term, argStrings, recording, early, ahead }: AgentRunInput): Promise<number> {
   const command = early?.command ?? (agentCommand === undefined ? undefined : resolveAgentCommand(agentCommand));
+  // The agent runtime's npm packages load from a script with a code cache: this command line's switches (decision 0019).
+  configureVendorCache({ noCache: args.noCache, verbose: args.verbose ? (line) => term.stderr(line) : undefined });
   const progress = new Progress(term, { spinner: term.stderrIsTTY, verbose: Boolean(args.verbose) });
   // On an interactive terminal the spinner shares the screen with program output: write that
   // output here, on the main thread, clearing the spinner line first.

@@ -267,8 +267,11 @@ function debug(line: string): void {
   if ((process.env.PATCHWORK_DEBUG ?? "").split(",").includes("code-cache")) process.stderr.write(`patchwork: code cache: ${line}\n`);
 }
 
-/** The script `<name>.script.js` next to this module, run; undefined when there is none. */
-function fromScript<T>(name: string, cache: ParseCache | null): Loaded<T> | undefined {
+/**
+ * The script `<name>.script.js` next to this module, run; undefined when there is none. (Also
+ * vendor.ts's, for the agent runtime's npm packages: decision 0019.)
+ */
+export function fromScript<T>(name: string, cache: ParseCache | null): Loaded<T> | undefined {
   if (typeof __PATCHWORK_SCRIPTS__ !== "boolean") return undefined; // the sources: no scripts
   const url = new URL(`./${name}.script.js`, import.meta.url);
   let bytes: Buffer;

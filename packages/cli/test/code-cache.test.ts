@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { patchwork, tempFiles } from "./helpers.js";
+import { patchwork, repoRoot, tempFiles } from "./helpers.js";
 
 const HELLO = 'var name = "world"\nprint("Hello, ${name}!")\n';
 
@@ -160,4 +160,70 @@ describe("the parser's code cache", () => {
     expect(r.other).toEqual([]);
     expect(r.lines).toEqual(["parsing: missing", "parsing: not written"]);
   });
+});
+
+// The agent runtime's npm packages (vendor.ts, decision 0019): the same entries, written and read
+// by a run with an agent (a Threadbare program: no parser, so the directory's one code entry is
+// this script's).
+describe("the agent runtime's code cache (vendor-agent.script.js)", () => {
+  const files = tempFiles({ "script.json": JSON.stringify({ prompts: [], fallback: { steps: [{ reply: "ok" }] } }) });
+  const agent = `"${process.execPath}" "${join(repoRoot, "packages", "agent", "bin", "patchwork-test-agent.js")}" "${join(files, "script.json")}"`;
+  function runAgent(cacheDir: string, extra: { args?: string[]; env?: Record<string, string> } = {}) {
+    const r = patchwork(["run", "examples/nested.json", "--agent", agent, ...(extra.args ?? [])], {
+      env: { PATCHWORK_CACHE_DIR: cacheDir, PATCHWORK_NO_CACHE: undefined, PATCHWORK_DEBUG: "code-cache", PATCHWORK_AGENT: undefined, ...extra.env },
+      timeoutMs: 60_000,
+    });
+    const lines = r.stderr.split("\n").filter((l) => l.startsWith("patchwork: code cache: "));
+    return { status: r.status, stdout: r.stdout, lines: lines.map((l) => l.slice("patchwork: code cache: ".length)), other: r.stderr.split("\n").filter((l) => l !== "" && !l.startsWith("patchwork: code cache: ")) };
+  }
+  const fine = { status: 0, stdout: "", other: [] };
+
+  it("is written by the first run with an agent and used by the next; a corrupt or foreign entry is replaced", () => {
+    const cache = join(tempFiles({}), "cache");
+    const first = runAgent(cache);
+    expect({ ...first, lines: undefined }).toEqual({ ...fine, lines: undefined });
+    expect(first.lines).toEqual(["vendor-agent: missing", "vendor-agent: written"]);
+    const { path, header, payload } = entry(cache);
+    expect(header.bytes).toBe(payload.length);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(runAgent(cache).lines).toEqual(["vendor-agent: used"]);
+    // A flipped byte: not handed to V8 (the hash), compiled afresh and written again.
+    const good = readFileSync(path);
+    const flipped = Buffer.from(good);
+    flipped[flipped.length >> 1] ^= 0xff;
+    writeFileSync(path, flipped);
+    const corrupt = runAgent(cache);
+    expect({ ...corrupt, lines: undefined }).toEqual({ ...fine, lines: undefined });
+    expect(corrupt.lines).toEqual(["vendor-agent: missing", "vendor-agent: written"]);
+    expect(runAgent(cache).lines).toEqual(["vendor-agent: used"]);
+    // The parser's compiled code under this script's key (a sound header): V8 rejects it.
+    runEdited(cache);
+    const parsing = codeEntries(cache).map((n) => join(cache, n)).find((p) => p !== path)!;
+    const parsingPayload = readFileSync(parsing).subarray(readFileSync(parsing).indexOf(10) + 1);
+    plant(path, header.key, parsingPayload);
+    const foreign = runAgent(cache);
+    expect({ ...foreign, lines: undefined }).toEqual({ ...fine, lines: undefined });
+    expect(foreign.lines).toEqual(["vendor-agent: rejected", "vendor-agent: written"]);
+    expect(runAgent(cache).lines).toEqual(["vendor-agent: used"]);
+  }, 120_000);
+
+  it("has a key per Node version; --no-cache and PATCHWORK_NO_CACHE=1 neither read nor write it; an unwritable directory changes nothing", () => {
+    const cache = join(tempFiles({}), "cache");
+    const other = tempFiles({ "other-node.mjs": 'Object.defineProperty(process, "version", { value: "v99.0.0" });\n' });
+    // (NODE_OPTIONS reaches the agent's node too: harmless.)
+    expect(runAgent(cache, { env: { NODE_OPTIONS: `--import=${join(other, "other-node.mjs")}` } }).lines).toEqual(["vendor-agent: missing", "vendor-agent: written"]);
+    expect(runAgent(cache).lines).toEqual(["vendor-agent: missing", "vendor-agent: written"]);
+    expect(codeEntries(cache)).toHaveLength(2);
+    const before = codeEntries(cache).map((n) => readFileSync(join(cache, n)));
+    for (const options of [{ args: ["--no-cache"] }, { env: { PATCHWORK_NO_CACHE: "1" } }]) {
+      const r = runAgent(cache, options);
+      expect({ ...r, lines: undefined }).toEqual({ ...fine, lines: undefined });
+      expect(r.lines).toEqual(["vendor-agent: off"]);
+    }
+    expect(codeEntries(cache).map((n) => readFileSync(join(cache, n)))).toEqual(before);
+    const file = join(tempFiles({ "not-a-dir": "x" }), "not-a-dir");
+    const r = runAgent(file);
+    expect({ ...r, lines: undefined }).toEqual({ ...fine, lines: undefined });
+    expect(r.lines).toEqual(["vendor-agent: missing", "vendor-agent: not written"]);
+  }, 120_000);
 });

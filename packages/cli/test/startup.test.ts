@@ -18,8 +18,9 @@ writeFileSync(
 /**
  * The modules (file URLs) Node loads for `patchwork ARGS`, the run's output, and the bundle's
  * classic scripts it compiled (`parsing`, `check-analysis`: the parser for a parse-cache miss,
- * read as files and compiled with vm.Script and a code cache, decision 0017), which module hooks
- * do not see: from the lines of PATCHWORK_DEBUG=code-cache.
+ * decision 0017; `vendor-agent`: the agent runtime's npm packages, decision 0019; read as files
+ * and compiled with vm.Script and a code cache), which module hooks do not see: from the lines of
+ * PATCHWORK_DEBUG=code-cache.
  */
 function loaded(args: string[], env: Record<string, string> = {}): { modules: string[]; scripts: string[]; stdout: string; status: number | null } {
   const log = join(dir, `loaded-${Math.random().toString(36).slice(2)}.txt`);
@@ -45,9 +46,12 @@ writeFileSync(
     'import { appendFileSync, existsSync } from "node:fs";',
     "const held = /node_modules\\/(zod|@agentclientprotocol|@modelcontextprotocol)\\//;",
     "export async function load(url, context, next) {",
-    "  if (held.test(url)) while (!existsSync(process.env.PW_RELEASE)) await new Promise((r) => setTimeout(r, 20));",
-    '  if (!url.startsWith("node:")) appendFileSync(process.env.PW_LOADED_LOG, url + "\\n");',
-    "  return next(url, context);",
+    "  const result = await next(url, context);",
+    // The bundle's modules that take those packages from the vendor-agent script (decision 0019): its shims.
+    "  const shim = url.startsWith(\"file:\") && String(result.source ?? \"\").includes(\"vendorLibrary(\\\"\");",
+    "  if (held.test(url) || shim) while (!existsSync(process.env.PW_RELEASE)) await new Promise((r) => setTimeout(r, 20));",
+    '  if (!url.startsWith("node:")) appendFileSync(process.env.PW_LOADED_LOG, url + (shim ? " (vendor shim)" : "") + "\\n");',
+    "  return result;",
     "}",
     "",
   ].join("\n"),
@@ -55,7 +59,9 @@ writeFileSync(
 
 /** Whether one of the modules or scripts is the parser (Chevrotain builds it with performSelfAnalysis). */
 const loadsParser = ({ modules, scripts }: { modules: string[]; scripts: string[] }) =>
-  scripts.length > 0 || modules.some((m) => readFileSync(fileURLToPath(m), "utf8").includes("performSelfAnalysis"));
+  scripts.some((s) => s !== "vendor-agent") || modules.some((m) => readFileSync(fileURLToPath(m), "utf8").includes("performSelfAnalysis"));
+/** The bundle's modules that take the agent runtime's npm packages from the vendor-agent script (a shim calls `vendorLibrary("zod")`). */
+const shims = (modules: string[]) => modules.filter((m) => readFileSync(fileURLToPath(m), "utf8").includes('vendorLibrary("'));
 const bytesOf = (modules: string[]) => modules.reduce((sum, m) => sum + statSync(fileURLToPath(m)).size, 0);
 
 describe("start-up loads only what the command needs", () => {
@@ -185,6 +191,7 @@ describe("start-up loads only what the command needs", () => {
       // The third think waits for the agent, whose runtime then loads.
       writeFileSync(release, "");
       expect(await exit).toBe(0);
+      expect(readFileSync(log, "utf8")).toMatch(/ \(vendor shim\)$/m); // what the hold held
       expect(stdout).toBe("replayed: one two\nlive: three\n");
       expect(stderr).toBe("patchwork: c.json: 2 thinks replayed, 1 think asked live\n");
       const cassette = JSON.parse(readFileSync(join(files, "c.json"), "utf8"));
@@ -209,6 +216,29 @@ describe("start-up loads only what the command needs", () => {
     expect(started).toBeGreaterThan(records.findIndex((e) => e.type === "think-end" && e.id === 2));
     expect(records.at(-1)).toMatchObject({ type: "run-end", ok: true });
   }, 120_000);
+
+  it("the agent runtime's npm packages come from the vendor-agent script, only in a run with an agent", () => {
+    const env = { PATCHWORK_CACHE_DIR: tempFiles({}) };
+    const files = tempFiles({ "script.json": JSON.stringify({ prompts: [], fallback: { steps: [{ reply: "ok" }] } }) });
+    const testAgent = join(repoRoot, "packages", "agent", "bin", "patchwork-test-agent.js");
+    const agent = `"${process.execPath}" "${testAgent}" "${join(files, "script.json")}"`;
+    for (let round = 0; round < 2; round++) {
+      // The first round compiles the script and writes its code cache; the second uses it.
+      const withAgent = loaded(["run", "examples/nested.json", "--agent", agent], env);
+      expect(withAgent.status).toBe(0);
+      expect(withAgent.scripts).toEqual(["vendor-agent"]); // once: the main thread; the evaluator thread needs none of it
+      expect(withAgent.modules.filter((m) => heavy.test(m))).toEqual([]); // no package of it from node_modules
+      expect(shims(withAgent.modules).length).toBeGreaterThan(0);
+    }
+    // A warm run without an agent, its file's parse cached: none of it.
+    loaded(["run", "examples/hello.pw"], env);
+    for (const args of [["run", "examples/hello.pw"], ["run", "examples/hello.pw", "--no-agent"], ["run", "examples/nested.json", "--no-agent"]]) {
+      const r = loaded(args, env);
+      expect(r.status).toBe(0);
+      expect([args, r.scripts]).toEqual([args, []]);
+      expect([args, shims(r.modules)]).toEqual([args, []]);
+    }
+  });
 
   it("other command lines go through yargs, still without the agent's code", () => {
     const r = loaded(["run", "examples/hello.pw", "--max-workers", "2"]);
