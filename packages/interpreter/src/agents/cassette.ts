@@ -21,17 +21,12 @@ export interface CassetteAgentOptions {
   fileName?: string;
 }
 
-/** One worker's entries, found by ordinal and by prompt (in ordinal order) in constant time. */
-interface WorkerEntries {
-  byOrdinal: Map<number, CassetteThink>;
-  /** Entries with a prompt, in ordinal order, and how many at its start are used. */
-  byPrompt: Map<string, { list: CassetteThink[]; start: number }>;
-}
-
 export class CassetteAgent implements Agent {
-  private readonly byWorker = new Map<string, WorkerEntries>();
+  private readonly byWorker = new Map<string, CassetteThink[]>();
   private readonly used = new Set<CassetteThink>();
   private readonly ordinals = new Map<string, number>();
+  /** Per worker: the index in its (sorted) entries of the first entry not below its last ordinal. */
+  private readonly cursors = new Map<string, number>();
   /** Thinks answered from the cassette / by the fallback agent. */
   replayed = 0;
   missed = 0;
@@ -40,34 +35,29 @@ export class CassetteAgent implements Agent {
     cassette: Cassette,
     private readonly options: CassetteAgentOptions = {},
   ) {
-    const lists = new Map<string, CassetteThink[]>();
     for (const t of cassette.thinks) {
       const worker = t.worker ?? "main";
-      let list = lists.get(worker);
-      if (!list) lists.set(worker, (list = []));
+      let list = this.byWorker.get(worker);
+      if (!list) this.byWorker.set(worker, (list = []));
       list.push(t);
     }
-    for (const [worker, list] of lists) {
-      list.sort((a, b) => a.think - b.think);
-      const entries: WorkerEntries = { byOrdinal: new Map(), byPrompt: new Map() };
-      for (const t of list) {
-        if (!entries.byOrdinal.has(t.think)) entries.byOrdinal.set(t.think, t);
-        const same = entries.byPrompt.get(t.prompt);
-        if (same) same.list.push(t);
-        else entries.byPrompt.set(t.prompt, { list: [t], start: 0 });
-      }
-      this.byWorker.set(worker, entries);
-    }
+    for (const list of this.byWorker.values()) list.sort((a, b) => a.think - b.think);
   }
 
   think(request: ThinkRequest, runChild: RunChild): ThinkReply {
     const worker = request.worker ?? "main";
     const ordinal = (this.ordinals.get(worker) ?? 0) + 1;
     this.ordinals.set(worker, ordinal);
-    const entries = this.byWorker.get(worker);
-    const atOrdinal = entries?.byOrdinal.get(ordinal);
+    const entries = this.byWorker.get(worker) ?? [];
+    // Ordinals come in order: a cursor finds the first entry at this one (a search per think made a replay quadratic).
+    let at = this.cursors.get(worker) ?? 0;
+    while (at < entries.length && entries[at]!.think < ordinal) at++;
+    this.cursors.set(worker, at);
+    const atOrdinal = entries[at]?.think === ordinal ? entries[at] : undefined;
     const match =
-      atOrdinal && !this.used.has(atOrdinal) && atOrdinal.prompt === request.prompt ? atOrdinal : this.unusedWithPrompt(entries, request.prompt);
+      atOrdinal && !this.used.has(atOrdinal) && atOrdinal.prompt === request.prompt
+        ? atOrdinal
+        : entries.find((t) => !this.used.has(t) && t.prompt === request.prompt);
     if (match) {
       this.used.add(match);
       this.replayed++;
@@ -78,14 +68,6 @@ export class CassetteAgent implements Agent {
       return this.options.fallback.think(request, runChild);
     }
     throw this.mismatch(request, ordinal, atOrdinal);
-  }
-
-  /** The first unused entry (in ordinal order) with this prompt. */
-  private unusedWithPrompt(entries: WorkerEntries | undefined, prompt: string): CassetteThink | undefined {
-    const same = entries?.byPrompt.get(prompt);
-    if (!same) return undefined;
-    while (same.start < same.list.length && this.used.has(same.list[same.start]!)) same.start++;
-    return same.list[same.start];
   }
 
   /**
