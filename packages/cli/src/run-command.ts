@@ -12,6 +12,7 @@ import {
   type RunOptions,
   type ThinkRequest,
 } from "@patchwork/interpreter/core";
+import type { EvaluatorThreadAhead } from "@patchwork/agent/ahead";
 import { ParseCache } from "./cache.js";
 import { UsageError, readSource, renderDiagnostics, workingDirectory } from "./files.js";
 import { loadProgram } from "./programs.js";
@@ -63,8 +64,12 @@ export function configuredAgent(args: RunArgs, env: NodeJS.ProcessEnv = process.
   return value && value.trim() !== "" ? value.trim() : undefined;
 }
 
-/** `patchwork run FILE`. */
-export async function runCommand(args: RunArgs, term: Terminal): Promise<number> {
+/**
+ * `patchwork run FILE`. `started`: an evaluator thread the caller started before it loaded this
+ * module, for a run that may replay first (main.ts); taken if it does (`replaysFirst`), and
+ * discarded by the caller if not.
+ */
+export async function runCommand(args: RunArgs, term: Terminal, started?: EvaluatorThreadAhead): Promise<number> {
   if (args.agent !== undefined && args.noAgent) throw new UsageError("--agent and --no-agent exclude each other");
   if (args.timeout !== undefined && !(args.timeout > 0)) throw new UsageError("--timeout takes a positive number of seconds");
   if (args.idleTimeout !== undefined && !(args.idleTimeout > 0)) {
@@ -106,7 +111,7 @@ export async function runCommand(args: RunArgs, term: Terminal): Promise<number>
   const replaysFirst = viaAgent && (args.resume !== undefined || args.replay !== undefined);
   // (An unknown or missing preset is a usage error before anything starts, as with early-agent.ts.)
   if (replaysFirst) (await import("./presets.js")).resolveAgentCommand(agentCommand);
-  const ahead = replaysFirst ? new (await import("@patchwork/agent/run")).EvaluatorThreadAhead({ cwd }) : undefined;
+  const ahead = replaysFirst ? (started ?? new (await import("@patchwork/agent/ahead")).EvaluatorThreadAhead({ cwd })) : undefined;
   // The agent process starts while its runtime loads and a cassette is read (early-agent.ts);
   // a replay's starts once the replay has (runWithAgent spawns it): the replay needs no agent.
   const early = viaAgent && !ahead ? (await import("./early-agent.js")).spawnAgentEarly(agentCommand, cwd) : undefined;
