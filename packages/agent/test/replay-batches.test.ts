@@ -97,4 +97,30 @@ describe("a resumed run's replay, sent in batches", () => {
     expect(all.filter((e) => e.startsWith("log"))).toContain("log logged 200\n");
     expect(readFileSync(resumed, "utf8")).toBe(readFileSync(full, "utf8"));
   });
+
+  it("sends what it holds while the program computes for long after the replay, printing nothing", async () => {
+    // The program waits in a loop for a file the test writes once the replay's output has arrived:
+    // output held until the next think would never arrive, and the run would time out. (The
+    // loop's `loop` events make the outbox check its time: outbox.ts.)
+    const loop = 'for i in 1...3 {\n  print("replayed $i")\n  var r = think { count $i }\n}\nwhile !exists("go") { }\nprint("then ${think { count 4 }}")\n';
+    const dir = mkdtempSync(join(tmpdir(), "pw-batches-"));
+    const thinks = [1, 2, 3].map((n) => ({ think: n, prompt: `count ${n}`, turns: [{ do: [], answer: `ok ${n}` }] }));
+    writeFileSync(join(dir, "k.json"), formatCassette({ version: 1, program: "p.pw", thinks }));
+    const output: string[] = [];
+    const result = await runWithAgent({
+      source: loop,
+      fileName: "p.pw",
+      cwd: dir,
+      writeOutput: false,
+      timeoutMs: 30_000,
+      onOutput: (text) => {
+        output.push(text);
+        if (output.join("").includes("replayed 3\n")) writeFileSync(join(dir, "go"), "");
+      },
+      record: { path: join(dir, "k.json"), resume: true },
+      agent: counting(),
+    });
+    expect([result.ok, result.output]).toEqual([true, "replayed 1\nreplayed 2\nreplayed 3\nthen ok 4\n"]);
+    expect(result.recording).toMatchObject({ replayed: 3, live: 1 });
+  });
 });

@@ -11,10 +11,13 @@
  * A batch goes out before anything else leaves the thread, so no order changes: before a
  * message that is not an event (a live think, a shell command, `join`, `receive`, the end),
  * before a write to stderr (`log`), before the thread reads the terminal, and at the latest
- * `BATCH_MS` after its first item (checked as items come and at the interpreter's clock
- * checks), so that a long replay still shows its progress. Replaying stops for good at the
- * run's first live think: from then on every message and line goes at once (a live answer is
- * journaled as it arrives: the main thread writes its entry when its `think-end` comes).
+ * `BATCH_MS` after its first item (checked as items come: a loop makes one, a `loop` event,
+ * at each of its first 100 iterations and every 1000th after), so that a long replay still
+ * shows its progress. Replaying stops for good at the run's first live think: from then on
+ * every message and line goes at once (a live answer is journaled as it arrives: the main
+ * thread writes its entry when its `think-end` comes). A run stopped while the thread holds
+ * items (Ctrl-C, SIGKILL) loses them from its output, at most `BATCH_MS` of replayed lines;
+ * its cassette loses nothing (a replayed think's entry is in it already).
  */
 import type { FromThread } from "./protocol.js";
 
@@ -82,7 +85,7 @@ export class Outbox {
     this.post(messages.length === 1 ? messages[0]! : { type: "batch", messages });
   }
 
-  /** Flushes if the first held item has waited `BATCH_MS` (the interpreter's clock checks call it too). */
+  /** Flushes if the first held item has waited `BATCH_MS`. */
   tick(): void {
     if (this.since >= 0 && Date.now() - this.since >= BATCH_MS) this.flush();
   }
