@@ -109,6 +109,8 @@ export async function runCommand(args: RunArgs, term: Terminal, started?: Evalua
   // starts now and the replay starts as soon as the cassette is read (the agent runtime loads
   // meanwhile; the first think the cassette lacks waits for the agent: docs/replay.md).
   const replaysFirst = viaAgent && (args.resume !== undefined || args.replay !== undefined);
+  // Its modules are read at once, not one after another (each waits for its file otherwise).
+  const agentRunModule = replaysFirst ? prefetched(import("./agent-run.js"), import("./recording.js"), import("./journal.js")) : undefined;
   // (An unknown or missing preset is a usage error before anything starts, as with early-agent.ts.)
   if (replaysFirst) (await import("./presets.js")).resolveAgentCommand(agentCommand);
   const ahead = replaysFirst ? (started ?? new (await import("@patchwork/agent/ahead")).EvaluatorThreadAhead({ cwd })) : undefined;
@@ -129,7 +131,7 @@ export async function runCommand(args: RunArgs, term: Terminal, started?: Evalua
   if (threaded) {
     let agentRun: typeof import("./agent-run.js");
     try {
-      agentRun = await import("./agent-run.js");
+      agentRun = await (agentRunModule ?? import("./agent-run.js"));
     } catch (error) {
       early?.abandon();
       ahead?.discard();
@@ -138,6 +140,13 @@ export async function runCommand(args: RunArgs, term: Terminal, started?: Evalua
     return agentRun.runWithAcpAgent({ args, text, cwd, agentCommand: viaAgent ? agentCommand : undefined, term, argStrings, recording, early, ahead });
   }
   return runInProcess(args, text, cwd, term, argStrings, recording);
+}
+
+/** The first of modules being loaded (the others are awaited where they are imported; a failure shows there). */
+function prefetched<T>(first: Promise<T>, ...others: Promise<unknown>[]): Promise<T> {
+  for (const other of others) other.catch(() => undefined);
+  first.catch(() => undefined);
+  return first;
 }
 
 /** The parse cache for this command line (null: off). */
