@@ -64,7 +64,7 @@ describe("a resume's replay sent in batches", { timeout: 300_000 }, () => {
     expect(readFileSync(join(dir, "k.json"), "utf8")).toBe(readFileSync(join(dir, "full.json"), "utf8"));
   });
 
-  it.skipIf(process.platform !== "linux")("leaves the CLI's stdout and stderr pipes blocking (no EAGAIN loop in the evaluator thread)", async () => {
+  it.skipIf(process.platform !== "linux")("leaves the CLI's stdout and stderr pipes blocking, no EAGAIN loop in the evaluator thread (skipped: reads /proc, Linux only)", async () => {
     const { dir, agent } = recorded(0, { match: `count ${KEPT + 1}`, sleepMs: 3000 });
     const child = spawn(process.execPath, [patchworkBin, "run", "p.pw", "--agent", agent, "--resume", "k.json"], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
