@@ -8,10 +8,13 @@
 //     vs not recording (goal: ≤ 5% more);
 //  4. resuming a 1,000-think recording killed at think 900, through the CLI: the time to reach
 //     think 901 vs a no-agent run of the same program (goal: ≤ +10%).
+// BENCH_PARTS=3,4 runs only those sections. BENCH_BASE_CLI=path/to/bin/patchwork.js adds, in
+// section 4, the same resume by another build (e.g. main's, copied away) in each round: before
+// and after in one series.
 import { spawnSync } from "node:child_process";
 import { spawn, spawnSync as spawnSyncAgain } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { TraceWriter, runWithAgent } from "../packages/agent/dist/index.js";
@@ -35,6 +38,7 @@ const dir = mkdtempSync(join(tmpdir(), "pw-bench-trace-"));
 const pct = (x) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)}%`;
 const spread = (xs, f = (x) => x.toFixed(3)) => `${f(median(xs))} [${f(Math.min(...xs))}–${f(Math.max(...xs))}]`;
 
+const parts = new Set((process.env.BENCH_PARTS ?? "1,2,3,4").split(",").map(Number));
 const THINKS = size(1000, 30);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? size(5, 1));
 console.log(`patchwork trace/replay benchmark (node ${process.version}; ${ROUNDS} interleaved rounds${smoke ? "; smoke size" : ""})\n`);
@@ -78,6 +82,7 @@ async function loop(traced, recorded = false) {
   return { wall: (last - first) / (THINKS - 1), cpu: (cpuTo.user + cpuTo.system) / (THINKS - 1) };
 }
 
+if (parts.has(1)) {
 console.log(`1. think loop (${THINKS} thinks per run, scripted ACP agent), with and without --trace`);
 const plain = [];
 const traced = [];
@@ -106,8 +111,10 @@ for (let i = 0; i < 5; i++) {
 }
 console.log(`   overhead: time ${pct(wallT / wallP - 1)}, CPU ${pct(cpuT / cpuP - 1)} (goal ≤ +5%; both noisy on a loaded machine)`);
 console.log(`   the trace writer's own CPU (${(events.length / THINKS).toFixed(1)} events per think): ${writer.toFixed(1)} µs per think = ${pct(writer / cpuP)} of a think's CPU, ${pct(writer / 1000 / wallP)} of its time\n`);
+}
 
 // 2. replay of a 100-think cassette vs no-agent mode
+if (parts.has(2)) {
 const N = size(100, 10);
 const REPS = size(30, 3);
 const replaySource = `var n = 0\nfor i in 1...${N} {\n  var r = think {\n    item \${i}\n    do { n = n + 1 }\n  }\n}\nprint(n)\n`;
@@ -152,8 +159,10 @@ for (let i = 0; i < size(5, 1); i++) {
   cliReplay.push(cli(["--replay", cassettePath]));
 }
 console.log(`   CLI (start-up included): --no-agent ${spread(cliNo, (x) => x.toFixed(0))} ms; --replay ${spread(cliReplay, (x) => x.toFixed(0))} ms`);
+}
 
 // 3. recording overhead: the think loop of 1. with a cassette journal (runWithAgent's `record`)
+if (parts.has(3)) {
 console.log(`\n3. think loop (${THINKS} thinks per run), recording a cassette journal (--record) or not`);
 const bare = [];
 const journaled = [];
@@ -181,8 +190,10 @@ for (let i = 0; i < 5; i++) {
 }
 console.log(`   overhead: time ${pct(wallJ / wallB - 1)}, CPU ${pct(cpuJ / cpuB - 1)} (goal ≤ +5%; both noisy on a loaded machine)`);
 console.log(`   the journal's own time (entry formatted + one write per think): ${journalCost.toFixed(1)} µs per think = ${pct(journalCost / 1000 / wallB)} of a think's time`);
+}
 
 // 4. resume of a recording killed at think 900 of 1,000: time until think 901 starts (CLI)
+if (parts.has(4)) {
 const TOTAL = size(1000, 30);
 const KILLED_AT = Math.round(TOTAL * 0.9);
 const resumeSource = `for i in 1...${TOTAL} {\n  print("before \${i}")\n  var r = think {\n    count \${i}\n  }\n}\n`;
@@ -194,10 +205,10 @@ const fullCassette = parseCassette(readFileSync(join(dir, "full.cassette.json"),
 const killedText = formatCassette({ ...fullCassette, thinks: fullCassette.thinks.slice(0, KILLED_AT) });
 
 /** Wall ms from spawning the CLI until it prints `before 901` (think 901 is about to start). */
-function untilThink(args) {
+function untilThink(args, bin = cliBin) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [cliBin, "run", "resume.pw", ...args], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [bin, "run", "resume.pw", ...args], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
     const marker = `before ${KILLED_AT + 1}\n`;
     let out = "";
     let err = "";
@@ -213,16 +224,32 @@ function untilThink(args) {
 }
 const resumeMs = [];
 const noAgentMs = [];
-// Pairs, one of each per round (the machine is shared: a pair sees the same load).
-for (let i = 0; i < Number(process.env.BENCH_RESUME_ROUNDS ?? size(10, 1)); i++) {
-  noAgentMs.push(await untilThink(["--no-agent"]));
+const baseMs = [];
+const baseCli = process.env.BENCH_BASE_CLI;
+const loads = [];
+const resumed = async (bin) => {
   writeFileSync(join(dir, "killed.cassette.json"), killedText);
-  resumeMs.push(await untilThink(["--agent", command, "--resume", "killed.cassette.json"]));
+  const ms = await untilThink(["--agent", command, "--resume", "killed.cassette.json"], bin);
+  if (readFileSync(join(dir, "killed.cassette.json"), "utf8") !== readFileSync(join(dir, "full.cassette.json"), "utf8"))
+    throw new Error("the resumed cassette differs from the uninterrupted one");
+  return ms;
+};
+// Pairs (or triples), one of each per round (the machine is shared: a round sees the same load).
+for (let i = 0; i < Number(process.env.BENCH_RESUME_ROUNDS ?? size(10, 1)); i++) {
+  loads.push(loadavg()[0]);
+  noAgentMs.push(await untilThink(["--no-agent"]));
+  if (baseCli) baseMs.push(await resumed(baseCli));
+  resumeMs.push(await resumed(cliBin));
 }
-if (readFileSync(join(dir, "killed.cassette.json"), "utf8") !== readFileSync(join(dir, "full.cassette.json"), "utf8"))
-  throw new Error("the resumed cassette differs from the uninterrupted one");
 console.log(`\n4. resume of a ${TOTAL}-think recording killed at think ${KILLED_AT} (CLI, start-up included): time until think ${KILLED_AT + 1} starts`);
+console.log(`   (load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)})`);
 console.log(`   --no-agent run of the same program: ${spread(noAgentMs, (x) => x.toFixed(0))} ms`);
+if (baseCli) {
+  console.log(`   --resume by ${baseCli}: ${spread(baseMs, (x) => x.toFixed(0))} ms`);
+  const baseRatios = baseMs.map((x, i) => x / noAgentMs[i]);
+  console.log(`   that build vs no-agent: ${pct(median(baseMs) / median(noAgentMs) - 1)} (medians); per pair ${spread(baseRatios, (x) => `${x.toFixed(2)}×`)}`);
+}
 console.log(`   --resume (${KILLED_AT} replayed while the agent and its runtime start): ${spread(resumeMs, (x) => x.toFixed(0))} ms`);
 const ratios = resumeMs.map((x, i) => x / noAgentMs[i]);
 console.log(`   resume vs no-agent: ${pct(median(resumeMs) / median(noAgentMs) - 1)} (medians); per pair ${spread(ratios, (x) => `${x.toFixed(2)}×`)} (goal ≤ +10%)`);
+}

@@ -1,4 +1,3 @@
-import { createInterface } from "node:readline";
 import { SourceFile } from "@patchwork/parser/core";
 import {
   runWithAgent,
@@ -137,7 +136,8 @@ async function askOnTerminal(question: PermissionQuestion, term: Terminal, progr
   return /^y(es)?$/i.test(answer?.trim() ?? "") ? "allow" : "deny";
 }
 
-function readLineAsync(prompt: string): Promise<string | null> {
+async function readLineAsync(prompt: string): Promise<string | null> {
+  const { createInterface } = await import("node:readline"); // (only to ask: not at every run's start)
   return new Promise((resolve) => {
     const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: Boolean(process.stdin.isTTY) });
     let answered = false;

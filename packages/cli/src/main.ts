@@ -426,8 +426,17 @@ async function fastPath(argv: string[], term: Terminal): Promise<number | undefi
   }
   const run = fastRunArgs(argv);
   if (run) {
-    const { runCommand } = await import("./run-command.js");
-    return runCommand(run, term);
+    // A replay going on with an agent starts its thread before the run's code loads (run-command.ts: `replaysFirst`).
+    const ahead =
+      run.cwd === undefined && (run.resume !== undefined || run.replayMissing === "agent")
+        ? new (await import("@patchwork/agent/ahead")).EvaluatorThreadAhead({ cwd: process.cwd() })
+        : undefined;
+    try {
+      const { runCommand } = await import("./run-command.js");
+      return await runCommand(run, term, ahead);
+    } finally {
+      ahead?.discard(); // (unless the run took it)
+    }
   }
   if (argv.length >= 2 && argv[0] === "check" && argv.slice(1).every(plain)) {
     const { checkCommand } = await import("./check-command.js");

@@ -12,6 +12,7 @@ import {
   type RunOptions,
   type ThinkRequest,
 } from "@patchwork/interpreter/core";
+import type { EvaluatorThreadAhead } from "@patchwork/agent/ahead";
 import { ParseCache } from "./cache.js";
 import { UsageError, readSource, renderDiagnostics, workingDirectory } from "./files.js";
 import { loadProgram } from "./programs.js";
@@ -63,8 +64,12 @@ export function configuredAgent(args: RunArgs, env: NodeJS.ProcessEnv = process.
   return value && value.trim() !== "" ? value.trim() : undefined;
 }
 
-/** `patchwork run FILE`. */
-export async function runCommand(args: RunArgs, term: Terminal): Promise<number> {
+/**
+ * `patchwork run FILE`. `started`: an evaluator thread the caller started before it loaded this
+ * module, for a run that may replay first (main.ts); taken if it does (`replaysFirst`), and
+ * discarded by the caller if not.
+ */
+export async function runCommand(args: RunArgs, term: Terminal, started?: EvaluatorThreadAhead): Promise<number> {
   if (args.agent !== undefined && args.noAgent) throw new UsageError("--agent and --no-agent exclude each other");
   if (args.timeout !== undefined && !(args.timeout > 0)) throw new UsageError("--timeout takes a positive number of seconds");
   if (args.idleTimeout !== undefined && !(args.idleTimeout > 0)) {
@@ -104,9 +109,11 @@ export async function runCommand(args: RunArgs, term: Terminal): Promise<number>
   // starts now and the replay starts as soon as the cassette is read (the agent runtime loads
   // meanwhile; the first think the cassette lacks waits for the agent: docs/replay.md).
   const replaysFirst = viaAgent && (args.resume !== undefined || args.replay !== undefined);
+  // Its modules are read at once, not one after another (each waits for its file otherwise).
+  const agentRunModule = replaysFirst ? prefetched(import("./agent-run.js"), import("./recording.js"), import("./journal.js")) : undefined;
   // (An unknown or missing preset is a usage error before anything starts, as with early-agent.ts.)
   if (replaysFirst) (await import("./presets.js")).resolveAgentCommand(agentCommand);
-  const ahead = replaysFirst ? new (await import("@patchwork/agent/run")).EvaluatorThreadAhead({ cwd }) : undefined;
+  const ahead = replaysFirst ? (started ?? new (await import("@patchwork/agent/ahead")).EvaluatorThreadAhead({ cwd })) : undefined;
   // The agent process starts while its runtime loads and a cassette is read (early-agent.ts);
   // a replay's starts once the replay has (runWithAgent spawns it): the replay needs no agent.
   const early = viaAgent && !ahead ? (await import("./early-agent.js")).spawnAgentEarly(agentCommand, cwd) : undefined;
@@ -124,7 +131,7 @@ export async function runCommand(args: RunArgs, term: Terminal): Promise<number>
   if (threaded) {
     let agentRun: typeof import("./agent-run.js");
     try {
-      agentRun = await import("./agent-run.js");
+      agentRun = await (agentRunModule ?? import("./agent-run.js"));
     } catch (error) {
       early?.abandon();
       ahead?.discard();
@@ -133,6 +140,13 @@ export async function runCommand(args: RunArgs, term: Terminal): Promise<number>
     return agentRun.runWithAcpAgent({ args, text, cwd, agentCommand: viaAgent ? agentCommand : undefined, term, argStrings, recording, early, ahead });
   }
   return runInProcess(args, text, cwd, term, argStrings, recording);
+}
+
+/** The first of modules being loaded (the others are awaited where they are imported; a failure shows there). */
+function prefetched<T>(first: Promise<T>, ...others: Promise<unknown>[]): Promise<T> {
+  for (const other of others) other.catch(() => undefined);
+  first.catch(() => undefined);
+  return first;
 }
 
 /** The parse cache for this command line (null: off). */

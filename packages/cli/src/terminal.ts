@@ -1,4 +1,5 @@
 import { writeSync } from "node:fs";
+import { createRequire } from "node:module";
 
 /** Where the CLI writes. Synchronous so that output interleaves in the order it was produced. */
 export interface Terminal {
@@ -25,13 +26,18 @@ function writeAll(fd: number, text: string): void {
   }
 }
 
+// isatty, not process.stdout/stderr.isTTY: making those streams sets a pipe non-blocking (then an
+// evaluator thread's writes to it fail with EAGAIN when it is full) and costs start-up time.
+let tty: typeof import("node:tty") | undefined;
+const isTerminal = (fd: number): boolean => (tty ??= createRequire(import.meta.url)("node:tty") as typeof import("node:tty")).isatty(fd);
+
 export const processTerminal: Terminal = {
   stdout: (text) => writeAll(1, text),
   stderr: (text) => writeAll(2, text),
   get stderrIsTTY() {
-    return Boolean(process.stderr.isTTY);
+    return isTerminal(2);
   },
   get stdoutIsTTY() {
-    return Boolean(process.stdout.isTTY);
+    return isTerminal(1);
   },
 };

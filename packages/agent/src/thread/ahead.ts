@@ -12,6 +12,7 @@
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { WorkerInit } from "./protocol.js";
+import { THREAD_STDIO, forwardStdio } from "./stdio.js";
 import { newWriteLock } from "./write-lock.js";
 
 const workerPath = fileURLToPath(new URL("./evaluator-worker.js", import.meta.url));
@@ -47,7 +48,7 @@ export class EvaluatorThreadAhead {
       ...(options.shellStdin ? { shellStdin: options.shellStdin } : {}),
       writeLock: this.writeLock,
     };
-    this.worker = new Worker(workerPath, { workerData: init });
+    this.worker = new Worker(workerPath, { workerData: init, ...THREAD_STDIO });
     this.worker.unref();
     this.listeners = (["message", "error", "exit"] as const).map((event) => {
       const listener = (value: unknown) => this.held.push({ event, value });
@@ -74,6 +75,7 @@ export class EvaluatorThreadAhead {
     this.taken = true;
     for (const [event, listener] of this.listeners) this.worker.off(event, listener);
     this.worker.ref();
+    forwardStdio(this.worker);
     const held = this.held;
     this.held = [];
     for (const { event, value } of held) this.worker.emit(event, value);

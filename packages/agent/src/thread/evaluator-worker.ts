@@ -42,6 +42,7 @@ import {
 import { runTaskResumable, type Resumable } from "@patchwork/interpreter/tasks";
 import type { Diagnostic, Program } from "@patchwork/parser";
 import { ChannelSet } from "./channel.js";
+import { Outbox } from "./outbox.js";
 import { TaskSlots } from "./task-slots.js";
 import { writeGuardOf } from "./write-lock.js";
 import type {
@@ -54,6 +55,7 @@ import type {
   SessionRunMessage,
   ThinkReplyMessage,
   ThinkResponse,
+  FromThread,
   WorkerInit,
   WorkerMessage,
 } from "./protocol.js";
@@ -104,10 +106,24 @@ let AgentError: typeof AgentErrorClass;
  */
 let heldStart: Extract<PwEvent, { type: "think-start" }> | null = null;
 
-/** A message for the main thread, naming the task it is about (`slots.current`) on a task thread. */
-function send(message: WorkerMessage, transfer?: MessagePort[]): void {
+/** A message naming the task it is about (`slots.current`) on a task thread. */
+function tagged(message: WorkerMessage): FromThread {
   const task = slots.current;
-  parentPort!.postMessage(task === undefined ? message : { ...message, task }, transfer ?? []);
+  return task === undefined ? message : { ...message, task };
+}
+
+/** Messages and output leave through it: held in batches while the thread replays (outbox.ts). */
+const outbox = new Outbox((message) => parentPort!.postMessage(message), () => undefined);
+
+/** A message for the main thread, after whatever the outbox holds. */
+function send(message: WorkerMessage, transfer?: MessagePort[]): void {
+  outbox.flush();
+  parentPort!.postMessage(tagged(message), transfer ?? []);
+}
+
+/** An event or a copy of output for the main thread: it may wait in the outbox. */
+function queue(message: WorkerMessage): void {
+  outbox.message(tagged(message));
 }
 
 const post = (message: WorkerMessage, transfer?: MessagePort[]) => {
@@ -122,7 +138,7 @@ function flushHeldStart(): void {
   if (!heldStart) return;
   const event = heldStart;
   heldStart = null;
-  send({ type: "event", event } satisfies WorkerMessage);
+  queue({ type: "event", event } satisfies WorkerMessage);
 }
 
 function takeHeldStart(id: number): PwEvent | undefined {
@@ -151,11 +167,15 @@ class ThreadAgent implements Agent {
    * a `wait` and the main thread answers it with `wait-answer`, this thread free meanwhile.
    */
   defer(request: ThinkRequest): ThinkRequest {
+    outbox.stopHolding();
     this.releaseIdle();
     return request;
   }
 
   think(request: ThinkRequest, runChild: RunChild): ThinkReply {
+    // A think the cassette (if any) lacks: what the replay printed goes out now, and from now
+    // on everything at once (its answer is journaled as it arrives).
+    outbox.stopHolding();
     this.releaseIdle();
     const seq = ++this.seq;
     this.channels.open(seq);
@@ -240,6 +260,7 @@ class ThreadAgent implements Agent {
   }
 
   private send(message: ThinkReplyMessage): void {
+    outbox.flush();
     this.replies.postMessage(message);
   }
 
@@ -319,13 +340,15 @@ function wrapHost(base: Host, init: WorkerInit, agent: ThreadAgent, output: stri
       output.push(text);
       if (lines) lines.write(text);
       else {
-        post({ type: "output", text });
-        if (init.writeOutput) base.write(text);
+        queue({ type: "output", text });
+        if (init.writeOutput) outbox.write(text);
       }
     },
     log(text) {
-      if (init.writeOutput) base.log(text);
-      else post({ type: "event", event: { type: "log", text } });
+      if (init.writeOutput) {
+        outbox.flush(); // (stdout before it, in order)
+        base.log(text);
+      } else queue({ type: "event", event: { type: "log", text } });
     },
     readFile: (path) => base.readFile(path),
     writeFile: (path, text) => base.writeFile(path, text),
@@ -335,6 +358,7 @@ function wrapHost(base: Host, init: WorkerInit, agent: ThreadAgent, output: stri
     readLine: base.readLine
       ? (prompt) => {
           flushHeldStart();
+          outbox.flush();
           return base.readLine!(prompt);
         }
       : undefined,
@@ -348,7 +372,10 @@ function wrapHost(base: Host, init: WorkerInit, agent: ThreadAgent, output: stri
       if (event.type === "think-start") {
         flushHeldStart();
         heldStart = event;
-      } else post({ type: "event", event });
+      } else {
+        flushHeldStart();
+        queue({ type: "event", event });
+      }
     },
   };
 }
@@ -373,10 +400,11 @@ async function main(): Promise<void> {
     ...(init.env ? { env: init.env } : {}),
     ...(init.writeLock ? { writeGuard: writeGuardOf(init.writeLock) } : {}),
   });
+  outbox.writeStdout = (text) => base.write(text);
   const lines = init.lineBuffered
     ? new LineBuffer((text) => {
-        post({ type: "output", text });
-        if (init.writeOutput) base.write(text);
+        queue({ type: "output", text });
+        if (init.writeOutput) outbox.write(text);
       })
     : null;
   const host = wrapHost(base, init, agent, output, lines);
@@ -450,9 +478,10 @@ function startResumable(mod: EvaluatorModule, init: WorkerInit, agent: ThreadAge
   const thinker = thinkerFor(mod, init, agent);
   if (!thinker) return true;
   const output: string[] = [];
+  if (init.replay) outbox.hold();
   const lines = new LineBuffer((text) => {
-    post({ type: "output", text });
-    if (init.writeOutput) base.write(text);
+    queue({ type: "output", text });
+    if (init.writeOutput) outbox.write(text);
   });
   const host = wrapHost(base, init, agent, output, lines);
   const steps = mod.runTask({
@@ -545,6 +574,7 @@ async function runProgram(
   if (go && !parseFailed) await go;
   // A task's messages name it (a thread may carry other tasks, suspended: pool.ts).
   slots.current = init.taskId;
+  if (init.replay && !init.repl) outbox.hold();
   const result = mod.run(task && init.fileName !== task.fileName ? base.readFile(task.fileName) : init.source, {
     fileName: task ? task.fileName : init.fileName,
     agent: thinker,

@@ -13,6 +13,7 @@ import type { Program, Span } from "@patchwork/parser";
 import { AgentCodes } from "../errors.js";
 import type { AsyncAgent, RunEvent } from "../types.js";
 import type { EvaluatorThreadAhead } from "./ahead.js";
+import type { BatchMessage } from "./outbox.js";
 import type { FromThread, NextTaskMessage, RunOutcome, WorkerInit, WorkerMessage } from "./protocol.js";
 import { taskProgram } from "./task-program.js";
 import { EvaluatorThread, ThreadHost, type Group, type HostOptions, type TaskRun } from "./thread-host.js";
@@ -189,7 +190,7 @@ export class EvaluatorPool {
       for (const task of [...host.tasks.values()]) ended(task, end);
       this.dropHost(host);
     };
-    host.worker.on("message", (message: FromThread) => {
+    const onThreadMessage = (message: FromThread) => {
       if (message.type === "hello") return host.connect(message);
       const t = host.tasks.get(message.task ?? 0);
       if (message.type === "failed" && message.task === undefined) {
@@ -198,6 +199,11 @@ export class EvaluatorPool {
       if (!t) return;
       if (t.ended) return this.onEndedMessage(t, message);
       this.onMessage(t, message, (end) => ended(t, end));
+    };
+    // A replaying thread sends its events and output in batches (outbox.ts), handled in order.
+    host.worker.on("message", (message: FromThread | BatchMessage) => {
+      if (message.type !== "batch") return onThreadMessage(message);
+      for (const one of message.messages) onThreadMessage(one);
     });
     host.worker.once("error", (error) => ended(undefined, { kind: "crashed", message: `the evaluator thread crashed: ${error.message}` }));
     host.worker.once("exit", (code) => {

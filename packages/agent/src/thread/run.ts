@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import type { Cassette, JsonValue, RecordingSummary } from "@patchwork/interpreter";
 import type { Diagnostic, Program } from "@patchwork/parser";
 import type { AcpAgentOptions } from "../acp/agent.js";
-import { AgentProcess } from "../acp/process.js";
+import type { AgentProcess } from "../acp/process.js";
 import type { RecyclingAgent } from "../acp/recycling.js";
 import { agentError, AgentCodes, toAgentError } from "../errors.js";
 import type { AsyncAgent, Logger, McpTransport, PermissionAnswer, PermissionPolicy, PermissionQuestion, RunEvent } from "../types.js";
@@ -227,13 +227,15 @@ async function run(options: RunWithAgentOptions, cwd: string): Promise<RunWithAg
   let loadRuntime!: () => void;
   const loading = new Promise<void>((resolve) => (loadRuntime = resolve));
   const starting = loading
-    .then(() => {
+    .then(async () => {
+      // (`node:child_process` with it: a replay's start-up does not load it.)
+      const processModule = spawned ? null : await import("../acp/process.js");
       if (startAbort.signal.aborted) {
         spawned?.killNow(); // spawned early by the caller: nothing will take it over
         throw agentError(AgentCodes.cancelled, "the run ended before its agent started");
       }
       // The agent starts before its runtime loads (its stderr is kept until the runtime listens).
-      spawned ??= new AgentProcess(acpOptions.command, { cwd, ...(acpOptions.env ? { env: acpOptions.env } : {}) });
+      spawned ??= new processModule!.AgentProcess(acpOptions.command, { cwd, ...(acpOptions.env ? { env: acpOptions.env } : {}) });
       return import("../acp/recycling.js");
     })
     .then(({ RecyclingAgent }) =>

@@ -6,10 +6,18 @@
  * Same behaviour as the interpreter's `createNodeHost` shell: `/bin/sh -c` started by
  * `shellArgv`, captured output.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { createRequire } from "node:module";
 import { shellArgv, signalStatus } from "@patchwork/interpreter/core";
 import type { ShellResult } from "@patchwork/interpreter";
 import type { ShellAt } from "./protocol.js";
+
+/** `node:child_process`, loaded at the first command (a resume's start-up need not load it). */
+let childProcess: typeof import("node:child_process") | undefined;
+const spawn = ((...args: Parameters<typeof import("node:child_process").spawn>) =>
+  (childProcess ??= createRequire(import.meta.url)("node:child_process") as typeof import("node:child_process")).spawn(
+    ...args,
+  )) as typeof import("node:child_process").spawn;
 
 export interface ShellRunnerOptions {
   env: Record<string, string | undefined>;

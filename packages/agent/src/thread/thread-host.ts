@@ -15,6 +15,7 @@ import { ThinkBridge } from "./bridge.js";
 import type { HelloMessage, TaskControlMessage, ThinkReplyMessage, WorkerInit } from "./protocol.js";
 import { ShellRunner } from "./shell.js";
 import { newWriteLock, terminateOutsideWrites } from "./write-lock.js";
+import { THREAD_STDIO, forwardStdio } from "./stdio.js";
 
 export interface HostOptions {
   workerPath: string;
@@ -73,7 +74,11 @@ export class ThreadHost {
     ahead?: EvaluatorThreadAhead,
   ) {
     this.writeLock = ahead?.writeLock ?? newWriteLock();
-    this.worker = ahead?.worker ?? new Worker(options.workerPath, { workerData: { ...init, writeLock: this.writeLock } });
+    if (ahead) this.worker = ahead.worker;
+    else {
+      this.worker = new Worker(options.workerPath, { workerData: { ...init, writeLock: this.writeLock }, ...THREAD_STDIO });
+      forwardStdio(this.worker);
+    }
   }
 
   /** No task runs or waits on it: it may take any task. */

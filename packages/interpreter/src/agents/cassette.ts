@@ -25,6 +25,8 @@ export class CassetteAgent implements Agent {
   private readonly byWorker = new Map<string, CassetteThink[]>();
   private readonly used = new Set<CassetteThink>();
   private readonly ordinals = new Map<string, number>();
+  /** Per worker: the index in its (sorted) entries of the first entry not below its last ordinal. */
+  private readonly cursors = new Map<string, number>();
   /** Thinks answered from the cassette / by the fallback agent. */
   replayed = 0;
   missed = 0;
@@ -47,7 +49,11 @@ export class CassetteAgent implements Agent {
     const ordinal = (this.ordinals.get(worker) ?? 0) + 1;
     this.ordinals.set(worker, ordinal);
     const entries = this.byWorker.get(worker) ?? [];
-    const atOrdinal = entries.find((t) => t.think === ordinal);
+    // Ordinals come in order: a cursor finds the first entry at this one (a search per think made a replay quadratic).
+    let at = this.cursors.get(worker) ?? 0;
+    while (at < entries.length && entries[at]!.think < ordinal) at++;
+    this.cursors.set(worker, at);
+    const atOrdinal = entries[at]?.think === ordinal ? entries[at] : undefined;
     const match =
       atOrdinal && !this.used.has(atOrdinal) && atOrdinal.prompt === request.prompt
         ? atOrdinal
