@@ -242,8 +242,12 @@ describe("the agent runtime's code cache (vendor-agent.script.js)", () => {
       env: { PATCHWORK_CACHE_DIR: cacheDir, PATCHWORK_NO_CACHE: undefined, PATCHWORK_DEBUG: "code-cache", PATCHWORK_AGENT: undefined, ...extra.env },
       timeoutMs: 60_000,
     });
-    const lines = r.stderr.split("\n").filter((l) => l.startsWith("patchwork: code cache: "));
-    return { status: r.status, stdout: r.stdout, lines: lines.map((l) => l.slice("patchwork: code cache: ".length)), other: r.stderr.split("\n").filter((l) => l !== "" && !l.startsWith("patchwork: code cache: ")) };
+    const all = r.stderr.split("\n").filter((l) => l.startsWith("patchwork: code cache: ")).map((l) => l.slice("patchwork: code cache: ".length));
+    for (const l of all) {
+      const m = /^([\w-]+): entry (code-[0-9a-f]{64}\.bin)$/.exec(l);
+      if (m) lastEntries = { ...lastEntries, [m[1]!]: m[2]! };
+    }
+    return { status: r.status, stdout: r.stdout, lines: all.filter((l) => !/: entry /.test(l)), other: r.stderr.split("\n").filter((l) => l !== "" && !l.startsWith("patchwork: code cache: ")) };
   }
   const fine = { status: 0, stdout: "", other: [] };
 
@@ -252,7 +256,7 @@ describe("the agent runtime's code cache (vendor-agent.script.js)", () => {
     const first = runAgent(cache);
     expect({ ...first, lines: undefined }).toEqual({ ...fine, lines: undefined });
     expect(first.lines).toEqual(["vendor-agent: missing", "vendor-agent: written"]);
-    const { path, header, payload } = entry(cache);
+    const { path, header, payload } = entry(cache, "vendor-agent");
     expect(header.bytes).toBe(payload.length);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(runAgent(cache).lines).toEqual(["vendor-agent: used"]);
@@ -267,7 +271,7 @@ describe("the agent runtime's code cache (vendor-agent.script.js)", () => {
     expect(runAgent(cache).lines).toEqual(["vendor-agent: used"]);
     // The parser's compiled code under this script's key (a sound header): V8 rejects it.
     runEdited(cache);
-    const parsing = codeEntries(cache).map((n) => join(cache, n)).find((p) => p !== path)!;
+    const parsing = entry(cache, "parsing").path;
     const parsingPayload = readFileSync(parsing).subarray(readFileSync(parsing).indexOf(10) + 1);
     plant(path, header.key, parsingPayload);
     const foreign = runAgent(cache);
