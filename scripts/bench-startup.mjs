@@ -6,7 +6,11 @@
 // load hits all of them alike); the figures are the medians over the rounds of
 //   - wall time (what a user waits for), and
 //   - CPU time (user + system, from the children's times in /proc/self/stat; tick-coarse,
-//     10 ms, but far less disturbed by the other processes on a loaded machine).
+//     10 ms, but far less disturbed by the other processes on a loaded machine);
+// and the mean CPU time over the rounds: the kernel adds up the children's times exactly and
+// only rounds the total to a tick when it is read, so each run's figure is off by less than a
+// tick either way and the mean of N rounds is good to about 10 ms / √N (a median of ticks
+// cannot tell 100 ms from 109).
 // `--rounds N` sets the number of rounds (default 30; `--smoke`: 3).
 // `--baseline BIN` adds the cold `run` and `check` of another build's `bin/patchwork.js` (e.g. a
 // copy of the previous build's packages/cli, kept inside the repository so that its npm
@@ -113,18 +117,21 @@ for (let round = 0; round < rounds; round++) {
   });
 }
 
-const base = { wall: median(wall[0]), cpu: median(cpu[0]) };
-console.log(`start-up, medians of ${rounds} interleaved rounds (node ${process.version})`);
-console.log(`${"command".padEnd(44)} ${"wall".padStart(9)} ${"ratio".padStart(7)}   ${"CPU".padStart(9)} ${"ratio".padStart(7)}   goal`);
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const base = { wall: median(wall[0]), cpu: median(cpu[0]), cpuMean: mean(cpu[0]) };
+console.log(`start-up, medians of ${rounds} interleaved rounds (node ${process.version}), and the mean CPU time`);
+console.log(`${"command".padEnd(44)} ${"wall".padStart(9)} ${"ratio".padStart(7)}   ${"CPU".padStart(9)} ${"ratio".padStart(7)}   ${"CPU mean".padStart(9)} ${"ratio".padStart(7)}   goal`);
 commands.forEach((command, i) => {
   const w = median(wall[i]);
   const c = median(cpu[i]);
+  const m = mean(cpu[i]);
   const ratio = (x, b) => (i === 0 ? "" : `${(x / b).toFixed(2)}×`);
-  const cpuText = Number.isNaN(c) ? "n/a" : `${c.toFixed(0)} ms`;
+  const cpuText = (x, digits) => (Number.isNaN(x) ? "n/a" : `${x.toFixed(digits)} ms`);
   console.log(
-    `${command.label.padEnd(44)} ${`${w.toFixed(1)} ms`.padStart(9)} ${ratio(w, base.wall).padStart(7)}   ${cpuText.padStart(9)} ${(Number.isNaN(c) ? "" : ratio(c, base.cpu)).padStart(7)}   ${command.goal ? `≤ ${command.goal}×` : ""}`,
+    `${command.label.padEnd(44)} ${`${w.toFixed(1)} ms`.padStart(9)} ${ratio(w, base.wall).padStart(7)}   ${cpuText(c, 0).padStart(9)} ${(Number.isNaN(c) ? "" : ratio(c, base.cpu)).padStart(7)}   ${cpuText(m, 1).padStart(9)} ${(Number.isNaN(m) ? "" : ratio(m, base.cpuMean)).padStart(7)}   ${command.goal ? `≤ ${command.goal}×` : ""}`,
   );
 });
+console.log(`load average: ${(() => { try { return readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "); } catch { return "n/a"; } })()}`);
 
 // The parser package's cold start, inside fresh processes: importing it, then the first
 // construction of the lexer and of the parser, and a first parse of hello.pw (the compiled

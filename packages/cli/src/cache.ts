@@ -243,8 +243,13 @@ function exactJson(_key: string, value: unknown): unknown {
 //
 // `PATCHWORK_DEBUG=code-cache` prints one line per script to stderr: how it was compiled.
 
-/** Set by scripts/bundle-cli.mjs (esbuild `define`): the bundle has the `*.script.js` files. */
-declare const __PATCHWORK_SCRIPTS__: boolean | undefined;
+/**
+ * Set by scripts/bundle-cli.mjs (esbuild `define`): the bundle has the `*.script.js` files, and
+ * this is the JSON of the SHA-256 of each as built, by name (so that a cold start does not hash
+ * ≈ 470 KB again; a string, which esbuild inlines, where an object would be a chunk of its
+ * own). The build also makes them ASCII, so that they are read as latin1: V8 gets a one-byte string.
+ */
+declare const __PATCHWORK_SCRIPTS__: string | undefined;
 
 /** A module of the cold path, and what to do once it has done its work. */
 export interface Loaded<T> {
@@ -259,7 +264,7 @@ const nothing = (): void => {};
  * The module `./<name>.js` of this package: in the bundle, its script `<name>.script.js`
  * compiled with the code cache; else (the sources, or no script file) `fallback()`, its import.
  */
-export async function loadScript<T>(name: "parsing" | "check-analysis", cache: ParseCache | null, fallback: () => Promise<T>): Promise<Loaded<T>> {
+export async function loadScript<T>(name: "parsing" | "check-analysis" | "fast-commands", cache: ParseCache | null, fallback: () => Promise<T>): Promise<Loaded<T>> {
   return fromScript<T>(name, cache) ?? { exports: await fallback(), done: nothing };
 }
 
@@ -272,19 +277,27 @@ function debug(line: string): void {
  * vendor.ts's, for the agent runtime's npm packages: decision 0019.)
  */
 export function fromScript<T>(name: string, cache: ParseCache | null): Loaded<T> | undefined {
-  if (typeof __PATCHWORK_SCRIPTS__ !== "boolean") return undefined; // the sources: no scripts
+  if (typeof __PATCHWORK_SCRIPTS__ !== "string") return undefined; // the sources: no scripts
+  const built = (JSON.parse(__PATCHWORK_SCRIPTS__) as Record<string, string>)[name];
+  if (built === undefined) return undefined;
   const url = new URL(`./${name}.script.js`, import.meta.url);
-  let bytes: Buffer;
+  let source: string;
+  let stamp: string;
   try {
-    bytes = readFileSync(url);
+    const path = fileURLToPath(url);
+    // The script as built, unless it was replaced since (its size and time are in the key).
+    const s = statSync(path);
+    stamp = `${s.size}:${s.mtimeMs}`;
+    source = readFileSync(path, "latin1");
   } catch {
     return undefined;
   }
   const nodeRequire = createRequire(url);
   const vm = nodeRequire("node:vm") as typeof import("node:vm");
-  const key = cache?.key("code", [name, process.version, process.arch, process.versions.v8, sha256(bytes)]);
+  const key = cache?.key("code", [name, process.version, process.arch, process.versions.v8, built, stamp]);
+  if (key) debug(`${name}: entry code-${key}.bin`);
   const cachedData = cache && key ? cache.getBytes("code", key) : undefined;
-  const script: Script = new vm.Script(bytes.toString("utf8"), { filename: fileURLToPath(url), cachedData });
+  const script: Script = new vm.Script(source, { filename: fileURLToPath(url), cachedData });
   const hit = cachedData !== undefined && !script.cachedDataRejected;
   debug(`${name}: ${!cache ? "off" : hit ? "used" : cachedData ? "rejected" : "missing"}`);
   const module = { exports: {} as T };

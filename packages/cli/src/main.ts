@@ -22,11 +22,10 @@
 import { readFileSync } from "node:fs";
 import type { Argv } from "yargs";
 import type { RunArgs } from "./run-command.js";
+import type { FastCommands } from "./fast-commands.js";
 import { processTerminal, type Terminal } from "./terminal.js";
-import { UsageError } from "./usage-error.js";
+import { EXIT_USAGE, reportUsageError, UsageError } from "./usage-error.js";
 import type { UsageContext } from "./usage-words.js";
-
-const EXIT_USAGE = 2;
 
 /** Defaults of `patchwork run`'s options: shared by the yargs table and the fast path. */
 const RUN_DEFAULTS = { idleTimeout: 600 } as const;
@@ -426,6 +425,11 @@ async function fastPath(argv: string[], term: Terminal): Promise<number | undefi
   }
   const run = fastRunArgs(argv);
   if (run) {
+    // Without an agent or a recording, the run is whole in the fast-commands script (decision 0018).
+    if (run.agent === undefined && run.trace === undefined && run.record === undefined && run.replay === undefined && run.resume === undefined) {
+      const viaScript = await fastRun(run, term);
+      if (viaScript !== undefined) return viaScript;
+    }
     // A replay going on with an agent starts its thread before the run's code loads (run-command.ts: `replaysFirst`).
     const ahead =
       run.cwd === undefined && (run.resume !== undefined || run.replayMissing === "agent")
@@ -445,6 +449,23 @@ async function fastPath(argv: string[], term: Terminal): Promise<number | undefi
   return undefined;
 }
 
+/**
+ * `run` by fast-commands.ts: in the bundle, its classic script compiled with a V8 code cache
+ * (cache.ts `loadScript`; decision 0018), so that a run without an agent loads one script
+ * instead of the run path's ES modules; from the sources, its module. Undefined when the run
+ * needs more than the script holds ($PATCHWORK_AGENT, workers): the ES modules then run it, from
+ * the start. (The command line options that need more never load the script: see fastPath.)
+ */
+async function fastRun(run: RunArgs, term: Terminal): Promise<number | undefined> {
+  const { loadScript, ParseCache } = await import("./cache.js");
+  const script = await loadScript<FastCommands>("fast-commands", ParseCache.open({ noCache: run.noCache }), () => import("./fast-commands.js"));
+  const status = await script.exports.fastRun(run, term);
+  // Its compiled code is kept once it has run a program (not after a usage error, nor when it
+  // left the run to the ES modules): the entry then holds what a run runs.
+  if (status !== undefined && status !== EXIT_USAGE) script.done();
+  return status;
+}
+
 /** Runs the CLI and returns its exit status (0 ok, 1 program or syntax error, 2 usage error). */
 export async function cli(argv: string[], term: Terminal = processTerminal): Promise<number> {
   const result = { status: 0 };
@@ -454,10 +475,7 @@ export async function cli(argv: string[], term: Terminal = processTerminal): Pro
     await commandLine(await yargsModules(), argv, term, result).parseAsync();
     return result.status;
   } catch (error) {
-    if (error instanceof UsageError) {
-      term.stderr(`patchwork: ${error.message}\nRun 'patchwork --help' for usage.\n`);
-      return EXIT_USAGE;
-    }
+    if (error instanceof UsageError) return reportUsageError(error, term);
     throw error;
   }
 }

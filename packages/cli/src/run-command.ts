@@ -64,12 +64,43 @@ export function configuredAgent(args: RunArgs, env: NodeJS.ProcessEnv = process.
   return value && value.trim() !== "" ? value.trim() : undefined;
 }
 
+/** The run writes a trace, or records, replays or resumes a cassette. */
+const recorded = (args: RunArgs): boolean => args.trace !== undefined || args.record !== undefined || args.replay !== undefined || args.resume !== undefined;
+
 /**
  * `patchwork run FILE`. `started`: an evaluator thread the caller started before it loaded this
  * module, for a run that may replay first (main.ts); taken if it does (`replaysFirst`), and
  * discarded by the caller if not.
  */
 export async function runCommand(args: RunArgs, term: Terminal, started?: EvaluatorThreadAhead): Promise<number> {
+  return startRun(planRun(args), term, started);
+}
+
+/**
+ * `patchwork run FILE` when it runs right here with nothing but the interpreter (no agent, no
+ * recording or trace, no workers); else undefined, having done nothing but read (the
+ * fast-commands script, which holds no more than that: decision 0018).
+ */
+export async function runInProcessOnly(args: RunArgs, term: Terminal): Promise<number | undefined> {
+  const plan = planRun(args);
+  if (plan.threaded || recorded(args)) return undefined;
+  return runInProcess(args, plan.text, plan.cwd, term, plan.argStrings, null);
+}
+
+/** What a run needs, from its command line and the program's text: checked, nothing started. */
+interface RunPlan {
+  args: RunArgs;
+  argStrings: ReturnType<typeof entryArguments>;
+  cwd: string;
+  text: string;
+  agentCommand: string | undefined;
+  /** Thinks go to the agent (else a replay answers them all). */
+  live: boolean;
+  threaded: boolean;
+}
+
+/** Checks `run`'s options and reads the program (usage errors are thrown here, before anything starts). */
+function planRun(args: RunArgs): RunPlan {
   if (args.agent !== undefined && args.noAgent) throw new UsageError("--agent and --no-agent exclude each other");
   if (args.timeout !== undefined && !(args.timeout > 0)) throw new UsageError("--timeout takes a positive number of seconds");
   if (args.idleTimeout !== undefined && !(args.idleTimeout > 0)) {
@@ -105,6 +136,13 @@ export async function runCommand(args: RunArgs, term: Terminal, started?: Evalua
   const viaAgent = agentCommand !== undefined && live;
   // Workers run on evaluator threads of their own, with or without an agent.
   const threaded = viaAgent || usesWorkers(text);
+  return { args, argStrings, cwd, text, agentCommand, live, threaded };
+}
+
+/** Starts a planned run: on evaluator threads (with the agent runtime), or right here. */
+async function startRun(plan: RunPlan, term: Terminal, started: EvaluatorThreadAhead | undefined): Promise<number> {
+  const { args, argStrings, cwd, text, agentCommand, live, threaded } = plan;
+  const viaAgent = agentCommand !== undefined && live;
   // A replay with an agent (--resume, --replay … --replay-missing=agent): its evaluator thread
   // starts now and the replay starts as soon as the cassette is read (the agent runtime loads
   // meanwhile; the first think the cassette lacks waits for the agent: docs/replay.md).
@@ -118,7 +156,7 @@ export async function runCommand(args: RunArgs, term: Terminal, started?: Evalua
   // a replay's starts once the replay has (runWithAgent spawns it): the replay needs no agent.
   const early = viaAgent && !ahead ? (await import("./early-agent.js")).spawnAgentEarly(agentCommand, cwd) : undefined;
   let recording: Recording | null = null;
-  if (args.trace !== undefined || args.record !== undefined || args.replay !== undefined || args.resume !== undefined) {
+  if (recorded(args)) {
     const { openRecording, reportCassetteError } = await import("./recording.js");
     try {
       recording = await openRecording(args, term, { inProcess: !threaded });

@@ -18,17 +18,34 @@ function runEdited(cacheDir: string, extra: { args?: string[]; env?: Record<stri
   const r = patchwork([extra.command ?? "run", join(d, "hello.pw"), ...(extra.args ?? [])], {
     env: { PATCHWORK_CACHE_DIR: cacheDir, PATCHWORK_NO_CACHE: undefined, PATCHWORK_DEBUG: "code-cache", ...extra.env },
   });
-  const lines = r.stderr.split("\n").filter((l) => l.startsWith("patchwork: code cache: "));
-  return { ...r, lines: lines.map((l) => l.slice("patchwork: code cache: ".length)), other: r.stderr.split("\n").filter((l) => l !== "" && !l.startsWith("patchwork: code cache: ")) };
+  const all = r.stderr.split("\n").filter((l) => l.startsWith("patchwork: code cache: ")).map((l) => l.slice("patchwork: code cache: ".length));
+  // "NAME: entry code-KEY.bin": which entry each script's code cache is.
+  const entries: Record<string, string> = {};
+  for (const l of all) {
+    const m = /^([\w-]+): entry (code-[0-9a-f]{64}\.bin)$/.exec(l);
+    if (m) entries[m[1]!] = m[2]!;
+  }
+  const status = all.filter((l) => !/: entry /.test(l));
+  lastEntries = { ...lastEntries, ...entries };
+  return {
+    ...r,
+    // The parser's scripts (parsing, check-analysis); the fast-commands script's lines apart (decision 0018).
+    lines: status.filter((l) => !l.startsWith("fast-commands: ")),
+    fast: status.filter((l) => l.startsWith("fast-commands: ")),
+    entries,
+    other: r.stderr.split("\n").filter((l) => l !== "" && !l.startsWith("patchwork: code cache: ")),
+  };
 }
 
 const codeEntries = (dir: string) => readdirSync(dir).filter((n) => /^code-[0-9a-f]{64}\.bin$/.test(n));
 
-/** The single code entry's path, header and payload. */
-function entry(dir: string) {
-  const names = codeEntries(dir);
-  expect(names).toHaveLength(1);
-  const path = join(dir, names[0]!);
+/** The entry of the parser's script `name` (as the last run of it named it): path, header and payload. */
+let lastEntries: Record<string, string> = {};
+function entry(dir: string, name = "parsing") {
+  const file = lastEntries[name];
+  expect(file).toBeDefined();
+  expect(codeEntries(dir)).toContain(file);
+  const path = join(dir, file!);
   const data = readFileSync(path);
   const nl = data.indexOf(10);
   return { path, header: JSON.parse(data.subarray(0, nl).toString("utf8")), payload: data.subarray(nl + 1) };
@@ -59,7 +76,8 @@ describe("the parser's code cache", () => {
     const env = { PATCHWORK_CACHE_DIR: cache, PATCHWORK_DEBUG: "code-cache" };
     patchwork(["run", join(d, "w.pw")], { env });
     const warm = patchwork(["run", join(d, "w.pw")], { env });
-    expect(warm).toEqual({ status: 0, stdout: "Hello, world!\n", stderr: "" });
+    expect({ status: warm.status, stdout: warm.stdout }).toEqual({ status: 0, stdout: "Hello, world!\n" });
+    expect(warm.stderr.split("\n").filter((l) => l !== "" && !/: entry code-/.test(l))).toEqual(["patchwork: code cache: fast-commands: used"]);
   });
 
   it("check has its own script and entry, used the same way", () => {
@@ -101,7 +119,7 @@ describe("the parser's code cache", () => {
     runEdited(cache);
     const parsing = entry(cache).path;
     runEdited(cache, { command: "check" });
-    const check = codeEntries(cache).map((n) => join(cache, n)).find((p) => p !== parsing)!;
+    const check = entry(cache, "check-analysis").path;
     const read = (p: string) => {
       const d = readFileSync(p);
       const nl = d.indexOf(10);
@@ -138,7 +156,7 @@ describe("the parser's code cache", () => {
     const mine = runEdited(cache);
     expect(mine.stdout).toBe("Hello, world!\n");
     expect(mine.lines).toEqual(["parsing: missing", "parsing: written"]);
-    expect(codeEntries(cache)).toHaveLength(2);
+    expect(codeEntries(cache)).toHaveLength(4); // the parser's and the fast-commands script's, for each Node
     expect(runEdited(cache).lines).toEqual(["parsing: used"]);
   });
 
@@ -152,13 +170,64 @@ describe("the parser's code cache", () => {
       expect(r.lines).toEqual([options.command === "check" ? "check-analysis: off" : "parsing: off"]);
     }
     expect(readFileSync(entry(cache).path)).toEqual(before);
-    expect(codeEntries(cache)).toHaveLength(1);
+    expect(codeEntries(cache)).toHaveLength(2); // the parser's and the fast-commands script's (run)
     const file = join(tempFiles({ "not-a-dir": "x" }), "not-a-dir");
     const r = runEdited(file);
     expect(r.stdout).toBe("Hello, world!\n");
     expect(r.status).toBe(0);
     expect(r.other).toEqual([]);
     expect(r.lines).toEqual(["parsing: missing", "parsing: not written"]);
+  });
+
+  it("the fast-commands script (run) has an entry of its own, written by its first run, checked and replaced like the parser's; check does not use it", () => {
+    const cache = join(tempFiles({}), "cache");
+    const first = runEdited(cache);
+    expect(first.fast).toEqual(["fast-commands: missing", "fast-commands: written"]);
+    const run = first.entries["fast-commands"]!;
+    expect(runEdited(cache).fast).toEqual(["fast-commands: used"]);
+    const check = runEdited(cache, { command: "check" });
+    expect(check.status).toBe(0);
+    expect(check.fast).toEqual([]);
+    expect(runEdited(cache).entries["fast-commands"]).toBe(run);
+    expect(statSync(join(cache, run)).mode & 0o777).toBe(0o600);
+    // Damaged, or another script's code: not used (or rejected by V8), the run unchanged, replaced.
+    const good = readFileSync(join(cache, run));
+    const parsing = readFileSync(join(cache, first.entries["parsing"]!));
+    const payload = (b: Buffer) => b.subarray(b.indexOf(10) + 1);
+    const key = JSON.parse(good.subarray(0, good.indexOf(10)).toString("utf8")).key as string;
+    const damaged: [string, () => void, string][] = [
+      ["a flipped byte", () => { const c = Buffer.from(good); c[c.length >> 1] ^= 0xff; writeFileSync(join(cache, run), c); }, "missing"],
+      ["truncated", () => writeFileSync(join(cache, run), good.subarray(0, good.length >> 1)), "missing"],
+      ["the parser's code under this key", () => plant(join(cache, run), key, payload(parsing)), "rejected"],
+    ];
+    for (const [what, damage, seen] of damaged) {
+      damage();
+      const r = runEdited(cache);
+      expect({ what, stdout: r.stdout, status: r.status, other: r.other, fast: r.fast }).toEqual({ what, stdout: "Hello, world!\n", status: 0, other: [], fast: [`fast-commands: ${seen}`, "fast-commands: written"] });
+      expect(runEdited(cache).fast).toEqual(["fast-commands: used"]);
+    }
+    // The switches turn it off with the rest.
+    expect(runEdited(cache, { args: ["--no-cache"] }).fast).toEqual(["fast-commands: off"]);
+    expect(runEdited(cache, { env: { PATCHWORK_NO_CACHE: "1" } }).fast).toEqual(["fast-commands: off"]);
+  });
+
+  it("a usage error or a missing file inside the fast-commands script reads as it did from the ES modules", () => {
+    const cache = join(tempFiles({}), "cache");
+    runEdited(cache);
+    const d = tempFiles({ "a.pw": HELLO });
+    const env = { PATCHWORK_CACHE_DIR: cache, PATCHWORK_DEBUG: "code-cache" };
+    const cases: [string[], string][] = [
+      [["run", join(d, "a.pw"), "--timeout", "0"], "patchwork: --timeout takes a positive number of seconds\n"],
+      [["run", join(d, "missing.pw")], `patchwork: ${join(d, "missing.pw")}: no such file\n`],
+      [["run", join(d, "a.pw"), "--cwd", join(d, "nowhere")], `patchwork: --cwd ${join(d, "nowhere")}: no such folder\n`],
+    ];
+    for (const [args, message] of cases) {
+      const r = patchwork(args, { env });
+      const stderr = r.stderr.split("\n").filter((l) => !l.startsWith("patchwork: code cache: ")).join("\n");
+      expect({ args, status: r.status, stdout: r.stdout, stderr }).toEqual({ args, status: 2, stdout: "", stderr: `${message}Run 'patchwork --help' for usage.\n` });
+      expect(r.stderr).toMatch(/^patchwork: code cache: fast-commands: (used|missing)$/m);
+      expect(r.stderr).not.toContain("fast-commands: written"); // a usage error's run is not the one to keep
+    }
   });
 });
 
@@ -173,8 +242,12 @@ describe("the agent runtime's code cache (vendor-agent.script.js)", () => {
       env: { PATCHWORK_CACHE_DIR: cacheDir, PATCHWORK_NO_CACHE: undefined, PATCHWORK_DEBUG: "code-cache", PATCHWORK_AGENT: undefined, ...extra.env },
       timeoutMs: 60_000,
     });
-    const lines = r.stderr.split("\n").filter((l) => l.startsWith("patchwork: code cache: "));
-    return { status: r.status, stdout: r.stdout, lines: lines.map((l) => l.slice("patchwork: code cache: ".length)), other: r.stderr.split("\n").filter((l) => l !== "" && !l.startsWith("patchwork: code cache: ")) };
+    const all = r.stderr.split("\n").filter((l) => l.startsWith("patchwork: code cache: ")).map((l) => l.slice("patchwork: code cache: ".length));
+    for (const l of all) {
+      const m = /^([\w-]+): entry (code-[0-9a-f]{64}\.bin)$/.exec(l);
+      if (m) lastEntries = { ...lastEntries, [m[1]!]: m[2]! };
+    }
+    return { status: r.status, stdout: r.stdout, lines: all.filter((l) => !/: entry /.test(l)), other: r.stderr.split("\n").filter((l) => l !== "" && !l.startsWith("patchwork: code cache: ")) };
   }
   const fine = { status: 0, stdout: "", other: [] };
 
@@ -183,7 +256,7 @@ describe("the agent runtime's code cache (vendor-agent.script.js)", () => {
     const first = runAgent(cache);
     expect({ ...first, lines: undefined }).toEqual({ ...fine, lines: undefined });
     expect(first.lines).toEqual(["vendor-agent: missing", "vendor-agent: written"]);
-    const { path, header, payload } = entry(cache);
+    const { path, header, payload } = entry(cache, "vendor-agent");
     expect(header.bytes).toBe(payload.length);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(runAgent(cache).lines).toEqual(["vendor-agent: used"]);
@@ -198,7 +271,7 @@ describe("the agent runtime's code cache (vendor-agent.script.js)", () => {
     expect(runAgent(cache).lines).toEqual(["vendor-agent: used"]);
     // The parser's compiled code under this script's key (a sound header): V8 rejects it.
     runEdited(cache);
-    const parsing = codeEntries(cache).map((n) => join(cache, n)).find((p) => p !== path)!;
+    const parsing = entry(cache, "parsing").path;
     const parsingPayload = readFileSync(parsing).subarray(readFileSync(parsing).indexOf(10) + 1);
     plant(path, header.key, parsingPayload);
     const foreign = runAgent(cache);

@@ -59,7 +59,7 @@ writeFileSync(
 
 /** Whether one of the modules or scripts is the parser (Chevrotain builds it with performSelfAnalysis). */
 const loadsParser = ({ modules, scripts }: { modules: string[]; scripts: string[] }) =>
-  scripts.some((s) => s !== "vendor-agent") || modules.some((m) => readFileSync(fileURLToPath(m), "utf8").includes("performSelfAnalysis"));
+  scripts.some((s) => s !== "vendor-agent" && s !== "fast-commands") || modules.some((m) => readFileSync(fileURLToPath(m), "utf8").includes("performSelfAnalysis"));
 /** The bundle's modules that take the agent runtime's npm packages from the vendor-agent script (a shim calls `vendorLibrary("zod")`). */
 const shims = (modules: string[]) => modules.filter((m) => readFileSync(fileURLToPath(m), "utf8").includes('vendorLibrary("'));
 const bytesOf = (modules: string[]) => modules.reduce((sum, m) => sum + statSync(fileURLToPath(m)).size, 0);
@@ -72,11 +72,28 @@ describe("start-up loads only what the command needs", () => {
     expect(r.modules.filter((m) => m.includes("/node_modules/"))).toEqual([]);
     expect(r.modules.filter((m) => /agent-run|evaluator-worker|mcp/.test(basename(m)))).toEqual([]);
     expect(r.modules.every((m) => m.includes("/packages/cli/bin/") || m.includes("/packages/cli/bundle/"))).toBe(true);
-    // Cold or warm, the same modules: a cold run compiles the parser from a script of its own,
-    // not a module. One of them is empty (78 bytes): the body of @patchwork/interpreter/core
-    // (re-exports only), which the evaluator thread imports too.
-    expect(r.modules.length).toBeLessThanOrEqual(13);
-    expect(r.scripts.every((s) => s === "parsing")).toBe(true);
+    // The run itself is the fast-commands script (decision 0018), the parser another script
+    // (decision 0017): the ES modules are the launcher, the bundle's entry and the cache's chunk.
+    expect(r.modules.length).toBeLessThanOrEqual(5);
+    expect(bytesOf(r.modules)).toBeLessThan(40_000);
+    expect(r.scripts[0]).toBe("fast-commands");
+    expect(r.scripts.slice(1).every((s) => s === "parsing")).toBe(true);
+  });
+
+  it("a run that needs the agent runtime, a recording or workers does not load the fast-commands script", () => {
+    const files = tempFiles({ "w.pw": 'worker W { fun hi() -> string { return "hi" } }\nprint(W.hi())\n' });
+    const cassette = tempFiles({});
+    for (const args of [
+      ["run", "examples/hello.pw", "--trace", join(cassette, "t.jsonl")],
+      ["run", "examples/hello.pw", "--agent", "no-such-agent-command"],
+    ]) {
+      const r = loaded(args);
+      expect({ args, scripts: r.scripts.filter((s) => s === "fast-commands") }).toEqual({ args, scripts: [] });
+    }
+    // Workers: read from the program's text, so the script is loaded and hands the run over.
+    const w = loaded(["run", join(files, "w.pw")]);
+    expect(w.scripts[0]).toBe("fast-commands");
+    expect(w.modules.some((m) => /agent-run/.test(basename(m)))).toBe(true);
   });
 
   it("a warm run FILE or check FILE (its parse cached) loads neither the parser nor the analysis; a cold one does", () => {
@@ -84,7 +101,7 @@ describe("start-up loads only what the command needs", () => {
     for (const command of ["run", "check"]) {
       const cold = loaded([command, "examples/hello.pw"], { ...env, PATCHWORK_NO_CACHE: "1" });
       expect(loadsParser(cold)).toBe(true);
-      expect(cold.scripts).toEqual([command === "run" ? "parsing" : "check-analysis"]);
+      expect(cold.scripts).toEqual(command === "run" ? ["fast-commands", "parsing"] : ["check-analysis"]);
       expect(loadsParser({ modules: cold.modules, scripts: [] })).toBe(false); // the script, not the parser's module
       loaded([command, "examples/hello.pw"], env); // fills the cache
       const warm = loaded([command, "examples/hello.pw"], env);
@@ -94,7 +111,7 @@ describe("start-up loads only what the command needs", () => {
       // A cold run loads the same modules as a warm one: the parser is a script (code cache).
       expect([...warm.modules].sort()).toEqual([...cold.modules].sort()); // sibling chunks load in either order
       expect(warm.modules.filter((m) => heavy.test(m) || /agent-run|evaluator-worker|mcp|analysis/.test(basename(m)))).toEqual([]);
-      expect(bytesOf(warm.modules)).toBeLessThan(command === "run" ? 205_000 : 40_000); // 200,465 bytes for run (2026-11-27)
+      expect(bytesOf(warm.modules)).toBeLessThan(40_000);
     }
   });
 
@@ -119,7 +136,7 @@ describe("start-up loads only what the command needs", () => {
     expect([...before.modules].sort()).toEqual([...after.modules].sort());
   });
 
-  it("a replay loads what a no-agent run loads and the cassette's module: no agent runtime, no parser when warm", () => {
+  it("a replay loads the run path's modules and the cassette's: no agent runtime, no parser when warm", () => {
     const cassette = '{"patchwork": "cassette", "version": 1, "thinks": [{"think": 1, "prompt": "Say hi.", "turns": [{"do": [], "answer": "hi"}]}]}\n';
     const files = tempFiles({ "hi.pw": "print(think { Say hi. })\n", "hi.cassette.json": cassette });
     const env = { PATCHWORK_CACHE_DIR: tempFiles({}) };
@@ -130,7 +147,12 @@ describe("start-up loads only what the command needs", () => {
     expect(replay.stdout).toBe("hi\n");
     expect(replay.modules.filter((m) => heavy.test(m) || /agent-run|evaluator-worker|bundle\/agent\.js/.test(m))).toEqual([]);
     expect(loadsParser(replay)).toBe(false);
-    expect(replay.modules.filter((m) => !noAgent.modules.includes(m)).map((m) => m.replace(/^.*\//, ""))).toEqual([expect.stringMatching(/^cli-recording-/)]);
+    // A run with a recording is not the fast-commands script's (decision 0018): it loads the run
+    // path's ES modules, as a no-agent run did before, and the recording's.
+    expect(noAgent.scripts).toEqual(["fast-commands"]);
+    expect(replay.scripts).toEqual([]);
+    expect(replay.modules.filter((m) => !noAgent.modules.includes(m)).map((m) => m.replace(/^.*\//, ""))).toContainEqual(expect.stringMatching(/^cli-recording-/));
+    expect(replay.modules.every((m) => m.includes("/packages/cli/bin/") || m.includes("/packages/cli/bundle/"))).toBe(true);
   });
 
   it("a Threadbare JSON program loads no parser and no zod, on any thread, with or without an agent", () => {
@@ -235,7 +257,7 @@ describe("start-up loads only what the command needs", () => {
     for (const args of [["run", "examples/hello.pw"], ["run", "examples/hello.pw", "--no-agent"], ["run", "examples/nested.json", "--no-agent"]]) {
       const r = loaded(args, env);
       expect(r.status).toBe(0);
-      expect([args, r.scripts]).toEqual([args, []]);
+      expect([args, r.scripts.filter((s) => s !== "fast-commands")]).toEqual([args, []]); // (the run itself is a script: decision 0018)
       expect([args, shims(r.modules)]).toEqual([args, []]);
     }
   });

@@ -216,7 +216,7 @@ export function lexerFromTables<L>(table: LexerTables, definition: IMultiModeLex
   // lexer sets a regexp's lastIndex before each use, so they cannot tell): a token is in up to
   // 21 modes, and creating its regexps again for each was most of this function's time.
   const patterns = new Map<number, unknown>();
-  for (const mode of table.modes) {
+  const build = (mode: StoredMode): { configs: object[]; buckets: (object[] | undefined)[] } => {
     const configs = mode.configs.map(([token, stored, longerAlt, canLineTerminator, isCustom, short, group, push, pop]) => {
       const tokenType = tokens[token]!;
       let pattern = patterns.get(token);
@@ -251,8 +251,16 @@ export function lexerFromTables<L>(table: LexerTables, definition: IMultiModeLex
       for (let b = first; b <= last; b++) buckets[b] = tried;
     }
     buckets.length = mode.bucketsLength;
-    patternIdxToConfig[mode.name] = configs;
-    charCodeToPatternIdxToConfig[mode.name] = buckets;
+    return { configs, buckets };
+  };
+  // Each mode's configurations and buckets are made when the lexer first enters the mode (it
+  // reads them only then, by name): a file uses a few of the 21 modes (docs/decisions/0018).
+  // Everything else that reads them (the tests' comparison with Chevrotain's own) gets them too.
+  for (const mode of table.modes) {
+    let made: ReturnType<typeof build> | undefined;
+    const make = () => (made ??= build(mode));
+    lazyProperty(patternIdxToConfig, mode.name, () => make().configs);
+    lazyProperty(charCodeToPatternIdxToConfig, mode.name, () => make().buckets);
     canModeBeOptimized[mode.name] = true;
   }
   const lexer = construct({ modes: { seed: [seedToken] }, defaultMode: "seed" });
@@ -266,6 +274,22 @@ export function lexerFromTables<L>(table: LexerTables, definition: IMultiModeLex
   state.canModeBeOptimized = canModeBeOptimized;
   state.defaultMode = table.defaultMode;
   return lexer;
+}
+
+/** Defines `object[key]` as `make()`, called on the first read, then an ordinary property. */
+function lazyProperty<T>(object: Record<string, T>, key: string, make: () => T): void {
+  Object.defineProperty(object, key, {
+    configurable: true,
+    enumerable: true,
+    get() {
+      const value = make();
+      Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+      return value;
+    },
+    set(value: T) {
+      Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+    },
+  });
 }
 
 /** The part of Chevrotain's parser that its own `performSelfAnalysis` fills in. */
