@@ -287,6 +287,19 @@ export function medianRss(result: RunResult, from = 0, to = Infinity): number {
   return median(inRange);
 }
 
+/**
+ * The least RSS of the run (its CLI and the agent's processes) between model requests `from`
+ * and `to`: the memory it keeps. A session made ahead for the next think is a process of its own
+ * for Claude Code, counted once it is a second old (spawnAndWatch), so whether it shows in a
+ * median depends on how long a think takes; at some moment of each think none is counted, and a
+ * process or session kept per think stays in every sample. Only samples with the CLI and the
+ * agent's processes alive count (not the run's start or its end).
+ */
+export function leastRss(result: RunResult, from = 0, to = Infinity): number {
+  const live = result.samples.filter((s) => s.modelRequests >= from && s.modelRequests < to && s.cliRss > 0 && s.agentRss > 0);
+  return Math.min(...live.map((s) => s.agentRss + s.cliRss));
+}
+
 export const MB = 1024 * 1024;
 
 /**
@@ -315,12 +328,18 @@ const seconds = (ms: number) => (ms / 1000).toFixed(2);
  * agent) and → the next think's first request (final answer, session close, new session,
  * prompt); peak RSS of the whole run over thinks 3-6 (`early`) and over the last four (`late`).
  */
-export function loopFigures(agent: string, r: RunResult, thinks: number): { early: number; late: number; earlyMedian: number; lateMedian: number } {
+export function loopFigures(
+  agent: string,
+  r: RunResult,
+  thinks: number,
+): { early: number; late: number; earlyMedian: number; lateMedian: number; earlyLeast: number; lateLeast: number } {
   const perThink = r.modelRequests.length / thinks;
   const early = peakRss(r, 2 * perThink, 6 * perThink);
   const late = peakRss(r, (thinks - 4) * perThink);
   const earlyMedian = medianRss(r, 2 * perThink, 6 * perThink);
   const lateMedian = medianRss(r, (thinks - 4) * perThink);
+  const earlyLeast = leastRss(r, 2 * perThink, 6 * perThink);
+  const lateLeast = leastRss(r, (thinks - 4) * perThink, thinks * perThink);
   const starts = turnRequests(r).filter((q) => !q.model?.afterTool).map((q) => q.time);
   const results = turnRequests(r).filter((q) => q.model?.afterTool).map((q) => q.time);
   // CPU per think (all processes of the run): a figure the machine's load hardly changes.
@@ -334,12 +353,13 @@ export function loopFigures(agent: string, r: RunResult, thinks: number): { earl
   figure(agent, "peak RSS of the run, thinks 3-6 (MB)", (early / MB).toFixed(0));
   figure(agent, `peak RSS of the run, thinks ${thinks - 3}-${thinks} (MB)`, (late / MB).toFixed(0));
   figure(agent, `median RSS of the run, thinks 3-6 → ${thinks - 3}-${thinks} (MB)`, `${(earlyMedian / MB).toFixed(0)} → ${(lateMedian / MB).toFixed(0)}`);
+  figure(agent, `least RSS of the run, thinks 3-6 → ${thinks - 3}-${thinks} (MB)`, `${(earlyLeast / MB).toFixed(0)} → ${(lateLeast / MB).toFixed(0)}`);
   const cliPeak = (from: number, to = Infinity) =>
     Math.max(0, ...r.samples.filter((s) => s.modelRequests >= from && s.modelRequests < to).map((s) => s.cliRss));
   figure(agent, `of which patchwork's own RSS, thinks 3-6 → ${thinks - 3}-${thinks} (MB)`, `${(cliPeak(2 * perThink, 6 * perThink) / MB).toFixed(0)} → ${(cliPeak((thinks - 4) * perThink) / MB).toFixed(0)}`);
   figure(agent, "processes of the run at most", Math.max(...r.samples.map((s) => s.processes)));
   figure(agent, "load average while measuring (2 cores)", loadavg()[0].toFixed(1));
-  return { early, late, earlyMedian, lateMedian };
+  return { early, late, earlyMedian, lateMedian, earlyLeast, lateLeast };
 }
 
 /** A short description of a run, for assertion messages. */
