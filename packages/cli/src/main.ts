@@ -22,18 +22,11 @@
 import { readFileSync } from "node:fs";
 import type { Argv } from "yargs";
 import type { RunArgs } from "./run-command.js";
-import type { FastCommands } from "./fast-commands.js";
+export { fastRunArgs } from "./fast-args.js";
+import { cliVersion, fastCheckArgs, fastRunArgs, RUN_DEFAULTS, wholeInScript } from "./fast-args.js";
 import { processTerminal, type Terminal } from "./terminal.js";
-import { EXIT_USAGE, reportUsageError, UsageError } from "./usage-error.js";
+import { internalError, reportUsageError, UsageError } from "./usage-error.js";
 import type { UsageContext } from "./usage-words.js";
-
-/** Defaults of `patchwork run`'s options: shared by the yargs table and the fast path. */
-const RUN_DEFAULTS = { idleTimeout: 600 } as const;
-
-/** The CLI package's version (its package.json is one directory up, from dist/ and bundle/ alike). */
-export function cliVersion(): string {
-  return JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
-}
 
 /** `run`'s arguments as yargs parsed them (the positional `name`: the entry, or with `--entry` the first argument). */
 function runArgsOf(args: RunArgs & { name?: string }, argv: string[]): RunArgs {
@@ -323,85 +316,6 @@ function commandLine(
     });
 }
 
-/** An argument yargs would take as a positional value (not an option, not `--`). */
-const plain = (arg: string | undefined): arg is string => arg !== undefined && arg !== "" && !arg.startsWith("-");
-
-/** `run`'s flags the fast path knows (each sets its option to true), as yargs names them. */
-const RUN_FLAGS: Record<string, "noAgent" | "verbose" | "keepSession" | "askUser" | "noCache" | "json"> = {
-  "--no-agent": "noAgent",
-  "--verbose": "verbose",
-  "-v": "verbose",
-  "--keep-session": "keepSession",
-  "--ask-user": "askUser",
-  "--no-cache": "noCache",
-  "--json": "json",
-};
-
-/** `run`'s options with a value that the fast path knows: string ones, and numbers written plainly. */
-const RUN_VALUES: Record<
-  string,
-  {
-    key: "agent" | "entry" | "cwd" | "trace" | "record" | "replay" | "resume" | "replayMissing" | "timeout" | "idleTimeout";
-    number?: true;
-    /** The only values it takes (yargs' `choices`): any other is left to yargs, which says so. */
-    choices?: readonly string[];
-  }
-> = {
-  "--agent": { key: "agent" },
-  "--entry": { key: "entry" },
-  "--cwd": { key: "cwd" },
-  "--trace": { key: "trace" },
-  "--record": { key: "record" },
-  "--replay": { key: "replay" },
-  "--resume": { key: "resume" },
-  "--replay-missing": { key: "replayMissing", choices: ["error", "agent"] },
-  "--timeout": { key: "timeout", number: true },
-  "--idle-timeout": { key: "idleTimeout", number: true },
-};
-
-/** A number as a command line writes one plainly (`5`, `0.5`): read alike by yargs and `Number`. */
-const PLAIN_NUMBER = /^(0|[1-9]\d*)(\.\d+)?$/;
-
-/**
- * `run FILE [ENTRY [ARGS…]]` with the flags of RUN_FLAGS and the options of RUN_VALUES
- * (`--agent CMD` or `--agent=CMD`…), each at most once and anywhere after `run` (before the
- * file as well as after it), read as yargs reads them; undefined for any other command line
- * (yargs then decides). A test compares the two on many command lines.
- */
-export function fastRunArgs(argv: string[]): RunArgs | undefined {
-  if (argv[0] !== "run") return undefined;
-  const out: Partial<RunArgs> = { ...RUN_DEFAULTS };
-  const words: string[] = [];
-  const seen = new Set<string>();
-  for (let i = 1; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg !== "" && !arg.startsWith("-")) {
-      words.push(arg);
-      continue;
-    }
-    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
-    const name = eq > 0 ? arg.slice(0, eq) : arg;
-    const valued = RUN_VALUES[name];
-    const key = valued?.key ?? RUN_FLAGS[name];
-    if (key === undefined || seen.has(key)) return undefined;
-    seen.add(key);
-    if (valued) {
-      const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
-      if (!plain(value) || (valued.number && !PLAIN_NUMBER.test(value))) return undefined;
-      if (valued.choices && !valued.choices.includes(value)) return undefined;
-      (out as Record<string, unknown>)[key] = valued.number ? Number(value) : value;
-    } else if (eq > 0) return undefined;
-    else (out as Record<string, unknown>)[key] = true;
-  }
-  const [file, ...rest] = words;
-  if (file === undefined) return undefined;
-  // With --entry every word after the file is an argument; else the first one names the entry.
-  if (out.entry !== undefined) return { ...out, file, ...(rest.length > 0 ? { args: rest } : {}), entryOption: true };
-  if (rest.length > 0) out.entry = rest[0];
-  if (rest.length > 1) out.args = rest.slice(1);
-  return { ...out, file, entryOption: false };
-}
-
 /** `run`'s arguments as the full command line (yargs) reads `argv` (tests compare the fast path with it). */
 export async function yargsRunArgs(argv: string[]): Promise<RunArgs | undefined> {
   let got: RunArgs | undefined;
@@ -418,16 +332,17 @@ export async function yargsRunArgs(argv: string[]): Promise<RunArgs | undefined>
  * undefined for anything else (other options, help, other commands), which yargs then
  * handles, with the same handlers and defaults.
  */
-async function fastPath(argv: string[], term: Terminal): Promise<number | undefined> {
+async function fastPath(argv: string[], term: Terminal, scriptTried: boolean): Promise<number | undefined> {
   if (argv.length === 1 && argv[0] === "--version") {
     term.stdout(`${cliVersion()}\n`);
     return 0;
   }
   const run = fastRunArgs(argv);
   if (run) {
-    // Without an agent or a recording, the run is whole in the fast-commands script (decision 0018).
-    if (run.agent === undefined && run.trace === undefined && run.record === undefined && run.replay === undefined && run.resume === undefined) {
-      const viaScript = await fastRun(run, term);
+    // Without an agent or a recording, the run is whole in the fast-commands script (decision
+    // 0018), unless the launcher found it was not (launch.ts).
+    if (!scriptTried && wholeInScript(run)) {
+      const viaScript = await (await import("./fast-run.js")).fastRun(run, term);
       if (viaScript !== undefined) return viaScript;
     }
     // A replay going on with an agent starts its thread before the run's code loads (run-command.ts: `replaysFirst`).
@@ -442,35 +357,22 @@ async function fastPath(argv: string[], term: Terminal): Promise<number | undefi
       ahead?.discard(); // (unless the run took it)
     }
   }
-  if (argv.length >= 2 && argv[0] === "check" && argv.slice(1).every(plain)) {
-    const { checkCommand } = await import("./check-command.js");
-    return checkCommand(argv.slice(1), term);
-  }
+  const files = fastCheckArgs(argv);
+  if (files) return (await import("./check-command.js")).checkCommand(files, term);
   return undefined;
 }
 
-/**
- * `run` by fast-commands.ts: in the bundle, its classic script compiled with a V8 code cache
- * (cache.ts `loadScript`; decision 0018), so that a run without an agent loads one script
- * instead of the run path's ES modules; from the sources, its module. Undefined when the run
- * needs more than the script holds ($PATCHWORK_AGENT, workers): the ES modules then run it, from
- * the start. (The command line options that need more never load the script: see fastPath.)
- */
-async function fastRun(run: RunArgs, term: Terminal): Promise<number | undefined> {
-  const { loadScript, ParseCache } = await import("./cache.js");
-  const script = await loadScript<FastCommands>("fast-commands", ParseCache.open({ noCache: run.noCache }), () => import("./fast-commands.js"));
-  const status = await script.exports.fastRun(run, term);
-  // Its compiled code is kept once it has run a program (not after a usage error, nor when it
-  // left the run to the ES modules): the entry then holds what a run runs.
-  if (status !== undefined && status !== EXIT_USAGE) script.done();
-  return status;
+/** How the launcher (launch.ts) hands a command line over. */
+export interface CliOptions {
+  /** The fast-commands script was given this `run` and left it to the ES modules: it is not asked again. */
+  scriptTried?: boolean;
 }
 
 /** Runs the CLI and returns its exit status (0 ok, 1 program or syntax error, 2 usage error). */
-export async function cli(argv: string[], term: Terminal = processTerminal): Promise<number> {
+export async function cli(argv: string[], term: Terminal = processTerminal, options: CliOptions = {}): Promise<number> {
   const result = { status: 0 };
   try {
-    const fast = await fastPath(argv, term);
+    const fast = await fastPath(argv, term, options.scriptTried ?? false);
     if (fast !== undefined) return fast;
     await commandLine(await yargsModules(), argv, term, result).parseAsync();
     return result.status;
@@ -480,14 +382,7 @@ export async function cli(argv: string[], term: Terminal = processTerminal): Pro
   }
 }
 
-/** Entry point of the `patchwork` binary. */
-export function main(argv: string[]): void {
-  cli(argv).then(
-    (status) => process.exit(status),
-    (error: unknown) => {
-      // An internal failure, not a user error: show it in full so it can be reported.
-      processTerminal.stderr(`patchwork: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
-      process.exit(70);
-    },
-  );
+/** Entry point of the `patchwork` binary (after the launcher, launch.ts). */
+export function main(argv: string[], options: CliOptions = {}): void {
+  cli(argv, processTerminal, options).then((status) => process.exit(status), internalError);
 }

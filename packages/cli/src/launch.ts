@@ -1,0 +1,43 @@
+// The `patchwork` command's first module (bin/patchwork.js). In the bundle it is a CommonJS file,
+// bundle/launch.cjs (scripts/bundle-cli.mjs), so that the command lines it answers whole never
+// start Node's ES module loader nor compile an ES module (≈ 5 ms of every start here: decision
+// 0020): `--version`, and `run FILE` without an agent, recording or trace, which it gives to the
+// fast-commands script (a classic script with a V8 code cache: decision 0018), and `check FILE…`
+// (check-command.ts, which loads the parser and the analysis as a script of their own on a miss). Every other
+// command line, and a run the script leaves, goes to main.ts (bundle/index.js), imported then.
+import { cliVersion, fastCheckArgs, fastRunArgs, wholeInScript } from "./fast-args.js";
+import { processTerminal } from "./terminal.js";
+import { internalError, reportUsageError, UsageError } from "./usage-error.js";
+
+/** Runs the command line and exits with its status. */
+export function launch(argv: string[]): void {
+  answer(argv).then((status) => {
+    if (status !== undefined) process.exit(status);
+    // (A computed specifier: the bundler leaves main's ES modules out of this file.)
+    const mainModule = new URL("./index.js", import.meta.url).href;
+    return (import(mainModule) as Promise<typeof import("./main.js")>).then(({ main }) => main(argv, { scriptTried: true }));
+  }).catch(internalError);
+}
+
+/** The exit status of a command line answered here; undefined: main.ts's. */
+async function answer(argv: string[]): Promise<number | undefined> {
+  try {
+    return await answerOrThrow(argv);
+  } catch (error) {
+    if (error instanceof UsageError) return reportUsageError(error, processTerminal);
+    throw error;
+  }
+}
+
+async function answerOrThrow(argv: string[]): Promise<number | undefined> {
+  if (argv.length === 1 && argv[0] === "--version") {
+    processTerminal.stdout(`${cliVersion()}\n`);
+    return 0;
+  }
+  // (Imported when needed: in launch.cjs each is a function that runs its module once, so that
+  // `--version` loads neither node:crypto nor the cache.)
+  const files = fastCheckArgs(argv);
+  if (files) return (await import("./check-command.js")).checkCommand(files, processTerminal);
+  const run = fastRunArgs(argv);
+  return run && wholeInScript(run) ? (await import("./fast-run.js")).fastRun(run, processTerminal) : undefined;
+}
