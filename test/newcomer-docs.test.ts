@@ -49,7 +49,7 @@ describe("the installed package's commands", () => {
     expect(Object.keys(manifest.bin).sort()).toEqual(["patchwork", "patchwork-test-agent"]);
     const launcher = readFileSync(join(cliDir, manifest.bin["patchwork-test-agent"]!), "utf8");
     expect(launcher.startsWith("#!/usr/bin/env node\n")).toBe(true);
-    expect(launcher).toMatch(/import "\.\.\/bundle\/test-agent\.js";/);
+    expect(launcher).toMatch(/import\("\.\.\/bundle\/test-agent\.js"\)/);
     // Only one workspace package declares the bin, so the checkout's `npx patchwork-test-agent` is this one.
     const others = readdirSync(join(root, "packages")).filter(
       (p) => p !== "cli" && existsSync(join(root, "packages", p, "package.json")) && (JSON.parse(read(`packages/${p}/package.json`)) as { bin?: Record<string, string> }).bin?.["patchwork-test-agent"],
