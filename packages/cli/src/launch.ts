@@ -6,17 +6,31 @@
 // (check-command.ts, which loads the parser and the analysis as a script of their own on a miss). Every other
 // command line, and a run the script leaves, goes to main.ts (bundle/index.js), imported then.
 import { cliVersion, fastCheckArgs, fastRunArgs, wholeInScript } from "./fast-args.js";
+import type { EvaluatorThreadAhead } from "@patchwork/agent/ahead";
 import { processTerminal } from "./terminal.js";
 import { internalError, reportUsageError, UsageError } from "./usage-error.js";
 
 /** Runs the command line and exits with its status. */
 export function launch(argv: string[]): void {
-  answer(argv).then((status) => {
+  answer(argv).then(async (status) => {
     if (status !== undefined) process.exit(status);
+    // A replay going on with an agent: its evaluator thread starts before main's modules load.
+    const ahead = await replayThread(argv);
     // (A computed specifier: the bundler leaves main's ES modules out of this file.)
     const mainModule = new URL("./index.js", import.meta.url).href;
-    return (import(mainModule) as Promise<typeof import("./main.js")>).then(({ main }) => main(argv, { scriptTried: true }));
+    return (import(mainModule) as Promise<typeof import("./main.js")>).then(({ main }) => main(argv, { scriptTried: true, ahead }));
   }).catch(internalError);
+}
+
+/**
+ * The evaluator thread of a run that replays first and goes on with an agent (`--resume`,
+ * `--replay-missing=agent`, run-command.ts `replaysFirst`), started now: the thread's start
+ * (≈ 40 ms for a Node 20 thread here) then overlaps the loading of main's modules too.
+ */
+async function replayThread(argv: string[]): Promise<EvaluatorThreadAhead | undefined> {
+  const run = fastRunArgs(argv);
+  if (!run || run.cwd !== undefined || (run.resume === undefined && run.replayMissing !== "agent")) return undefined;
+  return new (await import("@patchwork/agent/ahead")).EvaluatorThreadAhead({ cwd: process.cwd() });
 }
 
 /** The exit status of a command line answered here; undefined: main.ts's. */

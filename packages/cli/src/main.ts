@@ -21,6 +21,7 @@
 // A test (packages/cli/test/startup.test.ts) checks what the common command lines load.
 import { readFileSync } from "node:fs";
 import type { Argv } from "yargs";
+import type { EvaluatorThreadAhead } from "@patchwork/agent/ahead";
 import type { RunArgs } from "./run-command.js";
 export { fastRunArgs } from "./fast-args.js";
 import { cliVersion, fastCheckArgs, fastRunArgs, RUN_DEFAULTS, wholeInScript } from "./fast-args.js";
@@ -332,7 +333,7 @@ export async function yargsRunArgs(argv: string[]): Promise<RunArgs | undefined>
  * undefined for anything else (other options, help, other commands), which yargs then
  * handles, with the same handlers and defaults.
  */
-async function fastPath(argv: string[], term: Terminal, scriptTried: boolean): Promise<number | undefined> {
+async function fastPath(argv: string[], term: Terminal, options: CliOptions): Promise<number | undefined> {
   if (argv.length === 1 && argv[0] === "--version") {
     term.stdout(`${cliVersion()}\n`);
     return 0;
@@ -341,15 +342,16 @@ async function fastPath(argv: string[], term: Terminal, scriptTried: boolean): P
   if (run) {
     // Without an agent or a recording, the run is whole in the fast-commands script (decision
     // 0018), unless the launcher found it was not (launch.ts).
-    if (!scriptTried && wholeInScript(run)) {
+    if (!options.scriptTried && wholeInScript(run)) {
       const viaScript = await (await import("./fast-run.js")).fastRun(run, term);
       if (viaScript !== undefined) return viaScript;
     }
     // A replay going on with an agent starts its thread before the run's code loads (run-command.ts: `replaysFirst`).
     const ahead =
-      run.cwd === undefined && (run.resume !== undefined || run.replayMissing === "agent")
+      options.ahead ??
+      (run.cwd === undefined && (run.resume !== undefined || run.replayMissing === "agent")
         ? new (await import("@patchwork/agent/ahead")).EvaluatorThreadAhead({ cwd: process.cwd() })
-        : undefined;
+        : undefined);
     try {
       const { runCommand } = await import("./run-command.js");
       return await runCommand(run, term, ahead);
@@ -366,13 +368,15 @@ async function fastPath(argv: string[], term: Terminal, scriptTried: boolean): P
 export interface CliOptions {
   /** The fast-commands script was given this `run` and left it to the ES modules: it is not asked again. */
   scriptTried?: boolean;
+  /** The evaluator thread of a replay going on with an agent, started by the launcher. */
+  ahead?: EvaluatorThreadAhead;
 }
 
 /** Runs the CLI and returns its exit status (0 ok, 1 program or syntax error, 2 usage error). */
 export async function cli(argv: string[], term: Terminal = processTerminal, options: CliOptions = {}): Promise<number> {
   const result = { status: 0 };
   try {
-    const fast = await fastPath(argv, term, options.scriptTried ?? false);
+    const fast = await fastPath(argv, term, options);
     if (fast !== undefined) return fast;
     await commandLine(await yargsModules(), argv, term, result).parseAsync();
     return result.status;

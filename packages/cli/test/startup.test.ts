@@ -184,6 +184,25 @@ describe("start-up loads only what the command needs", () => {
     expect(withAgent.modules.filter((m) => /node_modules\/zod\/.*\.cjs$/.test(m))).toEqual([]);
   });
 
+  it("the launcher starts a resume's evaluator thread before main's modules load, and the run takes that one", () => {
+    const testAgent = join(repoRoot, "packages", "agent", "bin", "patchwork-test-agent.js");
+    const files = tempFiles({
+      "p.pw": 'var a = think { First. }\nprint("replayed: $a")\nvar b = think { Second. }\nprint("live: $b")\n',
+      "script.json": JSON.stringify({ prompts: [], fallback: { steps: [{ reply: "two" }] } }),
+      "c.json": JSON.stringify({ patchwork: "cassette", version: 1, thinks: [{ think: 1, prompt: "First.", turns: [{ do: [], answer: "one" }] }] }),
+    });
+    const agent = `"${process.execPath}" "${testAgent}" "${join(files, "script.json")}"`;
+    const r = spawnSync(process.execPath, [patchworkBin, "run", "p.pw", "--agent", agent, "--resume", "c.json"], {
+      cwd: files,
+      env: { ...process.env, NODE_DEBUG: "worker", PATCHWORK_AGENT: "" },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect([r.status, r.stdout]).toEqual([0, "replayed: one\nlive: two\n"]);
+    // One thread in all: had the run not taken the launcher's, it would have started a second.
+    expect(r.stderr.match(/create new worker .*evaluator-worker\.js/g)).toHaveLength(1);
+  });
+
   it("a resume replays without waiting for the agent runtime: only the first think the cassette lacks waits for it", async () => {
     const testAgent = join(repoRoot, "packages", "agent", "bin", "patchwork-test-agent.js");
     // What a recording killed during its third think leaves.
