@@ -36,3 +36,15 @@ it.runIf(hasScript)(hasScript ? spinnerTitle : `${spinnerTitle} (skipped: needs 
   expect(r.stdout).toContain("think at p.pw:5 (depth 2) · do(0)");
   expect(screen(r.stdout)).toEqual(["before", "inner done", "outer done"]);
 });
+
+const logTitle = "log(…) lines and a command's stderr show once each, in order, beside the spinner";
+it.runIf(hasScript)(hasScript ? logTitle : `${logTitle} (skipped: needs /usr/bin/script, util-linux, for a terminal)`, () => {
+  const dir = tempFiles({
+    "s.json": JSON.stringify({ prompts: [{ match: "Question", steps: [{ reply: "answer" }] }] }),
+    "p.pw": 'print("one")\nlog("logged")\n$ echo warned >&2\nvar r = think { Question. }\nlog("after ${r}")\nprint("two")\n',
+  });
+  const command = `"${process.execPath}" "${patchworkBin}" run p.pw --agent '"${process.execPath}" "${testAgent}" s.json'`;
+  const r = spawnSync("/usr/bin/script", ["-qfec", command, "/dev/null"], { cwd: dir, encoding: "utf8", timeout: 30_000 });
+  expect(r.status).toBe(0);
+  expect(screen(r.stdout)).toEqual(["one", "logged", "warned", "after answer", "two"]);
+});

@@ -363,6 +363,9 @@ function wrapHost(base: Host, init: WorkerInit, agent: ThreadAgent, output: stri
         }
       : undefined,
     event(raw: PwEvent) {
+      // Without writeOutput, `log` above has sent the text as a `log` event already (`log(…)`
+      // calls it, then emits its own event): one event a line, not two.
+      if (raw.type === "log" && !init.writeOutput) return;
       // A task thread's think events name its worker (traces, cassettes, --verbose).
       const event =
         init.worker !== undefined && (raw.type === "think-start" || raw.type === "think-repair" || raw.type === "think-end")
