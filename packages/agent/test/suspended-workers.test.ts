@@ -69,6 +69,10 @@ describe("waiting workers that hold no thread", () => {
   }, 180_000);
 
   it("give messages first come, first served across suspended and blocking receivers (one waits in an expression)", async () => {
+    // Each task says it is ready just before it waits: the pause after each lets it reach its
+    // receive before the next task starts (the order of the waits is what the test is about; on
+    // a loaded machine, a task was once still between its send and its receive when the next
+    // one started waiting).
     const source = `
 worker suspends(tag) {
     self.session.mailbox.ready.send(tag)
@@ -81,11 +85,13 @@ worker blocks(tag) {
 }
 var a = self.delegate([suspends("a")])
 self.session.mailbox.ready.receive(60000)
+$ sleep 0.5
 var b = self.delegate([blocks("b")])
 self.session.mailbox.ready.receive(60000)
+$ sleep 0.5
 var c = self.delegate([suspends("c")])
 self.session.mailbox.ready.receive(60000)
-$ sleep 0.3
+$ sleep 0.5
 for i in 1...3 { self.session.mailbox.inbox.send(i) }
 self.session.mailbox.inbox.send(4)
 self.session.mailbox.inbox.send(5)
