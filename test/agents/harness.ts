@@ -372,6 +372,8 @@ export function describeRun(result: RunResult): string {
 
 export interface AcpTurn {
   stopReason: string;
+  /** From sending the prompt to its answer (ms). */
+  ms: number;
   /** The turn's `agent_message_chunk` text. */
   text: string;
   updates: { sessionUpdate: string; [key: string]: unknown }[];
@@ -436,13 +438,15 @@ export async function runAcpSession(
     const { sessionId } = await connection.agent.request(acp.methods.agent.session.new, { cwd: dirs.work, mcpServers: [] });
     for (const text of options.prompts) {
       current = [];
+      const sent = performance.now();
       const response = await connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
+      const ms = performance.now() - sent;
       await sleep(100);
       const updates = current;
       const said = updates
         .map((u) => (u.sessionUpdate === "agent_message_chunk" ? ((u.content as { text?: string }).text ?? "") : ""))
         .join("");
-      turns.push({ stopReason: response.stopReason, text: said, updates });
+      turns.push({ stopReason: response.stopReason, ms, text: said, updates });
     }
   } finally {
     connection.close();

@@ -13,6 +13,10 @@
  * needs beyond the floor's CPU shows in its wall time), and Claude Code's adapter logs how long
  * each of its processes took to start (`sdk-initialize`).
  *
+ * In the editor's panel (`patchwork acp --agent …`, the agent already running), a program with
+ * the same two nested thinks is sent twice in one panel session, with sessions made ahead and
+ * without: each prompt's time from sending it to its answer.
+ *
  * The fake model answers at once, so what is measured is the toolchain's own waiting. Figures
  * only (`figure`), no bound asserted: the machine's load moves them. `npm run bench:real-agents
  * -- test/agents/latency.test.ts` prints them; PW_LATENCY_ROUNDS sets the rounds (default 1; the
@@ -24,7 +28,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:f
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { baseEnv, CpuTally, describeRun, figure, installed, REPO, runAgent, type AgentSetup, type RunDirs } from "./harness.js";
+import { baseEnv, CpuTally, describeRun, figure, installed, REPO, runAcpSession, runAgent, type AgentSetup, type RunDirs } from "./harness.js";
 import { claude, codex, gemini } from "./setups.js";
 
 const ROUNDS = Number(process.env.PW_LATENCY_ROUNDS ?? 1);
@@ -136,6 +140,23 @@ function breakdown(traceText: string, wallMs: number): Breakdown {
   return { cli: wallMs - runEnd.t, agent: first("agent-started")?.t ?? NaN, thinks, end: runEnd.t - lastEnd };
 }
 
+/** The nested categorization as a panel program (Patchwork source): two thinks, each calling one do. */
+const NESTED_PANEL = `{
+  var kind = think {
+    Categorize this document: a receipt for $542.00.
+    do {
+      print("Categorized as: RECEIPT")
+      var amount = think {
+        Extract the dollar amount from: a receipt for $542.00.
+        do {
+          print("Amount: $542.00")
+        }
+      }
+    }
+  }
+  print("kind: " + kind)
+}`;
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const s = (ms: number) => (ms / 1000).toFixed(2);
 
@@ -198,6 +219,31 @@ for (const agent of AGENTS) {
           );
       }
       figure(name, "load average while measuring (2 cores)", loadavg()[0].toFixed(1));
+    });
+  });
+}
+
+for (const agent of AGENTS) {
+  const present = installed(agent.command);
+  describe.skipIf(!present)(`latency of ${agent.setup.name} in the panel${present ? "" : ` (skipped: ${agent.command} not installed)`}`, () => {
+    it("a panel program's nested thinks, with and without sessions made ahead: the prompt's time to its answer", async () => {
+      const times: Record<string, number[][]> = { on: [], off: [] };
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const ahead of [true, false]) {
+          const setup: AgentSetup = { ...agent.setup, env: (f, d) => ({ ...agent.setup.env(f, d), ...(ahead ? {} : { PATCHWORK_SESSIONS_AHEAD: "0" }) }) };
+          const r = await runAcpSession(setup, { prompts: [NESTED_PANEL, NESTED_PANEL], rules: NESTED_RULES });
+          const why = `${r.stderr}\n${JSON.stringify(r.turns.map((t) => t.text))}`;
+          expect(r.turns.map((t) => t.stopReason), why).toEqual(["end_turn", "end_turn"]);
+          for (const turn of r.turns) expect(turn.text, why).toBe("Categorized as: RECEIPT\nAmount: $542.00\nkind: done\n");
+          times[ahead ? "on" : "off"]!.push(r.turns.map((t) => t.ms));
+        }
+      }
+      const name = agent.setup.name;
+      for (const [key, label] of [["on", "sessions made ahead"], ["off", "without sessions made ahead"]] as const) {
+        const mine = times[key]!;
+        figure(name, `panel: nested program, first / second prompt of the session, ${label} (s, median of ${ROUNDS})`, `${s(median(mine.map((t) => t[0]!)))} / ${s(median(mine.map((t) => t[1]!)))}`);
+      }
+      figure(name, "load average while measuring the panel (2 cores)", loadavg()[0].toFixed(1));
     });
   });
 }

@@ -43,6 +43,18 @@ describeAgent("OpenCode (opencode acp)", spec, () => {
     }
   }, 600_000);
 
+  it("two workers think at once: both turns offer our do tool (a session made beside the one naming the directory's endpoint waits for it)", async () => {
+    const program = 'worker step(n: string) {\n  return think {\n    step ${n}\n  }\n}\n\nworker main() {\n  var [a, b] = self.delegate([step("a"), step("b")]).await\n  print(a + b)\n}\n';
+    const r = await runAgent(opencode, { source: program, rules: [{ when: "step", afterTool: false, reply: { text: "ok" } }] });
+    expect(r.code, describeRun(r)).toBe(0);
+    expect(r.stdout, describeRun(r)).toBe("okok\n");
+    // The thinks' turns (not the title requests, which list no tools): each lists patchwork_do.
+    const turns = r.modelRequests
+      .map((q) => q.body as { tools?: { function?: { name?: string } }[]; messages?: unknown[] })
+      .filter((b) => (b.tools ?? []).length > 0 && JSON.stringify(b.messages ?? []).includes("step "));
+    expect(turns.map((b) => (b.tools ?? []).some((t) => t.function?.name === "patchwork_do"))).toEqual([true, true]);
+  });
+
   it("OpenCode configured to ask before our tool: the denied do is an error of the think (PW4017), never a value", async () => {
     const asking: AgentSetup = {
       ...opencode,

@@ -52,6 +52,27 @@ describe("SharedDoEndpoints", () => {
     expect((await shared.forSession("/a")).servers).toHaveLength(1);
   });
 
+  it("a later session of the directory learns when the one naming the endpoint is answered, or failed (then the next names it again)", async () => {
+    const { shared } = setup();
+    const first = await shared.forSession("/a");
+    const second = await shared.forSession("/a");
+    expect(first.settle).not.toBeNull();
+    expect(second.settle).toBeNull();
+    let registered: boolean | null = null;
+    void second.registered.then((ok) => (registered = ok));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(registered).toBeNull();
+    first.settle!(true);
+    expect(await second.registered).toBe(true);
+    // The naming session/new failed: those waiting learn it, and the next session names the endpoint again.
+    const third = await shared.forSession("/b");
+    const fourth = await shared.forSession("/b");
+    shared.forget("/b");
+    expect(await fourth.registered).toBe(false);
+    expect(third.servers).toHaveLength(1);
+    expect((await shared.forSession("/b")).servers).toHaveLength(1);
+  });
+
   it("a call that reaches us before its announcement waits for it, then goes to the announcing think", async () => {
     const { shared, active, routed, announce, call } = setup();
     await shared.forSession("/a");

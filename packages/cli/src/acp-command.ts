@@ -28,6 +28,8 @@ export async function acpCommand(args: AcpArgs, term: Terminal, env: NodeJS.Proc
     mcpTransport: args.mcpTransport ?? "auto",
     thinkIdleTimeoutMs: args.idleTimeout !== undefined ? args.idleTimeout * 1000 : undefined,
     ...(args.restartAgentAfter !== undefined ? { restartAfterSessions: args.restartAgentAfter } : {}),
+    // Sessions made ahead of need, as for patchwork run; PATCHWORK_SESSIONS_AHEAD=0 turns them off (to measure).
+    ...(env.PATCHWORK_SESSIONS_AHEAD === "0" ? { prepareSessions: false } : {}),
     onAgentStderr: (text) => term.stderr(text),
     logger: { warn: (message) => term.stderr(`patchwork acp: ${message}\n`) },
   });

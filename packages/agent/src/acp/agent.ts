@@ -484,8 +484,13 @@ export class AcpAgent implements AsyncAgent {
     await session.declaration?.release();
   }
 
-  /** `session/new` with a fresh `do` declaration, then the profile's set-up (mode…). */
-  private async createSession(cwd: string): Promise<OpenedSession> {
+  /**
+   * `session/new` with a fresh `do` declaration, then the profile's set-up (mode…). A session
+   * of a directory whose shared endpoint another `session/new` names (`mcpScope`) is ready once
+   * that one has been answered; if it failed, this session (without the tool) is closed and
+   * made again once, naming the endpoint itself.
+   */
+  private async createSession(cwd: string, again = false): Promise<OpenedSession> {
     const ref = { id: "" };
     // The `do` tool of this session goes to the redirect actor under its id: to whichever
     // handler has pushed itself with that session (or, if none, to the orphan rule).
@@ -493,7 +498,7 @@ export class AcpAgent implements AsyncAgent {
       new Promise<CallToolResult>((respond) =>
         this.redirect.send({ type: "IncomingMessage", sessionId: ref.id, message: { kind: "do", index, respond } }),
       );
-    const { declaration, servers } = await this.declareFor(cwd, routeDo);
+    const { declaration, servers, registered, settle } = await this.declareFor(cwd, routeDo);
     try {
       const response = await this.connection.agent.request(acp.methods.agent.session.new, {
         ...this.profile.newSessionExtras?.("think"),
@@ -503,6 +508,7 @@ export class AcpAgent implements AsyncAgent {
         if (servers.length > 0) this.shared?.forget(cwd);
         throw error;
       });
+      settle?.(true);
       ref.id = response.sessionId;
       // Until a handler pushes itself, what the agent says about this session waits for it
       // (Codex answers session/set_mode with mode and config updates).
@@ -517,6 +523,10 @@ export class AcpAgent implements AsyncAgent {
         this.redirect.forget(response.sessionId);
         throw error;
       }
+      if (settle === null && registered !== null && !(await registered) && !again) {
+        await this.discard({ sessionId: response.sessionId, declaration });
+        return this.createSession(cwd, true);
+      }
       return { sessionId: response.sessionId, declaration };
     } catch (error) {
       await declaration?.release();
@@ -528,7 +538,7 @@ export class AcpAgent implements AsyncAgent {
   private async declareFor(cwd: string, routeDo: (index: number) => Promise<CallToolResult>) {
     if (this.shared) return this.shared.forSession(cwd);
     const declaration = this.transport !== null ? await this.hub.declare(this.transport, routeDo) : null;
-    return { declaration, servers: declaration ? [declaration.server] : [] };
+    return { declaration, servers: declaration ? [declaration.server] : [], registered: null, settle: null };
   }
 
   private async failure(error: unknown): Promise<Error> {

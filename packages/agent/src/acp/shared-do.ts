@@ -3,7 +3,10 @@
  * all its sessions (`AgentProfile.mcpScope: "directory"`, OpenCode). Naming a new endpoint in
  * every `session/new` would replace the one before and cut off its calls in flight (a nested
  * think), so each directory gets one endpoint, named in its first `session/new` only, and it
- * stays for the agent's life.
+ * stays for the agent's life. The agent registers it while it answers that `session/new`; a
+ * session of the directory answered before it (made side by side: two sessions ahead, two
+ * workers' thinks) would be prompted without the tool, so such a session is handed to its
+ * think only once the naming one has been answered (`registered`).
  *
  * Such an endpoint's calls say nothing of the session they come from. A call of `do(n)` is
  * given to the think whose session announced a call of our tool (`tool_call` with the
@@ -42,8 +45,26 @@ export interface SharedDoDeps {
 
 const DONE = new Set(["completed", "failed"]);
 
+/** A directory's endpoint: its declaration, and whether the `session/new` naming it was answered. */
+interface Endpoint {
+  declaration: Promise<McpDeclaration>;
+  /** True once the `session/new` that names it has been answered, false if it failed. */
+  registered: Promise<boolean>;
+  settle(ok: boolean): void;
+}
+
+/** What a `session/new` of a directory names, and how its session learns the endpoint is registered. */
+export interface SessionEndpoint {
+  servers: AcpMcpServer[];
+  declaration: McpDeclaration;
+  /** Settles once the endpoint is registered at the agent (true) or its registration failed (false). */
+  registered: Promise<boolean>;
+  /** For the `session/new` that names the endpoint: call with true once it is answered (a failure: `forget`). */
+  settle: ((ok: boolean) => void) | null;
+}
+
 export class SharedDoEndpoints {
-  private readonly byCwd = new Map<string, Promise<McpDeclaration>>();
+  private readonly byCwd = new Map<string, Endpoint>();
 
   constructor(private readonly deps: SharedDoDeps) {}
 
@@ -52,15 +73,15 @@ export class SharedDoEndpoints {
    * declaration a think of that session reports on (`contacted`); releasing it does nothing:
    * the endpoint lives as long as the agent.
    */
-  async forSession(cwd: string): Promise<{ servers: AcpMcpServer[]; declaration: McpDeclaration }> {
+  async forSession(cwd: string): Promise<SessionEndpoint> {
     const known = this.byCwd.get(cwd);
-    const shared = known ?? this.deps.declare((index) => this.attribute(index));
-    if (!known) this.byCwd.set(cwd, shared);
+    const endpoint = known ?? this.newEndpoint();
+    if (!known) this.byCwd.set(cwd, endpoint);
     let declaration: McpDeclaration;
     try {
-      declaration = await shared;
+      declaration = await endpoint.declaration;
     } catch (error) {
-      this.byCwd.delete(cwd);
+      this.forget(cwd);
       throw error;
     }
     const view: McpDeclaration = {
@@ -70,11 +91,18 @@ export class SharedDoEndpoints {
         return declaration.contacted;
       },
     };
-    return { servers: known ? [] : [declaration.server], declaration: view };
+    return { servers: known ? [] : [declaration.server], declaration: view, registered: endpoint.registered, settle: known ? null : endpoint.settle };
+  }
+
+  private newEndpoint(): Endpoint {
+    let settle!: (ok: boolean) => void;
+    const registered = new Promise<boolean>((resolve) => (settle = resolve));
+    return { declaration: this.deps.declare((index) => this.attribute(index)), registered, settle };
   }
 
   /** Forgets the directory's endpoint (its `session/new` failed: the next one names it again). */
   forget(cwd: string): void {
+    this.byCwd.get(cwd)?.settle(false);
     this.byCwd.delete(cwd);
   }
 

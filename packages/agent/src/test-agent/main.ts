@@ -77,6 +77,7 @@ export function runTestAgentMain(argv: string[]): void {
       const nth = ++sessionRequests;
       log(`session requested: ${nth}`);
       if (script.sessionNewDelayMs) await new Promise((r) => setTimeout(r, script.sessionNewDelayMs));
+      if (script.mcpServersDelayMs && params.mcpServers.length > 0) await new Promise((r) => setTimeout(r, script.mcpServersDelayMs));
       if (script.failSessionNew !== undefined) throw acp.RequestError.internalError({ details: script.failSessionNew });
       if (script.failSessionNewAt?.includes(nth)) {
         log(`session request ${nth} failed as scripted`);
@@ -84,6 +85,7 @@ export function runTestAgentMain(argv: string[]): void {
       }
       const id = `test-session-${++sessionCount}`;
       log(`session created: ${id}`);
+      if (params.mcpServers.length > 0) log(`mcp servers of ${id}: ${params.mcpServers.map((m) => m.name).join(", ")}`);
       sessions.set(id, { id, cwd: params.cwd, mcpServers: params.mcpServers, cancel: null });
       return { sessionId: id };
     })

@@ -76,6 +76,8 @@ export const scriptSchema = z
     failSessionNewAt: z.array(z.number().int().min(1)).optional(),
     /** Wait this long before answering each `session/new` (an agent whose sessions are dear to make). */
     sessionNewDelayMs: z.number().int().min(0).optional(),
+    /** Wait this long more before answering a `session/new` that names MCP servers (an agent that registers them first, as OpenCode does). */
+    mcpServersDelayMs: z.number().int().min(0).optional(),
     /** Also append every log line to this file (synchronously, before the answer it logs goes out). */
     logFile: z.string().optional(),
     /** Text written to stdout at start-up (makes the process not an ACP agent). */

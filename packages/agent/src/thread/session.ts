@@ -35,6 +35,12 @@ export interface ProgramHandlers {
   signal?: AbortSignal;
   /** After the program's statements, run this entry (or the program's default one) with these arguments. */
   main?: SessionEntry;
+  /**
+   * The think (and ask) blocks of the program's text, counted by its caller, which parsed it:
+   * that many sessions are made ahead of need (`AsyncAgent.prepare`, docs/agent.md) while the
+   * program is handed to its thread. None for 0 or absent.
+   */
+  thinks?: number;
   /** The evaluator's and the agent's progress events, as for `runWithAgent`. */
   onEvent?(event: RunEvent): void;
   /** Program output as it is produced. */
@@ -156,6 +162,9 @@ export class EvaluatorSession {
       const onAbort = () => this.cancel(running);
       handlers.signal?.addEventListener("abort", onAbort, { once: true });
       thread.bridge.nextRun(controller.signal, (event) => emit(handlers, event));
+      // Its first thinks' sessions are made now, while the program reaches its thread (and, for
+      // the session's first program, while the thread starts).
+      if (handlers.thinks && handlers.thinks > 0) this.options.agent.prepare?.({ thinks: handlers.thinks });
       thread.ready.then(
         () => {
           if (handlers.signal?.aborted) return onAbort();

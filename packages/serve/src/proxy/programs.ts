@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { SourceFile, type Diagnostic, type Program } from "@patchwork/parser";
-import { entryResultText, type JsonValue } from "@patchwork/interpreter";
+import { countThinks, entryResultText, type JsonValue } from "@patchwork/interpreter";
 import type { EvaluatorSession, ProgramResult, SessionEntry, UsageFigures } from "@patchwork/agent";
 import { diagnosticsText } from "../diagnostics.js";
 import { parsePanelProgram, splitNamedArgs } from "./prompts.js";
@@ -62,7 +62,7 @@ export class PanelPrograms {
     // Excerpts show the prompt as typed (its outer braces blanked for running keep every position).
     const typed = new SourceFile(text, fileName);
     if (parsed.diagnostics.some((d) => d.severity === "error")) return this.reply(session, renderDiagnostics(parsed.diagnostics, typed));
-    return this.runProgram(session, { source: parsed.source, fileName, echo: echoesValue(parsed.program) }, signal, typed);
+    return this.runProgram(session, { source: parsed.source, fileName, echo: echoesValue(parsed.program), thinks: countThinks(parsed.program, { asks: true }) }, signal, typed);
   }
 
   /**
@@ -87,7 +87,7 @@ export class PanelPrograms {
       entry !== undefined
         ? { entry, argStrings: { positional, named } }
         : { ...(positional.length > 0 ? { entry: positional[0] } : {}), argStrings: { positional: positional.slice(1), named }, entryMayBeArgument: true };
-    return this.runProgram(session, { source: text, fileName: path, main: run }, signal, main);
+    return this.runProgram(session, { source: text, fileName: path, main: run, thinks: countThinks(parsed.program, { asks: true }) }, signal, main);
   }
 
   /**
@@ -97,7 +97,7 @@ export class PanelPrograms {
    */
   private async runProgram(
     session: PanelSession,
-    program: { source: string; fileName: string; main?: SessionEntry; echo?: boolean },
+    program: { source: string; fileName: string; main?: SessionEntry; echo?: boolean; thinks: number },
     signal: AbortSignal,
     main: SourceFile,
   ): Promise<acp.PromptResponse> {
@@ -108,6 +108,8 @@ export class PanelPrograms {
       result = await session.evaluator.run(program.source, program.fileName, {
         signal,
         main: program.main,
+        // Its think blocks' sessions are made ahead (the panel's asks are answered by the agent too).
+        thinks: program.thinks,
         onOutput: (text) => view.output(text),
         onEvent: (event) => view.event(event),
         onShellStart: (id, command) => view.shellStart(id, command),

@@ -54,6 +54,12 @@ export interface AcpProxyOptions {
   onAgentStderr?: (text: string) => void;
   /** Module with `createSession` for the evaluator threads (tests). */
   evaluatorModule?: string;
+  /**
+   * Make the sessions of the panel's programs' thinks ahead of need (default true), as
+   * `patchwork run` does (docs/agent.md, "Sessions made ahead"); false: every think waits for
+   * its own `session/new` (the benchmark's baseline).
+   */
+  prepareSessions?: boolean;
 }
 
 const PROXY_INFO = { name: "patchwork", title: "Patchwork", version: "0.1.0" };
@@ -166,6 +172,7 @@ class AcpProxy {
       env: options.env,
       mcpTransport: options.mcpTransport ?? "auto",
       permissions: { do: "allow", other: "deny" },
+      ...(options.prepareSessions === false ? { prepareSessions: false } : {}),
       thinkIdleTimeoutMs: options.thinkIdleTimeoutMs,
       ...(options.restartAfterSessions !== undefined ? { restartAfterSessions: options.restartAfterSessions } : {}),
       logger: options.logger,
@@ -198,10 +205,9 @@ class AcpProxy {
    * sessions' programs thinking at once run side by side.
    */
   private thinkerFor(sessionId: string, cwd: string): AsyncAgent {
-    // No sessions made ahead for panel programs: with OpenCode (one MCP server per name and
-    // folder, beside the panel's chat session in the same folder) a spare made ahead stalled a
-    // think's do call now and then (acpx's OpenCode case, ≈ 30 s); not investigated further yet.
-    return this.successor.thinker(sessionId, cwd, { ahead: false });
+    // Each program's think blocks (counted by PanelPrograms) have their sessions made ahead
+    // in the session's directory (SharedAgent), as for `patchwork run`.
+    return this.successor.thinker(sessionId, cwd, { ahead: this.options.prepareSessions !== false });
   }
 
   private async newSession(params: acp.NewSessionRequest): Promise<acp.NewSessionResponse> {
