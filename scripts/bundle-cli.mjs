@@ -50,12 +50,13 @@ export const entryPoints = {
 export const scriptNames = ["parsing", "check-analysis", "fast-commands"];
 
 /**
- * What the fast-commands script must not hold (decision 0018): the agent runtime, recordings and
- * presets (the commands it runs need none of them, and the agent's SDKs are ES modules that a
+ * What the fast-commands script must not hold (decision 0018): the agent runtime, the cassette
+ * journal, traces and presets (the commands it runs need none of them: a replay with no agent
+ * reads its cassette with the interpreter's reader, recording.ts; and the agent's SDKs are ES modules that a
  * script cannot require), and the parser and the analysis, which are scripts of their own. Their
  * imports in run-command.ts and programs.ts become modules that throw if ever loaded.
  */
-const notInFastCommands = /^(\.\/(agent-run|early-agent|recording|presets|parsing|check-analysis)\.js|@patchwork\/agent(\/run)?)$/;
+const notInFastCommands = /^(\.\/(agent-run|early-agent|journal|presets|parsing|check-analysis)\.js|@patchwork\/agent(\/run)?)$/;
 
 /** The workspace packages whose compiled code goes into the bundle. */
 const bundledPackages = ["parser", "interpreter", "analysis", "agent", "serve", "language-server", "cli"];

@@ -14,9 +14,12 @@ export function fastCheckArgs(argv: string[]): string[] | undefined {
   return argv.length >= 2 && argv[0] === "check" && argv.slice(1).every(plain) ? argv.slice(1) : undefined;
 }
 
-/** A run with no agent, recording or trace named on its command line: the fast-commands script may hold it whole (decision 0018). */
+/**
+ * A run with no agent, recording or trace named on its command line (a replay without an
+ * agent included): the fast-commands script may hold it whole (decision 0018).
+ */
 export function wholeInScript(run: RunArgs): boolean {
-  return run.agent === undefined && run.trace === undefined && run.record === undefined && run.replay === undefined && run.resume === undefined;
+  return run.agent === undefined && run.trace === undefined && run.record === undefined && run.resume === undefined && run.replayMissing !== "agent";
 }
 
 /** Defaults of `patchwork run`'s options: shared by the yargs table and the fast path. */

@@ -78,13 +78,15 @@ export async function runCommand(args: RunArgs, term: Terminal, started?: Evalua
 
 /**
  * `patchwork run FILE` when it runs right here with nothing but the interpreter (no agent, no
- * recording or trace, no workers); else undefined, having done nothing but read (the
- * fast-commands script, which holds no more than that: decision 0018).
+ * recording or trace, no workers; a replay of a cassette with no agent included); else
+ * undefined, having done nothing but read (the fast-commands script, which holds no more than
+ * that: decision 0018).
  */
 export async function runInProcessOnly(args: RunArgs, term: Terminal): Promise<number | undefined> {
   const plan = planRun(args);
-  if (plan.threaded || recorded(args)) return undefined;
-  return runInProcess(args, plan.text, plan.cwd, term, plan.argStrings, null);
+  const replayOnly = args.replay !== undefined && args.trace === undefined && args.record === undefined && args.resume === undefined;
+  if (plan.threaded || (recorded(args) && !replayOnly)) return undefined;
+  return startRun(plan, term, undefined);
 }
 
 /** What a run needs, from its command line and the program's text: checked, nothing started. */

@@ -149,7 +149,7 @@ describe("start-up loads only what the command needs", () => {
     expect([...before.modules].sort()).toEqual([...after.modules].sort());
   });
 
-  it("a replay loads the run path's modules and the cassette's: no agent runtime, no parser when warm", () => {
+  it("a replay without an agent is the fast-commands script's too: no ES module, no parser when warm", () => {
     const cassette = '{"patchwork": "cassette", "version": 1, "thinks": [{"think": 1, "prompt": "Say hi.", "turns": [{"do": [], "answer": "hi"}]}]}\n';
     const files = tempFiles({ "hi.pw": "print(think { Say hi. })\n", "hi.cassette.json": cassette });
     const env = { PATCHWORK_CACHE_DIR: tempFiles({}) };
@@ -160,12 +160,14 @@ describe("start-up loads only what the command needs", () => {
     expect(replay.stdout).toBe("hi\n");
     expect(replay.modules.filter((m) => heavy.test(m) || /agent-run|evaluator-worker|bundle\/agent\.js/.test(m))).toEqual([]);
     expect(loadsParser(replay)).toBe(false);
-    // A run with a recording is not the fast-commands script's (decision 0018): it loads the run
-    // path's ES modules, as a no-agent run did before, and the recording's.
+    // A replay is a run without an agent whose thinks a cassette answers: the fast-commands
+    // script holds it (decisions 0018 and 0020), as it holds the no-agent run.
     expect(noAgent.scripts).toEqual(["fast-commands"]);
-    expect(replay.scripts).toEqual([]);
-    expect(replay.modules.filter((m) => !noAgent.modules.includes(m)).map((m) => m.replace(/^.*\//, ""))).toContainEqual(expect.stringMatching(/^cli-recording-/));
-    expect(replay.modules.every((m) => m.includes("/packages/cli/bin/") || m.includes("/packages/cli/bundle/"))).toBe(true);
+    expect(replay.scripts).toEqual(["fast-commands"]);
+    expect(replay.modules.map((m) => basename(m))).toEqual(["patchwork.js"]);
+    // With a trace, or an agent for the thinks the cassette lacks, it is not (the ES modules).
+    const traced = loaded([...args, "--trace", join(files, "t.jsonl")], env);
+    expect([traced.stdout, traced.scripts.includes("fast-commands")]).toEqual(["hi\n", false]);
   });
 
   it("a Threadbare JSON program loads no parser and no zod, on any thread, with or without an agent", () => {
