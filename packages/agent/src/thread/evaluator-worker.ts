@@ -1,27 +1,13 @@
 /**
  * The evaluator thread. Runs the synchronous interpreter; its `Agent` sends each
  * ThinkRequest to the main thread with a fresh response channel and blocks on it,
- * receiving `Do` any number of times, then `Complete` (seeds: `eval_think_block`).
+ * receiving `Do` any number of times, then `Complete` (seeds: `eval_think_block`):
+ * thread-agent.ts. What it sends goes through thread-port.ts; its host's output and events
+ * through thread-output.ts. This module loads the interpreter and runs programs and tasks.
  */
-import { MessageChannel, parentPort, workerData, type MessagePort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import type { AgentError as AgentErrorClass } from "@patchwork/interpreter";
-import type {
-  Agent,
-  ChildResult,
-  JoinResult,
-  JsonValue,
-  ReceiveResult,
-  WorkerTask,
-  Workers,
-  Host,
-  PwEvent,
-  RunChild,
-  ShellOptions,
-  ShellResult,
-  ThinkReply,
-  ThinkRequest,
-  WriteGuard,
-} from "@patchwork/interpreter";
+import type { Agent, JsonValue, Workers, Host, WriteGuard } from "@patchwork/interpreter";
 // Statically: a dynamic import of the entry the CLI's run path also imports makes the bundler
 // split out an empty chunk that every `patchwork run` would then load.
 import {
@@ -41,9 +27,9 @@ import {
 } from "@patchwork/interpreter/core";
 import { runTaskResumable, type Resumable } from "@patchwork/interpreter/tasks";
 import type { Diagnostic, Program } from "@patchwork/parser";
-import { ChannelSet } from "./channel.js";
-import { Outbox } from "./outbox.js";
-import { TaskSlots } from "./task-slots.js";
+import { ThreadAgent, ThreadWorkers } from "./thread-agent.js";
+import { LineBuffer, wrapHost } from "./thread-output.js";
+import { outbox, post, queue, slots } from "./thread-port.js";
 import { writeGuardOf } from "./write-lock.js";
 import type {
   GoMessage,
@@ -53,11 +39,7 @@ import type {
   RunOutcome,
   SessionEntry,
   SessionRunMessage,
-  ThinkReplyMessage,
-  ThinkResponse,
-  FromThread,
   WorkerInit,
-  WorkerMessage,
 } from "./protocol.js";
 
 /** The interpreter API this thread needs (checked at run time: the interpreter may lag behind). */
@@ -96,293 +78,6 @@ interface EvaluatorModule {
   };
 }
 
-/** Set from the evaluator module (the interpreter exports it), so `instanceof` holds there. */
-let AgentError: typeof AgentErrorClass;
-
-/**
- * A `think-start` event waits here for its think's request, which follows it at once and
- * carries it to the main thread: one message instead of two on every think's path. Anything
- * else posted first (or a terminal read) sends it on its own, so the order never changes.
- */
-let heldStart: Extract<PwEvent, { type: "think-start" }> | null = null;
-
-/** A message naming the task it is about (`slots.current`) on a task thread. */
-function tagged(message: WorkerMessage): FromThread {
-  const task = slots.current;
-  return task === undefined ? message : { ...message, task };
-}
-
-/** Messages and output leave through it: held in batches while the thread replays (outbox.ts). */
-const outbox = new Outbox((message) => parentPort!.postMessage(message), () => undefined);
-
-/** A message for the main thread, after whatever the outbox holds. */
-function send(message: WorkerMessage, transfer?: MessagePort[]): void {
-  outbox.flush();
-  parentPort!.postMessage(tagged(message), transfer ?? []);
-}
-
-/** An event or a copy of output for the main thread: it may wait in the outbox. */
-function queue(message: WorkerMessage): void {
-  outbox.message(tagged(message));
-}
-
-const post = (message: WorkerMessage, transfer?: MessagePort[]) => {
-  flushHeldStart();
-  send(message, transfer);
-};
-
-/** The tasks this thread carries (task-slots.ts). */
-const slots = new TaskSlots(post);
-
-function flushHeldStart(): void {
-  if (!heldStart) return;
-  const event = heldStart;
-  heldStart = null;
-  queue({ type: "event", event } satisfies WorkerMessage);
-}
-
-function takeHeldStart(id: number): PwEvent | undefined {
-  const event = heldStart?.id === id ? heldStart : undefined;
-  if (event) heldStart = null;
-  return event;
-}
-
-class ThreadAgent implements Agent {
-  private seq = 0;
-  private readonly channels: ChannelSet<ThinkResponse>;
-  private readonly replies: MessagePort;
-  /** Completed thinks whose conversation may still get its follow-up turn. */
-  private readonly idle = new Set<number>();
-
-  constructor() {
-    const { port1, port2 } = new MessageChannel();
-    const signal = new SharedArrayBuffer(4);
-    this.replies = port1;
-    this.channels = new ChannelSet(port1, new Int32Array(signal));
-    post({ type: "hello", port: port2, signal }, [port2]);
-  }
-
-  /**
-   * A think a task run resumably may suspend in (decision 0016, "Thinks"): its driver posts it as
-   * a `wait` and the main thread answers it with `wait-answer`, this thread free meanwhile.
-   */
-  defer(request: ThinkRequest): ThinkRequest {
-    outbox.stopHolding();
-    this.releaseIdle();
-    return request;
-  }
-
-  think(request: ThinkRequest, runChild: RunChild): ThinkReply {
-    // A think the cassette (if any) lacks: what the replay printed goes out now, and from now
-    // on everything at once (its answer is journaled as it arrives).
-    outbox.stopHolding();
-    this.releaseIdle();
-    const seq = ++this.seq;
-    this.channels.open(seq);
-    post({ type: "think", seq, request, start: takeHeldStart(request.id) });
-    return this.await(seq, runChild);
-  }
-
-  private await(seq: number, runChild: RunChild): ThinkReply {
-    for (;;) {
-      const response = this.channels.receive(seq);
-      switch (response.type) {
-        case "do": {
-          let result: ChildResult;
-          try {
-            result = runChild(response.index);
-          } catch (error) {
-            // Not a user-level failure (a limit, an internal error): tell the agent, then unwind.
-            this.send({ seq, type: "do-result", doId: response.doId, result: { ok: false, error: String(error) } });
-            this.send({ seq, type: "release" });
-            this.channels.close(seq);
-            throw error;
-          }
-          this.send({ seq, type: "do-result", doId: response.doId, result });
-          break;
-        }
-        case "complete":
-          if (!response.ok) {
-            this.channels.close(seq);
-            throw new AgentError(response.code, response.message);
-          }
-          if (!response.canFollowUp) {
-            this.channels.close(seq);
-            return { kind: "text", text: response.text };
-          }
-          this.idle.add(seq);
-          return {
-            kind: "text",
-            text: response.text,
-            followUp: (message, nextRunChild) => {
-              if (!this.idle.delete(seq)) throw new AgentError("PW4013", "this conversation can no longer be continued");
-              this.send({ seq, type: "follow-up", message });
-              return this.await(seq, nextRunChild);
-            },
-          };
-        case "cancel":
-          this.channels.close(seq);
-          throw new AgentError(response.code, response.message);
-      }
-    }
-  }
-
-  /** Runs a shell command on the main thread (killable on cancel) and blocks for its result. */
-  shell(command: string, options: ShellOptions): ShellResult {
-    const seq = ++this.seq;
-    this.channels.open(seq);
-    post({ type: "shell", seq, command, cwd: options.cwd, env: options.env, ...(options.at ? { at: options.at } : {}) });
-    try {
-      for (;;) {
-        const response = this.channels.receive(seq);
-        if (response.type === "shell-result") return response.result;
-        if (response.type === "cancel") throw new AgentError(response.code, response.message);
-      }
-    } finally {
-      this.channels.close(seq);
-    }
-  }
-
-  /** Posts a request answered on a channel of its own, and blocks for the answer. */
-  request<T extends ThinkResponse["type"]>(type: T, make: (seq: number) => WorkerMessage): Extract<ThinkResponse, { type: T }> {
-    const seq = ++this.seq;
-    this.channels.open(seq);
-    post(make(seq));
-    try {
-      for (;;) {
-        const response = this.channels.receive(seq);
-        if (response.type === type) return response as Extract<ThinkResponse, { type: T }>;
-        if (response.type === "cancel") throw new AgentError(response.code, response.message);
-      }
-    } finally {
-      this.channels.close(seq);
-    }
-  }
-
-  private send(message: ThinkReplyMessage): void {
-    outbox.flush();
-    this.replies.postMessage(message);
-  }
-
-  releaseIdle(): void {
-    for (const seq of this.idle) {
-      this.send({ seq, type: "release" });
-      this.channels.close(seq);
-    }
-    this.idle.clear();
-  }
-}
-
-/**
- * The threaded `Workers`: tasks, joins and mailboxes are the main thread's business (it starts
- * an evaluator thread per task); this thread asks and blocks on its channel for the answers.
- */
-class ThreadWorkers implements Workers {
-  readonly sessionId: string;
-  readonly sessionTimestamp: string;
-  private groups = 0;
-  /** The program's AST (the program's own thread), handed to the main thread with the first delegation. */
-  program: Program | undefined;
-  constructor(
-    private readonly agent: ThreadAgent,
-    private readonly session: NonNullable<WorkerInit["session"]>,
-  ) {
-    this.sessionId = session.id;
-    this.sessionTimestamp = session.timestamp;
-  }
-  /** The main thread creates the directory (it owns the session and removes it at the end). */
-  sessionDir(): string {
-    const answer = this.agent.request("session-dir", (seq) => ({ type: "session-dir", seq })).result;
-    if (!answer.ok) throw new Error(answer.message);
-    return this.session.dir;
-  }
-  start(tasks: WorkerTask[]): number {
-    const group = ++this.groups;
-    const program = this.program;
-    this.program = undefined;
-    post({ type: "delegate", group, tasks, ...(program ? { program } : {}) });
-    return group;
-  }
-  join(group: number): JoinResult {
-    return this.agent.request("joined", (seq) => ({ type: "join", seq, group })).result;
-  }
-  send(mailbox: string, value: JsonValue): void {
-    post({ type: "send", mailbox, value });
-  }
-  receive(mailbox: string, timeoutMs: number): ReceiveResult {
-    return this.agent.request("received", (seq) => ({ type: "receive", seq, mailbox, timeoutMs })).result;
-  }
-}
-
-/** Output in whole lines: what a line's end has not come for yet waits (flushed at the end). */
-class LineBuffer {
-  private pending = "";
-  constructor(private readonly sink: (text: string) => void) {}
-  write(text: string): void {
-    const cut = text.lastIndexOf("\n");
-    if (cut < 0) {
-      this.pending += text;
-      return;
-    }
-    const whole = this.pending + text.slice(0, cut + 1);
-    this.pending = text.slice(cut + 1);
-    this.sink(whole);
-  }
-  flush(): void {
-    if (this.pending) this.sink(this.pending);
-    this.pending = "";
-  }
-}
-
-function wrapHost(base: Host, init: WorkerInit, agent: ThreadAgent, output: string[], lines: LineBuffer | null): Host {
-  return {
-    write(text) {
-      output.push(text);
-      if (lines) lines.write(text);
-      else {
-        queue({ type: "output", text });
-        if (init.writeOutput) outbox.write(text);
-      }
-    },
-    log(text) {
-      if (init.writeOutput) {
-        outbox.flush(); // (stdout before it, in order)
-        base.log(text);
-      } else queue({ type: "event", event: { type: "log", text } });
-    },
-    readFile: (path) => base.readFile(path),
-    writeFile: (path, text) => base.writeFile(path, text),
-    exists: (path) => base.exists(path),
-    env: (name) => base.env(name),
-    shell: (command, options) => agent.shell(command, options),
-    readLine: base.readLine
-      ? (prompt) => {
-          flushHeldStart();
-          outbox.flush();
-          return base.readLine!(prompt);
-        }
-      : undefined,
-    event(raw: PwEvent) {
-      // Without writeOutput, `log` above has sent the text as a `log` event already (`log(…)`
-      // calls it, then emits its own event): one event a line, not two.
-      if (raw.type === "log" && !init.writeOutput) return;
-      // A task thread's think events name its worker (traces, cassettes, --verbose).
-      const event =
-        init.worker !== undefined && (raw.type === "think-start" || raw.type === "think-repair" || raw.type === "think-end")
-          ? { ...raw, worker: init.worker }
-          : raw;
-      base.event?.(event);
-      if (event.type === "think-start") {
-        flushHeldStart();
-        heldStart = event;
-      } else {
-        flushHeldStart();
-        queue({ type: "event", event });
-      }
-    },
-  };
-}
-
 async function main(): Promise<void> {
   // A task thread may run several tasks one after another (pool.ts reuses threads): `init` is
   // then updated in place, so that the host's wrappers read the current task's worker.
@@ -394,8 +89,8 @@ async function main(): Promise<void> {
     post({ type: "failed", message: `${init.evaluatorModule ?? "@patchwork/interpreter"} does not export run() and createNodeHost()` });
     return;
   }
-  AgentError = mod.AgentError ?? (await import("@patchwork/interpreter")).AgentError;
-  const agent = new ThreadAgent();
+  // The evaluator module's own class (the interpreter exports it), so that `instanceof` holds there.
+  const agent = new ThreadAgent(mod.AgentError ?? (await import("@patchwork/interpreter")).AgentError);
   const output: string[] = [];
   const base = mod.createNodeHost({
     cwd: init.cwd,

@@ -6,7 +6,7 @@
  * and cancellation (a failed task stops its siblings: their thinks, shell commands, threads).
  */
 import { availableParallelism } from "node:os";
-import type { JoinResult, JsonValue, ReceiveResult, WorkerFailure, WorkerTask } from "@patchwork/interpreter";
+import type { JoinResult, WorkerFailure, WorkerTask } from "@patchwork/interpreter";
 import { AgentError, ensureSessionDir } from "@patchwork/interpreter/core";
 import { sharesThread } from "@patchwork/interpreter/tasks";
 import type { Program, Span } from "@patchwork/parser";
@@ -16,6 +16,7 @@ import type { EvaluatorThreadAhead } from "./ahead.js";
 import type { BatchMessage } from "./outbox.js";
 import type { FromThread, NextTaskMessage, RunOutcome, WorkerInit, WorkerMessage } from "./protocol.js";
 import { taskProgram } from "./task-program.js";
+import { Mailboxes } from "./mailboxes.js";
 import { EvaluatorThread, ThreadHost, type Group, type HostOptions, type TaskRun } from "./thread-host.js";
 
 export interface PoolOptions {
@@ -48,12 +49,6 @@ export interface PoolOptions {
 /** How the program's thread ended. */
 export type RootEnd = { kind: "done"; outcome: RunOutcome } | { kind: "crashed"; message: string };
 
-interface Waiter {
-  thread: EvaluatorThread;
-  reply: (result: ReceiveResult) => void;
-  timer: NodeJS.Timeout;
-}
-
 const noAgent: AsyncAgent = {
   think: () => Promise.reject(new AgentError(AgentCodes.requestFailed, "no agent is configured")),
 };
@@ -71,7 +66,7 @@ export class EvaluatorPool {
   private readonly queue: TaskRun[] = [];
   /** Task threads with no task, waiting for the next (see `reuseFor`). */
   private readonly idle: ThreadHost[] = [];
-  private readonly mailboxes = new Map<string, { messages: JsonValue[]; waiters: Waiter[] }>();
+  private readonly mailboxes = new Mailboxes<EvaluatorThread>(() => this.pump());
   private thinkCount = 0;
   private root: EvaluatorThread | null = null;
   private closed = false;
@@ -169,7 +164,6 @@ export class EvaluatorPool {
     this.hosts.clear();
     this.queue.length = 0;
     this.idle.length = 0;
-    for (const box of this.mailboxes.values()) for (const w of box.waiters) clearTimeout(w.timer);
     this.mailboxes.clear();
   }
 
@@ -275,16 +269,16 @@ export class EvaluatorPool {
         this.join(t, t.joinReply(message.seq), message.group);
         return;
       case "send":
-        this.send(message.mailbox, message.value);
+        this.mailboxes.send(message.mailbox, message.value);
         return;
       case "receive":
-        this.receive(t, t.receiveReply(message.seq), message.mailbox, message.timeoutMs);
+        this.mailboxes.receive(t, t.receiveReply(message.seq), message.mailbox, message.timeoutMs);
         return;
       case "wait": {
         t.suspended = true;
         const wait = message.wait;
         if (wait.kind === "join") this.join(t, t.joinReply(null), wait.group);
-        else if (wait.kind === "receive") this.receive(t, t.receiveReply(null), wait.mailbox, wait.timeoutMs);
+        else if (wait.kind === "receive") this.mailboxes.receive(t, t.receiveReply(null), wait.mailbox, wait.timeoutMs);
         else {
           // A think its task is suspended in (decision 0016, "Thinks"); its `think-start` came as an event.
           const request = { ...wait.request, id: this.globalThink(t, wait.request.id) };
@@ -582,7 +576,7 @@ export class EvaluatorPool {
       run.state = "cancelled";
       const t = run.thread;
       this.cancelGroupsOf(t, why);
-      this.dropWaiters(t);
+      this.mailboxes.dropWaiters(t);
       t.stop(AgentCodes.cancelled, `cancelled: ${why}`);
       this.threads.delete(t);
       if (t.host.ended) this.hosts.delete(t.host);
@@ -593,57 +587,6 @@ export class EvaluatorPool {
   private cancelGroupsOf(t: EvaluatorThread, why: string): void {
     for (const group of t.groups.values()) for (const run of group.runs) this.cancelRun(run, why);
     t.groups.clear();
-  }
-
-  // ───────────────────────────── mailboxes ─────────────────────────────
-
-  private box(name: string) {
-    let box = this.mailboxes.get(name);
-    if (!box) this.mailboxes.set(name, (box = { messages: [], waiters: [] }));
-    return box;
-  }
-
-  private send(name: string, value: JsonValue): void {
-    const box = this.box(name);
-    const waiter = box.waiters.shift();
-    if (waiter) this.answerReceive(waiter, { ok: true, value });
-    else box.messages.push(value);
-  }
-
-  private receive(t: EvaluatorThread, reply: (result: ReceiveResult) => void, name: string, timeoutMs: number): void {
-    const box = this.box(name);
-    if (box.messages.length > 0) {
-      reply({ ok: true, value: box.messages.shift()! });
-      return;
-    }
-    const waiter: Waiter = {
-      thread: t,
-      reply,
-      timer: setTimeout(() => {
-        const i = box.waiters.indexOf(waiter);
-        if (i >= 0) box.waiters.splice(i, 1);
-        this.answerReceive(waiter, { ok: false, reason: "timeout" });
-      }, Math.min(timeoutMs, 2 ** 31 - 1)),
-    };
-    box.waiters.push(waiter);
-    this.pump();
-  }
-
-  private answerReceive(w: Waiter, result: ReceiveResult): void {
-    clearTimeout(w.timer);
-    w.reply(result);
-    this.pump();
-  }
-
-  /** A stopped thread's pending receives are dropped (pending receives are aborted). */
-  private dropWaiters(t: EvaluatorThread): void {
-    for (const box of this.mailboxes.values()) {
-      box.waiters = box.waiters.filter((w) => {
-        if (w.thread !== t) return true;
-        clearTimeout(w.timer);
-        return false;
-      });
-    }
   }
 }
 
