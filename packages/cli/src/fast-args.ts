@@ -22,6 +22,15 @@ export function wholeInScript(run: RunArgs): boolean {
   return run.agent === undefined && run.trace === undefined && run.record === undefined && run.resume === undefined && run.replayMissing !== "agent";
 }
 
+/**
+ * A run that replays first and goes on with an agent (`--resume`, `--replay-missing=agent`;
+ * run-command.ts `replaysFirst`) in this directory: its evaluator thread may start before
+ * anything else loads (`EvaluatorThreadAhead`).
+ */
+export function threadAhead(run: RunArgs): boolean {
+  return run.cwd === undefined && (run.resume !== undefined || run.replayMissing === "agent");
+}
+
 /** Defaults of `patchwork run`'s options: shared by the yargs table and the fast path. */
 export const RUN_DEFAULTS = { idleTimeout: 600 } as const;
 

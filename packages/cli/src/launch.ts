@@ -6,7 +6,7 @@
 // (check-command.ts, which loads the parser and the analysis as a script of their own on a miss).
 // Every other command line, and a run the script leaves, goes to main.ts (bundle/index.js),
 // imported then; for a replay that goes on with an agent, its evaluator thread is started first.
-import { cliVersion, fastCheckArgs, fastRunArgs, wholeInScript } from "./fast-args.js";
+import { cliVersion, fastCheckArgs, fastRunArgs, threadAhead, wholeInScript } from "./fast-args.js";
 import type { EvaluatorThreadAhead } from "@patchwork/agent/ahead";
 import type { RunArgs } from "./run-command.js";
 import { processTerminal } from "./terminal.js";
@@ -31,7 +31,7 @@ export function launch(argv: string[]): void {
  * (≈ 40 ms for a Node 20 thread here) then overlaps the loading of main's modules too.
  */
 async function replayThread(run: RunArgs | undefined): Promise<EvaluatorThreadAhead | undefined> {
-  if (!run || run.cwd !== undefined || (run.resume === undefined && run.replayMissing !== "agent")) return undefined;
+  if (!run || !threadAhead(run)) return undefined;
   return new (await import("@patchwork/agent/ahead")).EvaluatorThreadAhead({ cwd: process.cwd() });
 }
 

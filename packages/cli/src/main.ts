@@ -24,7 +24,7 @@ import type { Argv } from "yargs";
 import type { EvaluatorThreadAhead } from "@patchwork/agent/ahead";
 import type { RunArgs } from "./run-command.js";
 export { fastRunArgs } from "./fast-args.js";
-import { cliVersion, fastCheckArgs, fastRunArgs, RUN_DEFAULTS, wholeInScript } from "./fast-args.js";
+import { cliVersion, fastCheckArgs, fastRunArgs, RUN_DEFAULTS, threadAhead, wholeInScript } from "./fast-args.js";
 import { processTerminal, type Terminal } from "./terminal.js";
 import { internalError, reportUsageError, UsageError } from "./usage-error.js";
 import type { UsageContext } from "./usage-words.js";
@@ -349,7 +349,7 @@ async function fastPath(argv: string[], term: Terminal, options: CliOptions): Pr
     // A replay going on with an agent starts its thread before the run's code loads (run-command.ts: `replaysFirst`).
     const ahead =
       options.ahead ??
-      (run.cwd === undefined && (run.resume !== undefined || run.replayMissing === "agent")
+      (threadAhead(run)
         ? new (await import("@patchwork/agent/ahead")).EvaluatorThreadAhead({ cwd: process.cwd() })
         : undefined);
     try {

@@ -84,8 +84,8 @@ export async function runCommand(args: RunArgs, term: Terminal, started?: Evalua
  */
 export async function runInProcessOnly(args: RunArgs, term: Terminal): Promise<number | undefined> {
   const plan = planRun(args);
-  const replayOnly = args.replay !== undefined && args.trace === undefined && args.record === undefined && args.resume === undefined;
-  if (plan.threaded || (recorded(args) && !replayOnly)) return undefined;
+  // A replay is held here; a trace, a recording or a resume is not.
+  if (plan.threaded || args.trace !== undefined || args.record !== undefined || args.resume !== undefined) return undefined;
   return startRun(plan, term, undefined);
 }
 
