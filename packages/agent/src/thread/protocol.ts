@@ -9,6 +9,7 @@ import type { MessagePort } from "node:worker_threads";
 import type {
   Cassette,
   ChildResult,
+  DelegateMode,
   JoinResult,
   JsonValue,
   PwEvent,
@@ -167,7 +168,7 @@ export type WorkerMessage =
    * `self.delegate`: start these tasks as group `group` (numbered by this thread). The program's
    * thread sends its AST with its first one (task threads of its file get it: no parse).
    */
-  | { type: "delegate"; group: number; tasks: WorkerTask[]; program?: Program }
+  | { type: "delegate"; group: number; tasks: WorkerTask[]; mode?: DelegateMode; program?: Program }
   /** `.await` on a delegation: the answer (`joined`) comes on channel `seq`. */
   | { type: "join"; seq: number; group: number }
   | { type: "send"; mailbox: string; value: JsonValue }

@@ -9,6 +9,7 @@ import type {
   Agent,
   AgentError as AgentErrorClass,
   ChildResult,
+  DelegateMode,
   JoinResult,
   JsonValue,
   ReceiveResult,
@@ -175,11 +176,11 @@ export class ThreadWorkers implements Workers {
     if (!answer.ok) throw new Error(answer.message);
     return this.session.dir;
   }
-  start(tasks: WorkerTask[]): number {
+  start(tasks: WorkerTask[], mode?: DelegateMode): number {
     const group = ++this.groups;
     const program = this.program;
     this.program = undefined;
-    post({ type: "delegate", group, tasks, ...(program ? { program } : {}) });
+    post({ type: "delegate", group, tasks, ...(mode === "settle" ? { mode } : {}), ...(program ? { program } : {}) });
     return group;
   }
   join(group: number): JoinResult {
