@@ -116,7 +116,10 @@ export async function openRecording(args: RecordingArgs, term: Terminal, { inPro
         term.stderr(`patchwork: cannot write the cassette ${recordPath}: ${(error as Error).message}\n`);
         return;
       }
-      if (replay) term.stderr(`patchwork: ${recordPath}: ${count(summary.replayed)} replayed, ${count(summary.live)} asked live\n`);
+      // A run that went on past failed thinks (settle(), try/catch): the cassette lacks them, a resume asks them again.
+      const failed = ok && !cancelled && summary.failed > 0 ? `${count(summary.failed)} failed (not kept: --resume ${recordPath} asks ${summary.failed === 1 ? "it" : "them"} again)` : "";
+      if (replay) term.stderr(`patchwork: ${recordPath}: ${count(summary.replayed)} replayed, ${count(summary.live)} asked live${failed ? `, ${failed}` : ""}\n`);
+      else if (failed) term.stderr(`patchwork: ${recordPath}: ${failed}\n`);
       if (cancelled || (!ok && summary.entries > 0)) {
         term.stderr(
           `patchwork: the run ${cancelled ? "was cancelled" : "failed"}: cassette ${recordPath} keeps ${summary.entries} answered ${summary.entries === 1 ? "think" : "thinks"}; ` +

@@ -121,7 +121,8 @@ export const SETTLE_HINT = "(the other tasks were cancelled: self.delegate(tasks
  * of several tasks, whose others were cancelled.
  */
 function failureError(f: WorkerFailure, node: Node, file: string, hint: boolean): RuntimeError {
-  const say = hint && !f.message.endsWith(SETTLE_HINT) ? ` ${SETTLE_HINT}` : "";
+  // On a line of its own after a message of several lines (a command's output), so as not to read as part of it.
+  const say = hint && !f.message.endsWith(SETTLE_HINT) ? `${f.message.includes("\n") ? "\n" : " "}${SETTLE_HINT}` : "";
   const message = `worker '${f.worker}' failed: ${f.message}${say}`;
   const span: Span = f.span ?? node.span;
   const thrown = f.thrown !== undefined ? fromJson(f.thrown) : undefined;
