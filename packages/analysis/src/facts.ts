@@ -23,6 +23,7 @@ import type {
   TypeExpr,
 } from "@patchwork/parser";
 import type { Finding } from "./codes.js";
+import { settleFindings } from "./workers.js";
 
 export type DeclKind =
   | "var"
@@ -538,7 +539,9 @@ class Walker {
  * unit (its top scope's range, for completion).
  */
 export function unitFacts(body: readonly TopLevel[], text: string, start = 0, end = text.length): UnitFacts {
-  return new Walker(text, start, end).unit(body);
+  const facts = new Walker(text, start, end).unit(body);
+  facts.findings.push(...settleFindings(body));
+  return facts;
 }
 
 export function isActorName(name: string): boolean {

@@ -10,7 +10,11 @@ import type { AnalysisDocument, BuildControl, Chunk } from "./document.js";
 import { unitFacts, type Decl, type Ref, type UnitFacts } from "./facts.js";
 import { BUILTIN_DOCS, KEYWORDS } from "./docs.js";
 import { modulePath } from "./imports.js";
+import { walk } from "./walk.js";
+import { workerMemberAt, workerMemberCompletion } from "./workers.js";
 import { importSource } from "./combine.js";
+
+export { walk };
 
 export interface Range {
   start: number;
@@ -77,6 +81,8 @@ export function hover(doc: AnalysisDocument, offset: number): { markdown: string
   if (doHover) return doHover;
   const member = moduleMemberAt(doc, offset);
   if (member) return member;
+  const worker = workerHover(doc, offset);
+  if (worker) return worker;
   const hit = hitAt(doc, offset);
   if (!hit) return null;
   const at = hit.ref ?? hit.decl!;
@@ -91,6 +97,14 @@ export function hover(doc: AnalysisDocument, offset: number): { markdown: string
     if (info) text = "```patchwork\n" + describeDecl(info.decl) + "\n```\nfrom `" + info.source + "`";
   }
   return { markdown: text, range };
+}
+
+/** A worker member (`self.delegate`, `.settle()`, `.await`, `self.session.id`…): its doc. */
+function workerHover(doc: AnalysisDocument, offset: number): { markdown: string; range: Range } | null {
+  const chunk = doc.chunks[doc.chunkIndexAt(offset)];
+  if (!chunk) return null;
+  const at = workerMemberAt(chunk.body, offset - chunk.start);
+  return at && { markdown: at.doc, range: { start: chunk.start + at.start, end: chunk.start + at.end } };
 }
 
 /** `m.f` where `m` is a module object (`import m from …`, `import ./{m}`): f's declaration there. */
@@ -269,6 +283,8 @@ export function completion(doc: AnalysisDocument, offset: number, listFiles?: (d
     const dir = modulePath(imp[1]?.replace(/[^/]*$/, "") || "./", doc.fileName).replace(/\.pw$/, "");
     return (listFiles?.(dir) ?? []).filter((f) => f.endsWith(".pw")).map((f) => ({ label: f, kind: "file" as const }));
   }
+  const workerMembers = /\.\s*\w*$/.test(before) ? workerMemberCompletion(text.slice(Math.max(0, offset - 20_000), offset)) : null;
+  if (workerMembers) return workerMembers.map((m) => ({ label: m.label, kind: m.label === "await" ? ("keyword" as const) : ("property" as const), documentation: m.documentation }));
   const member = /([A-Za-z_]\w*)\.\w*$/.exec(before);
   if (member) return memberCompletion(doc, offset, member[1]!);
   const out = new Map<string, CompletionItem>();
@@ -370,20 +386,6 @@ export function documentSymbols(doc: AnalysisDocument): DocumentSymbol[] {
     }
   }
   return out;
-}
-
-/** Generic walk over AST nodes (every object with a `kind`). */
-export function walk(root: unknown, visit: (n: Node) => void): void {
-  const stack: unknown[] = [root];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push(v[i]);
-    } else if (v !== null && typeof v === "object" && "kind" in v) {
-      visit(v as Node);
-      for (const [k, c] of Object.entries(v)) if (k !== "span" && c !== null && typeof c === "object") stack.push(c);
-    }
-  }
 }
 
 /**
