@@ -89,4 +89,14 @@ describe("a batch where one document's think always fails", { timeout: 300_000 }
       "docs.pw:2:10: error[PW4007]: worker 'categorize' failed: the agent refused to answer (stop reason: refusal) (the other tasks were cancelled: self.delegate(tasks).settle().await collects every task's outcome)\n",
     );
   });
+
+  it("examples/workers/batch.pw: three documents categorized, the refused one reported", () => {
+    const script = join(repoRoot, "examples", "agents", "workers-batch.json");
+    const r = patchwork(["run", "examples/workers/batch.pw", "--agent", `"${process.execPath}" "${testAgent}" "${script}"`], { timeoutMs: 120_000 });
+    expect([r.status, r.stdout]).toEqual([0, "acme.txt: INVOICE\ncafe.txt: RECEIPT\nlease.txt: CONTRACT\n3 of 4 documents categorized\n"]);
+    expect(r.stderr).toBe("blank.txt failed: worker 'categorize' failed: the agent refused to answer (stop reason: refusal)\n");
+    const noAgent = patchwork(["run", "examples/workers/batch.pw", "--no-agent"], { timeoutMs: 60_000 });
+    expect(noAgent.status).toBe(0);
+    expect(noAgent.stdout).toContain('blank.txt: {"__think_prompt":"Categorize document blank.txt as INVOICE, RECEIPT, CONTRACT or OTHER; answer with the word only.\\n"}\n4 of 4 documents categorized\n');
+  });
 });
