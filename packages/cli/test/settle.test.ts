@@ -61,6 +61,10 @@ describe("a batch where one document's think always fails", { timeout: 300_000 }
     expect(first.stderr).toContain("patchwork: c.json: 1 think failed (not kept: --resume c.json asks it again)\n");
     expect(promptsIn(dir, "first.log")).toBe(10);
     expect(parseCassette(readFileSync(join(dir, "c.json"), "utf8"), "c.json").thinks.map((t) => t.worker)).toEqual(nine.map((n) => `categorize#${n}`));
+    // A replay (in process, no agent) never passes with output the recording did not have: document 7 has no answer.
+    const replayed = patchwork(["run", "docs.pw", "--replay", "c.json"], { cwd: dir, timeoutMs: 60_000 });
+    expect(replayed.status).toBe(1);
+    expect(replayed.stderr).toContain("docs.pw:2:10: error[PW3033]: worker 'categorize' failed: the cassette c.json has no recording for think 1 of worker categorize#7");
 
     // The agent still refuses document 7: nine answers replayed, one think asked, the same output.
     const again = patchwork(["run", "docs.pw", "--agent", agent(dir, "again.log", true), "--resume", "c.json"], { cwd: dir, timeoutMs: 120_000 });
@@ -78,6 +82,8 @@ describe("a batch where one document's think always fails", { timeout: 300_000 }
     const whole = patchwork(["run", "docs.pw", "--agent", agent(dir, "whole.log", false), "--record", "whole.json"], { cwd: dir, timeoutMs: 120_000 });
     expect([whole.status, whole.stdout, whole.stderr]).toEqual([0, healed.stdout, ""]);
     expect(readFileSync(join(dir, "c.json"), "utf8")).toBe(readFileSync(join(dir, "whole.json"), "utf8").replaceAll("whole.json", "c.json"));
+    const replayedWhole = patchwork(["run", "docs.pw", "--replay", "c.json"], { cwd: dir, timeoutMs: 60_000 });
+    expect([replayedWhole.status, replayedWhole.stdout, replayedWhole.stderr]).toEqual([0, healed.stdout, ""]);
   });
 
   it("without settle(): the run fails at document 7, and the message names settle()", () => {
