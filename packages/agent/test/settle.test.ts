@@ -153,4 +153,24 @@ print(cat(self.delegate([sharing(1, 2), owning(3, 4), failing(5, 6), sharing(7, 
       { ok: true, value: [{ ok: true, value: 7 }, { ok: true, value: 9 }] },
     ]);
   }, 60_000);
+
+  it("ends the join at a fatal failure (a replay that does not match), cancelling the siblings as fail-fast does", async () => {
+    const started = Date.now();
+    const r = await runWithAgent({
+      source: `
+worker asks() { return think { A question the cassette lacks } }
+worker waiter() { return self.session.mailbox.never.receive(30000) }
+print(self.delegate([waiter(), asks(), waiter()]).settle().await)`,
+      fileName: join(scratch, "fatal.pw"),
+      cwd: scratch,
+      agent: null,
+      replay: { cassette: { version: 1, thinks: [] }, fileName: "c.json" },
+      writeOutput: false,
+      timeoutMs: 60_000,
+    });
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(r.output).toBe("");
+    expect(r.diagnostics[0]).toMatchObject({ code: "PW3033" });
+    expect(r.diagnostics[0]!.message).toBe("worker 'asks' failed: the cassette c.json has no recording for think 1 of worker asks#2");
+  }, 60_000);
 });

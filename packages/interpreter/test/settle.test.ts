@@ -146,7 +146,7 @@ var r = self.delegate([asks(1), asks(2)]).settle().await
 print("not here")`;
     const r = run(src, { fileName: "f.pw", agent });
     expect(r.diagnostics[0]).toMatchObject({ code: "PW3033" });
-    expect(r.diagnostics[0]!.message).toContain("the cassette c.json has no recording for think 1");
+    expect(r.diagnostics[0]!.message).toBe("worker 'asks' failed: the cassette c.json has no recording for think 1");
     expect(r.output).toBe("asks 1\n");
   });
 });

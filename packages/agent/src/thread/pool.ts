@@ -3,7 +3,8 @@
  * worker task (language.md §4, docs/workers.md). Every thread talks to the one agent runtime
  * through its own ThinkBridge; the pool owns what workers share and what their lifetime needs:
  * fork-join groups, the mailboxes, the `--max-workers` queue, think numbering across threads,
- * and cancellation (a failed task stops its siblings: their thinks, shell commands, threads).
+ * and cancellation (a failed task of a fail-fast delegation stops its siblings: their thinks, shell
+ * commands, threads; a settled one, `self.delegate(…).settle()`, lets them finish).
  */
 import { availableParallelism } from "node:os";
 import type { DelegateMode, JoinResult, WorkerFailure, WorkerTask } from "@patchwork/interpreter";

@@ -83,7 +83,8 @@ export class PwPending extends PwOpaque {
     if (this.outcome) return;
     if (r.ok === "settled") this.outcome = settledOutcome(r.outcomes, node, file);
     else if (r.ok) this.outcome = { value: r.values.map(fromJson) };
-    else this.outcome = { error: failureError(r.failure, node, file, this.size > 1) };
+    // (A settled delegation's failure is a fatal one: nothing to say about settle() there.)
+    else this.outcome = { error: failureError(r.failure, node, file, this.mode === "fail-fast" && this.size > 1) };
   }
 
   /** `.settle()`: the delegation itself when it was started so (`self.delegate(…).settle()`). */
