@@ -173,4 +173,29 @@ print(self.delegate([waiter(), asks(), waiter()]).settle().await)`,
     expect(r.diagnostics[0]).toMatchObject({ code: "PW3033" });
     expect(r.diagnostics[0]!.message).toBe("worker 'asks' failed: the cassette c.json has no recording for think 1 of worker asks#2");
   }, 60_000);
+
+  it("records the answers a settled batch got, counts the failed think, and a resume asks only that one", async () => {
+    const asked: string[] = [];
+    const agent = (failing: boolean): AsyncAgent => ({
+      think: async (request) => {
+        asked.push(request.prompt);
+        if (failing && request.prompt.includes("document 2")) throw new AgentError("PW4007", "the agent refused to answer");
+        return { text: `label for ${request.prompt.slice(-10)}` };
+      },
+    });
+    const source = `
+worker categorize(n: number) { return think { Categorize document $n } }
+var all = self.delegate([categorize(1), categorize(2), categorize(3)]).settle().await
+for var o in all { if o.ok { print(o.value) } else { print("failed") } }`;
+    const path = join(scratch, `settle-${Date.now()}.cassette.json`);
+    const options = { source, fileName: join(scratch, "rec.pw"), cwd: scratch, writeOutput: false, timeoutMs: 60_000 };
+    const first = await runWithAgent({ ...options, agent: agent(true), record: { path } });
+    expect(first.output).toBe("label for document 1\nfailed\nlabel for document 3\n");
+    expect(first.recording).toMatchObject({ entries: 2, failed: 1, live: 2 });
+    asked.length = 0;
+    const resumed = await runWithAgent({ ...options, agent: agent(false), record: { path, resume: true } });
+    expect(asked).toEqual(["Categorize document 2"]);
+    expect(resumed.output).toBe("label for document 1\nlabel for document 2\nlabel for document 3\n");
+    expect(resumed.recording).toMatchObject({ replayed: 2, live: 1, entries: 3, failed: 0 });
+  }, 60_000);
 });
