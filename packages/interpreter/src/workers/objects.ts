@@ -162,8 +162,7 @@ export function delegate(rt: Runtime, list: Value, site: CallSite, mode: Delegat
     tasks.push({ fileName: t.worker.fileName, worker: t.worker.name, args: t.args.map((a, j) => copyOut(a, `argument ${j + 1} of '${t.worker.name}'`, site)) });
   });
   for (const t of list as PwTask[]) t.started = true;
-  const group = mode === "settle" ? rt.workers.start(tasks, mode) : rt.workers.start(tasks);
-  return new PwPending(rt, group, tasks.length, mode);
+  return new PwPending(rt, rt.workers.start(tasks, mode), tasks.length, mode);
 }
 
 /** Runs one task and waits for its value (`await task`, or a worker call as a statement). */
