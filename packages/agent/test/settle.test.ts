@@ -22,7 +22,7 @@ async function runThreaded(source: string, options: { maxWorkers?: number; agent
   });
 }
 
-const HINT = "(the other tasks were cancelled: self.delegate(tasks).settle().await collects every task's outcome)";
+const HINT = "(the first failure stops the delegation: self.delegate(tasks).settle().await collects every task's outcome instead)";
 
 // The failing task sends one message per sibling, then fails; each sibling waits for its message,
 // so under settle() every sibling finishes after the failure (none is cancelled by it).

@@ -92,7 +92,7 @@ describe("a batch where one document's think always fails", { timeout: 300_000 }
     expect(r.status).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain(
-      "docs.pw:2:10: error[PW4007]: worker 'categorize' failed: the agent refused to answer (stop reason: refusal) (the other tasks were cancelled: self.delegate(tasks).settle().await collects every task's outcome)\n",
+      "docs.pw:2:10: error[PW4007]: worker 'categorize' failed: the agent refused to answer (stop reason: refusal) (the first failure stops the delegation: self.delegate(tasks).settle().await collects every task's outcome instead)\n",
     );
   });
 

@@ -66,14 +66,14 @@ for var o in outcomes {
     expect(r.diagnostics[0]).toMatchObject({
       code: "PW3005",
       message:
-        "worker 'doc' failed: operator '*' cannot be applied to a string and a number (the other tasks were cancelled: self.delegate(tasks).settle().await collects every task's outcome)",
+        "worker 'doc' failed: operator '*' cannot be applied to a string and a number (the first failure stops the delegation: self.delegate(tasks).settle().await collects every task's outcome instead)",
     });
     expect(r.diagnostics[0]!.span.start).toMatchObject({ line: 5, column: 27 });
     expect(r.output).toBe("doc 1 starts\ndoc 3 starts\n");
     // After a message of several lines, the hint has a line of its own.
     const lines = run(`worker w(n: number) { throw "status:\\n M a.txt" }\nself.delegate([w(1), w(2)]).await`, { fileName: "l.pw" });
     expect(lines.diagnostics[0]!.message).toBe(
-      "worker 'w' failed: uncaught exception: status:\n M a.txt\n(the other tasks were cancelled: self.delegate(tasks).settle().await collects every task's outcome)",
+      "worker 'w' failed: uncaught exception: status:\n M a.txt\n(the first failure stops the delegation: self.delegate(tasks).settle().await collects every task's outcome instead)",
     );
     // One task has no other to collect: no hint.
     const alone = run(`${DOCS}await doc(3)`, { fileName: "d.pw" });
@@ -101,7 +101,7 @@ print(m)`;
         ok: false,
         error: {
           message:
-            "worker 'failsFast' failed: worker 'doc' failed: operator '*' cannot be applied to a string and a number (the other tasks were cancelled: self.delegate(tasks).settle().await collects every task's outcome)",
+            "worker 'failsFast' failed: worker 'doc' failed: operator '*' cannot be applied to a string and a number (the first failure stops the delegation: self.delegate(tasks).settle().await collects every task's outcome instead)",
           line: 5,
           column: 27,
         },
@@ -110,7 +110,7 @@ print(m)`;
     ]);
     const last = r.output.trimEnd().split("\n").pop()!;
     expect(last).toBe(
-      "worker 'failsFast' failed: worker 'doc' failed: operator '*' cannot be applied to a string and a number (the other tasks were cancelled: self.delegate(tasks).settle().await collects every task's outcome)",
+      "worker 'failsFast' failed: worker 'doc' failed: operator '*' cannot be applied to a string and a number (the first failure stops the delegation: self.delegate(tasks).settle().await collects every task's outcome instead)",
     );
   });
 

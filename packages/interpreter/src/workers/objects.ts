@@ -114,7 +114,7 @@ function settledOutcome(outcomes: TaskOutcome[], node: Node, file: string): { va
 }
 
 /** What a fail-fast failure adds when the delegation had other tasks (once, however deeply nested). */
-export const SETTLE_HINT = "(the other tasks were cancelled: self.delegate(tasks).settle().await collects every task's outcome)";
+export const SETTLE_HINT = "(the first failure stops the delegation: self.delegate(tasks).settle().await collects every task's outcome instead)";
 
 /**
  * A task's failure, re-raised where it is awaited: positioned at its source inside the worker
