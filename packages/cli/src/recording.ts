@@ -32,7 +32,16 @@ export interface Recording {
   /** Feed every event of the run to the cassette recorder (null when not recording). The trace is fed apart. */
   onEvent: ((event: RunEvent | PwEvent) => void) | null;
   /** After the run: closes the cassette being recorded (every think is in it already) and says what it holds. */
-  finish(result: { cancelled: boolean; ok: boolean }): void;
+  finish(result: { cancelled: boolean; ok: boolean; budgetStop?: BudgetStopNote }): void;
+  /** The run's thinks are recorded to a cassette (`--record`, `--resume`…). */
+  records: boolean;
+}
+
+/** A run stopped at its budget: what it spent, its limit, and the option to go on with (`--max-thinks 3`). */
+export interface BudgetStopNote {
+  spent: string;
+  limit: string;
+  hint: string;
 }
 
 /**
@@ -107,7 +116,8 @@ export async function openRecording(args: RecordingArgs, term: Terminal, { inPro
     trace,
     replay,
     onEvent,
-    finish({ cancelled, ok }) {
+    records: recordPath !== undefined,
+    finish({ cancelled, ok, budgetStop }) {
       if (!recording || !recordPath) return;
       let summary;
       try {
@@ -117,7 +127,12 @@ export async function openRecording(args: RecordingArgs, term: Terminal, { inPro
         return;
       }
       if (replay) term.stderr(`patchwork: ${recordPath}: ${count(summary.replayed)} replayed, ${count(summary.live)} asked live\n`);
-      if (cancelled || (!ok && summary.entries > 0)) {
+      if (budgetStop) {
+        term.stderr(
+          `patchwork: the run stopped at its budget (${budgetStop.spent} spent, limit ${budgetStop.limit}): cassette ${recordPath} keeps ${summary.entries} answered ${summary.entries === 1 ? "think" : "thinks"}; ` +
+            `go on with --resume ${recordPath} and a limit for what is left (replayed thinks cost nothing), e.g. --resume ${recordPath} ${budgetStop.hint}\n`,
+        );
+      } else if (cancelled || (!ok && summary.entries > 0)) {
         term.stderr(
           `patchwork: the run ${cancelled ? "was cancelled" : "failed"}: cassette ${recordPath} keeps ${summary.entries} answered ${summary.entries === 1 ? "think" : "thinks"}; ` +
             `go on with --resume ${recordPath}\n`,

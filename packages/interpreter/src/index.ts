@@ -6,6 +6,7 @@ export { AgentError } from "./ports.js";
 export type {
   JoinResult,
   ReceiveResult,
+  SessionUsage,
   WorkerFailure,
   WorkerTask,
   Workers,
