@@ -144,9 +144,13 @@ function budgetLimits(args: RunArgs): BudgetLimits {
   return { ...(args.maxThinks !== undefined ? { maxThinks: args.maxThinks } : {}), ...(budget ? { budget } : {}) };
 }
 
-/** How a run stopped at its budget goes on: the limit option for what is left (replayed thinks cost nothing). */
+/**
+ * How a run stopped at its budget goes on: the same limit again, for what is left (replayed
+ * thinks cost nothing); none after `--max-thinks 0` (a replay that stopped at its first gap).
+ */
 function resumeHint(kind: "thinks" | "cost" | "tokens", args: RunArgs): string {
-  return kind === "thinks" ? `--max-thinks ${args.maxThinks ?? "N"}` : `--budget ${args.budget ?? "AMOUNT"}`;
+  if (kind === "thinks") return args.maxThinks ? `--max-thinks ${args.maxThinks}` : "";
+  return `--budget ${args.budget ?? "AMOUNT"}`;
 }
 
 

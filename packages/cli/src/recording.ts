@@ -37,8 +37,9 @@ export interface Recording {
   records: boolean;
 }
 
-/** A run stopped at its budget: what it spent, its limit, and the option to go on with (`--max-thinks 3`). */
+/** A run stopped at its budget: what it spent, its limit, and the option to go on with (`--max-thinks 3`; "": none). */
 export interface BudgetStopNote {
+  kind: "thinks" | "cost" | "tokens";
   spent: string;
   limit: string;
   hint: string;
@@ -129,8 +130,8 @@ export async function openRecording(args: RecordingArgs, term: Terminal, { inPro
       if (replay) term.stderr(`patchwork: ${recordPath}: ${count(summary.replayed)} replayed, ${count(summary.live)} asked live\n`);
       if (budgetStop) {
         term.stderr(
-          `patchwork: the run stopped at its budget (${budgetStop.spent} spent, limit ${budgetStop.limit}): cassette ${recordPath} keeps ${summary.entries} answered ${summary.entries === 1 ? "think" : "thinks"}; ` +
-            `go on with --resume ${recordPath} and a limit for what is left (replayed thinks cost nothing), e.g. --resume ${recordPath} ${budgetStop.hint}\n`,
+          `patchwork: the run stopped at its budget (limit ${budgetStop.limit}, ${budgetStop.spent} ${budgetStop.kind === "thinks" ? "asked" : "spent"}): cassette ${recordPath} keeps ${summary.entries} answered ${summary.entries === 1 ? "think" : "thinks"}; ` +
+            `go on with --resume ${recordPath} and a limit for what is left (replayed thinks cost nothing), e.g. --resume ${recordPath}${budgetStop.hint ? ` ${budgetStop.hint}` : ""}\n`,
         );
       } else if (cancelled || (!ok && summary.entries > 0)) {
         term.stderr(

@@ -51,9 +51,16 @@ describe("--max-thinks and --budget", { timeout: 120_000 }, () => {
     expect(stopped.stdout).toBe("1: answer to Item 1: answer.\n2: answer to Item 2: answer.\n3: answer to Item 3: answer.\n");
     expect(stopped.stderr).toContain("p.pw:2:11: error[PW4030]: the run stopped at its limit of 3 thinks (--max-thinks)\n");
     expect(stopped.stderr).toContain(
-      "patchwork: the run stopped at its budget (3 thinks spent, limit 3 thinks): cassette k.json keeps 3 answered thinks; go on with --resume k.json and a limit for what is left (replayed thinks cost nothing), e.g. --resume k.json --max-thinks 3\n",
+      "patchwork: the run stopped at its budget (limit 3 thinks, 3 thinks asked): cassette k.json keeps 3 answered thinks; go on with --resume k.json and a limit for what is left (replayed thinks cost nothing), e.g. --resume k.json --max-thinks 3\n",
     );
     expect(stopped.summary).toMatch(/^3 thinks asked, 0 replayed, 0 retried, 0 failed · tokens 3,000 in \/ 150 out · cost 0\.30 USD · /);
+    expect(entries(join(dir, "k.json"))).toBe(3);
+
+    // --max-thinks 0: the replay alone, stopped at the first think the cassette lacks.
+    const replayOnly = patchwork(["run", "p.pw", "--agent", agent, "--resume", "k.json", "--max-thinks", "0"], { cwd: dir });
+    expect([replayOnly.status, replayOnly.stdout]).toEqual([3, stopped.stdout]);
+    expect(replayOnly.stderr).toContain("e.g. --resume k.json\n");
+    expect(replayOnly.summary).toMatch(/^0 thinks asked, 3 replayed, 0 retried, 0 failed · tokens not reported · cost not reported by the agent · /);
     expect(entries(join(dir, "k.json"))).toBe(3);
 
     // Replayed thinks cost nothing and count for nothing: the same limit lets the rest be asked.
@@ -159,9 +166,13 @@ describe("what a run cost", { timeout: 120_000 }, () => {
   });
 
   it("a run without an agent prints no summary; a replay with no agent neither", () => {
-    const { dir } = setUp(PAYING);
+    const { dir, agent } = setUp(PAYING);
     const r = patchwork(["run", "p.pw", "--no-agent"], { cwd: dir });
     expect([r.status, r.summary]).toEqual([0, undefined]);
+    const recorded = patchwork(["run", "p.pw", "--agent", agent, "--record", "r.json"], { cwd: dir });
+    expect(recorded.summary).toMatch(/^5 thinks asked, /);
+    const replayed = patchwork(["run", "p.pw", "--replay", "r.json"], { cwd: dir });
+    expect([replayed.status, replayed.stdout, replayed.stderr, replayed.summary]).toEqual([0, recorded.stdout, "", undefined]);
   });
 });
 
