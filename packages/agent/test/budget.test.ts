@@ -107,6 +107,16 @@ describe("the budget's gate", () => {
     expect(h.stopped?.message).toBe("the run stopped at its budget of 0.35 USD (--budget): 0.10 USD spent");
   });
 
+  it("a retry of a think under way, once the run is stopping, is held and no longer waited for", async () => {
+    const h = harness({ maxThinks: 1 });
+    void h.ask(1);
+    void h.ask(2); // held: the run stops once think 1 has ended…
+    expect(h.stopped).toBeNull();
+    void h.ask(1); // …but think 1 is retried (the retries' work asks again): held too, nothing under way
+    await new Promise((r) => setTimeout(r, 0));
+    expect(h.stopped).toMatchObject({ kind: "thinks" });
+  });
+
   it("tokens count every kind the agent reports; a retry of a think is not another think", async () => {
     const h = harness({ budget: { kind: "tokens", tokens: 250 }, maxThinks: 1 });
     void h.ask(1);

@@ -139,7 +139,11 @@ export class BudgetGate {
     return {
       think: (request, runChild, signal, context) => {
         const id = context.thinkId;
-        if (this.stopped || (!this.counted.has(id) && this.refuse(request))) return this.hold(signal);
+        if (this.stopped || (!this.counted.has(id) && this.refuse(request))) {
+          // (A retry of a think under way, held: it is no longer under way.)
+          this.open.delete(id);
+          return this.hold(signal);
+        }
         this.counted.add(id);
         this.totals.asked(id);
         const open: Open = { inDo: 0, worker: context.worker };
