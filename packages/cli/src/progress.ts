@@ -88,7 +88,7 @@ export class Progress {
         if (this.options.verbose >= 2) this.verbose(event.text);
         break;
       case "budget-stop":
-        this.verbose(`[budget: ${event.spent}, limit ${event.limit}: no more thinks start; the run stops once those under way have answered]\n`);
+        this.verbose(`[budget: ${event.spent} ${event.kind === "thinks" ? "asked" : "spent"}, limit ${event.limit}: no more thinks start; the run stops once those under way have answered]\n`);
         break;
       default:
         return;

@@ -203,6 +203,8 @@ describe("--verbose and the agent's own log lines", { timeout: 120_000 }, () => 
     const { dir, agent } = setUp(PAYING, 'var a = think { One. }\nprint(a)\n');
     const one = patchwork(["run", "p.pw", "--agent", agent, "--verbose"], { cwd: dir });
     expect(one.status).toBe(0);
+    const stopped = patchwork(["run", "p.pw", "--agent", agent, "--verbose", "--max-thinks", "0"], { cwd: dir });
+    expect(stopped.stderr).toContain("[budget: 0 thinks asked, limit 0 thinks: no more thinks start; the run stops once those under way have answered]\n");
     expect(one.stderr).toContain("── think at p.pw:1 ──");
     expect(one.stderr).not.toContain("[test-agent]");
     for (const flag of [["--verbose=2"], ["-vv"], ["-v", "--verbose"]]) {
