@@ -137,6 +137,13 @@ describe("the budget's gate", () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatchObject({ code: "PW4031", message: expect.stringContaining("--budget 50000tok") });
     expect(h.stopped).toBeNull();
+    // Nor tokens: a token budget cannot be kept either; --max-thinks can.
+    const none = harness({ budget: { kind: "tokens", tokens: 1000 } });
+    void none.ask(1);
+    await none.end(1, 0, 0);
+    expect(none.events.filter((e) => e.type === "warning")).toEqual([
+      { type: "warning", thinkId: 1, code: "PW4031", message: "the agent reports no tokens, so --budget 1,000 tokens cannot be kept: bound the run with --max-thinks" },
+    ]);
   });
 });
 

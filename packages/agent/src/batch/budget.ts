@@ -221,21 +221,29 @@ export class BudgetGate {
     this.ended.thinks++;
     this.ended.tokens += s?.tokens ?? 0;
     if (this.currency !== null) this.ended.cost += s?.cost[this.currency] ?? 0;
+    this.warnUnkept(id);
+  }
+
+  /** A budget the agent's reports cannot keep (no cost, or no tokens either): said once, with what to give instead. */
+  private warnUnkept(thinkId: number): void {
     const budget = this.limits.budget;
-    const currency = budget?.kind === "cost" ? (budget.currency ?? this.currency) : null;
-    if (budget?.kind === "cost" && !this.warned && (currency === null || this.costSpent(currency) === 0)) {
-      this.warned = true;
-      const tokens = this.totals.tokens;
-      const example = tokens > 0 ? `${tokens * 100}tok` : "2000000tok";
-      this.emit({
-        type: "warning",
-        thinkId: id,
-        code: AgentCodes.noCost,
-        message:
-          `the agent reports no cost${budget.currency ? ` in ${budget.currency}` : ""}, so --budget ${describeBudget(budget)} cannot be kept; ` +
-          `tokens are counted (${groupDigits(tokens)} so far): give the budget in tokens, e.g. --budget ${example}`,
-      });
-    }
+    if (!budget || this.warned) return;
+    const tokens = this.totals.tokens;
+    const given = `--budget ${describeBudget(budget)}`;
+    let message: string | null = null;
+    if (budget.kind === "cost") {
+      const currency = budget.currency ?? this.currency;
+      const named = budget.currency ? ` in ${budget.currency}` : "";
+      if (currency === null || this.costSpent(currency) === 0) {
+        message =
+          tokens > 0
+            ? `the agent reports no cost${named}, so ${given} cannot be kept; tokens are counted (${groupDigits(tokens)} so far): give the budget in tokens, e.g. --budget ${tokens * 100}tok`
+            : `the agent reports neither cost${named} nor tokens, so ${given} cannot be kept: bound the run with --max-thinks`;
+      }
+    } else if (tokens === 0) message = `the agent reports no tokens, so ${given} cannot be kept: bound the run with --max-thinks`;
+    if (message === null) return;
+    this.warned = true;
+    this.emit({ type: "warning", thinkId, code: AgentCodes.noCost, message });
   }
 
   /** A think that may not start: unanswered until the run stops (its signal aborts). */
