@@ -9,6 +9,7 @@
 export const endToEndSuites = [
   // The CLI as users run it: `bin/patchwork.js` spawned per test, mostly with a scripted agent.
   "packages/cli/test/agent-cli.test.ts",
+  "packages/cli/test/budget.test.ts",
   "packages/cli/test/cache-cli.test.ts",
   "packages/cli/test/code-cache.test.ts",
   "packages/cli/test/cancelled-write.test.ts",

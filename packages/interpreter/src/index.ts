@@ -8,6 +8,7 @@ export type {
   JoinResult,
   TaskOutcome,
   ReceiveResult,
+  SessionUsage,
   WorkerFailure,
   WorkerTask,
   Workers,

@@ -239,6 +239,19 @@ export type JoinResult = { ok: true; values: JsonValue[] } | { ok: false; failur
  */
 export type DelegateMode = "fail-fast" | "settle";
 
+/**
+ * `self.session.usage` (language.md §4): thinks asked of the agent so far (replayed ones cost
+ * nothing and are not counted), tokens and cost by currency as the agent reported them (null:
+ * it reported none).
+ */
+export interface SessionUsage {
+  thinks: number;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  cost: Record<string, number> | null;
+}
+
+
 export type ReceiveResult = { ok: true; value: JsonValue } | { ok: false; reason: "timeout" };
 
 /**
@@ -253,6 +266,8 @@ export interface Workers {
   readonly sessionTimestamp: string;
   /** `self.session.dir`: the run's scratch directory, created on first use. */
   sessionDir(): string;
+  /** `self.session.usage`: what the run has spent so far (an implementation without an agent runtime: nothing). */
+  sessionUsage(): SessionUsage;
   /** Starts the tasks (all at once, as far as the implementation can); returns the group's handle. */
   start(tasks: WorkerTask[], mode?: DelegateMode): number;
   /**

@@ -7,7 +7,7 @@
  * commands, threads; a settled one, `self.delegate(…).settle()`, lets them finish).
  */
 import { availableParallelism } from "node:os";
-import type { DelegateMode, JoinResult, WorkerFailure, WorkerTask } from "@patchwork/interpreter";
+import type { DelegateMode, JoinResult, SessionUsage, WorkerFailure, WorkerTask } from "@patchwork/interpreter";
 import { AgentError, ensureSessionDir, isFatalCode } from "@patchwork/interpreter/core";
 import { sharesThread } from "@patchwork/interpreter/tasks";
 import type { Program, Span } from "@patchwork/parser";
@@ -43,6 +43,8 @@ export interface PoolOptions {
   /** See `cpuSlots` (default `STARVED_MS`). */
   starvedMs?: number;
   onOutput: (text: string) => void;
+  /** `self.session.usage`: what the run has spent so far (default: nothing asked, nothing reported). */
+  usage?: () => SessionUsage;
   /** The program's thread, started ahead (ahead.ts); else the pool starts it. */
   ahead?: EvaluatorThreadAhead;
 }
@@ -53,6 +55,9 @@ export type RootEnd = { kind: "done"; outcome: RunOutcome } | { kind: "crashed";
 const noAgent: AsyncAgent = {
   think: () => Promise.reject(new AgentError(AgentCodes.requestFailed, "no agent is configured")),
 };
+
+/** `self.session.usage` of a run without an agent. */
+const NOTHING_SPENT: SessionUsage = { thinks: 0, inputTokens: null, outputTokens: null, cost: null };
 
 /**
  * Most tasks one thread carries (all but one of them suspended: decision 0016). Waiting tasks
@@ -232,6 +237,7 @@ export class EvaluatorPool {
       case "join":
       case "receive":
       case "session-dir":
+      case "session-usage":
         t.bridge.answer(message.seq, { type: "cancel", code: AgentCodes.cancelled, message: "cancelled" });
         return;
     }
@@ -302,6 +308,9 @@ export class EvaluatorPool {
         t.bridge.answer(message.seq, { type: "session-dir", result });
         return;
       }
+      case "session-usage":
+        t.bridge.answer(message.seq, { type: "session-usage", result: this.options.usage?.() ?? NOTHING_SPENT });
+        return;
       case "thinks-ahead":
         this.options.agent?.prepare?.({ thinks: message.thinks });
         return;

@@ -15,6 +15,7 @@ import type {
   PwEvent,
   ReceiveResult,
   SessionInfo,
+  SessionUsage,
   ShellResult,
   ThinkRequest,
   Wait,
@@ -175,6 +176,8 @@ export type WorkerMessage =
   | { type: "receive"; seq: number; mailbox: string; timeoutMs: number }
   /** `self.session.dir`: create the run's directory if it is not there (answered `session-dir`). */
   | { type: "session-dir"; seq: number }
+  /** `self.session.usage`: what the run has spent so far (answered `session-usage`). */
+  | { type: "session-usage"; seq: number }
   /** The task suspended in a wait that frees its thread; the answer comes as `wait-answer`. */
   | { type: "wait"; wait: Wait }
   | { type: "ready" }
@@ -196,6 +199,7 @@ export type ThinkResponse = { seq: number } & (
   | { type: "joined"; result: JoinResult }
   | { type: "received"; result: ReceiveResult }
   | { type: "session-dir"; result: { ok: true } | { ok: false; message: string } }
+  | { type: "session-usage"; result: SessionUsage }
 );
 
 /** What the worker sends back on a think's channel (`seq`). */

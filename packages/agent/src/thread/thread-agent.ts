@@ -14,6 +14,7 @@ import type {
   JsonValue,
   ReceiveResult,
   RunChild,
+  SessionUsage,
   ShellOptions,
   ShellResult,
   ThinkReply,
@@ -175,6 +176,10 @@ export class ThreadWorkers implements Workers {
     const answer = this.agent.request("session-dir", (seq) => ({ type: "session-dir", seq })).result;
     if (!answer.ok) throw new Error(answer.message);
     return this.session.dir;
+  }
+  /** The main thread counts what the run asks and spends (batch/totals.ts). */
+  sessionUsage(): SessionUsage {
+    return this.agent.request("session-usage", (seq) => ({ type: "session-usage", seq })).result;
   }
   start(tasks: WorkerTask[], mode?: DelegateMode): number {
     const group = ++this.groups;

@@ -11,7 +11,7 @@
  */
 import { isFatalCode, RuntimeError } from "../errors.js";
 import { toJson } from "../values.js";
-import type { DelegateMode, JoinResult, JsonValue, ReceiveResult, WorkerFailure, WorkerTask, Workers } from "../ports.js";
+import type { DelegateMode, JoinResult, JsonValue, ReceiveResult, SessionUsage, WorkerFailure, WorkerTask, Workers } from "../ports.js";
 import { ensureSessionDir, newSession, removeSessionDir, type SessionInfo } from "./session.js";
 
 interface Group {
@@ -50,6 +50,11 @@ export class InThreadWorkers implements Workers {
     ensureSessionDir(this.dir);
     this.dirMade = true;
     return this.dir;
+  }
+
+  /** No agent runtime counts here (the no-agent, scripted and cassette agents spend nothing). */
+  sessionUsage(): SessionUsage {
+    return { thinks: 0, inputTokens: null, outputTokens: null, cost: null };
   }
 
   /** Removes the session directory if the run created it. */

@@ -198,7 +198,7 @@ function findUncopyable(v: Value, depth: number): string | null {
   return null;
 }
 
-/** `self.session`: id, timestamp, dir, mailbox. */
+/** `self.session`: id, timestamp, dir, usage, mailbox. */
 export class PwSession extends PwOpaque {
   readonly typeName = "object";
   private mailboxes: PwMailboxes | null = null;
@@ -221,6 +221,11 @@ export class PwSession extends PwOpaque {
         } catch (e) {
           return raise("PW3021", node.span, file, { detail: `cannot create the session directory: ${(e as Error).message}` });
         }
+      case "usage": {
+        // Figures of this moment (a copy): {thinks, inputTokens, outputTokens, cost}.
+        const u = w.sessionUsage();
+        return fromJson({ thinks: u.thinks, inputTokens: u.inputTokens, outputTokens: u.outputTokens, cost: u.cost });
+      }
       case "mailbox":
         return (this.mailboxes ??= new PwMailboxes(this.rt));
     }
