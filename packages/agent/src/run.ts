@@ -11,3 +11,4 @@ export type { ParsedProgram, RunWithAgentOptions, RunWithAgentResult } from "./t
 export type { AcpAgentOptions } from "./acp/agent.js";
 export { addUsage, emptyUsage, type UsageFigures } from "./acp/turn-record.js";
 export type { AsyncAgent, PermissionAnswer, PermissionQuestion, RunEvent } from "./types.js";
+export { ProgressModel, ETA_AFTER, type ProgressList, type ProgressListView, type ProgressSnapshot } from "./progress/model.js";

@@ -81,6 +81,8 @@ export class Runtime {
   captures: string[][] = [];
   /** Think ids for events. */
   thinkCounter = 0;
+  /** Loop numbers for events (`loop-start`…: compiler/loop-progress.ts). */
+  loopCounter = 0;
   readonly events: boolean;
   /** Function bodies and top levels are compiled to JS (codegen.ts); false: closures only. */
   readonly codegen: boolean;

@@ -75,7 +75,7 @@ describe("run()", () => {
     const agent = new ScriptedAgent([[{ do: 0 }, { reply: "r" }]]);
     const r = runSource('print("p")\nlog("l")\n$ true\nfor i in 1...2 { }\nthink {\n  do { print("c") }\n}', { agent });
     const types = r.events.map((e) => e.type);
-    expect(types).toEqual(["print", "log", "shell", "loop", "loop", "think-start", "do-start", "print", "do-end", "think-end"]);
+    expect(types).toEqual(["print", "log", "shell", "loop-start", "loop-item", "loop-item", "loop-end", "think-start", "do-start", "print", "do-end", "think-end"]);
     expect(r.stderr).toBe("l\n");
   });
 });

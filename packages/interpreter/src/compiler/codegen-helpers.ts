@@ -25,7 +25,6 @@ export interface Helpers {
   tooDeep(node: Node): never;
   call(fv: Value | undefined, args: Value[], node: CallExpr, callee: Ident): Value;
   check(node: Node): void;
-  loopEvent(node: Node, iteration: number): void;
   bounds(a: Value, b: Value, node: Node): void;
 }
 
@@ -65,9 +64,6 @@ export function makeHelpers(rt: Runtime, file: string): Helpers {
       return callValue(rt, fv, args, node, file, `'${callee.name}'`);
     },
     check: (node) => rt.check(node, file),
-    loopEvent: (node, iteration) => {
-      if (iteration <= 100 || iteration % 1000 === 0) rt.emit({ type: "loop", iteration, span: node.span });
-    },
     bounds: (a, b, node) => {
       if (typeof a !== "number" || typeof b !== "number")
         raise("PW3005", node.span, file, { op: "...", left: describe(a), right: describe(b) });

@@ -226,7 +226,8 @@ function stmt(s: Stmt, cx: Cx, g: Gen, top: boolean): string {
     case "While":
       return loop(s, cx, g);
     case "For":
-      if (s.iterable.kind === "Range") return forRange(s, cx, g);
+      // A host that listens gets the loop's progress events from the closure compiler's loop (stmt.ts).
+      if (s.iterable.kind === "Range" && !cx.m.rt.events) return forRange(s, cx, g);
       break;
     case "Return":
       if (s.value?.kind === "Think" && cx.scope.fn.returnType) break;
@@ -246,23 +247,20 @@ function stmt(s: Stmt, cx: Cx, g: Gen, top: boolean): string {
   return fallback(s, cx, g);
 }
 
-function tick(s: Stmt, g: Gen, counter: string): string {
-  const node = g.k(s);
-  return `if (++rt.steps >= rt.nextCheck) H.check(${node});\nif (EV) H.loopEvent(${node}, ++${counter});\n`;
+function tick(s: Stmt, g: Gen): string {
+  return `if (++rt.steps >= rt.nextCheck) H.check(${g.k(s)});\n`;
 }
 
 function loop(s: WhileStmt, cx: Cx, g: Gen): string {
-  const it = g.temp();
   const test = cond(s.test, cx, g);
   const inner: Cx = { ...childCx(cx), loops: cx.loops + 1 };
   g.loops++;
   const body = stmts(s.body.statements, inner, g);
   g.loops--;
-  return `${it} = 0;\nwhile (${test}) {\n${tick(s, g, it)}${body}}\n`;
+  return `while (${test}) {\n${tick(s, g)}${body}}\n`;
 }
 
 function forRange(s: ForStmt, cx: Cx, g: Gen): string {
-  const it = g.temp();
   const i = g.temp();
   const end = g.temp();
   const range = s.iterable as Expr & { kind: "Range" };
@@ -274,8 +272,7 @@ function forRange(s: ForStmt, cx: Cx, g: Gen): string {
   const body = stmts(s.body.statements, inner, g);
   g.loops--;
   return (
-    `[${i}, ${end}] = ${bounds}(f);\n${it} = 0;\n` +
-    `for (; ${i} <= ${end}; ${i}++) {\n${tick(s, g, it)}f[${slot}] = ${i};\n${body}}\n`
+    `[${i}, ${end}] = ${bounds}(f);\n` + `for (; ${i} <= ${end}; ${i}++) {\n${tick(s, g)}f[${slot}] = ${i};\n${body}}\n`
   );
 }
 
@@ -285,8 +282,8 @@ export function generateBody(list: Stmt[], cx: Cx, topLevel = false): StmtFn {
   const code = stmts(list, cx, g, topLevel);
   const src = `"use strict";\nreturn function body(f) {\nlet s;\n${g.tempDecl()}\n${code}return ${NORMAL};\n};`;
   const rt = cx.m.rt;
-  const make = new Function("K", "H", "G", "rt", "PF", "EV", src) as (...a: unknown[]) => StmtFn;
-  return make(g.K, makeHelpers(rt, cx.m.fileName), cx.m.G, rt, PwFunction, rt.events);
+  const make = new Function("K", "H", "G", "rt", "PF", src) as (...a: unknown[]) => StmtFn;
+  return make(g.K, makeHelpers(rt, cx.m.fileName), cx.m.G, rt, PwFunction);
 }
 
 export type { Value };
