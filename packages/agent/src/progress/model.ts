@@ -47,8 +47,8 @@ export interface ProgressList {
   done: number;
   /** The item running (a loop), or -1. */
   current: number;
-  /** Per task of a list: whether it ended (a loop: empty). */
-  finished: boolean[];
+  /** Per task of a list, what became of it (a loop: empty). */
+  tasks: ("queued" | "running" | "ok" | "failed")[];
   startedAt: number;
   /** Set when it ends: `ok` false, an error left it (or a task failed). */
   ended: { ok: boolean; at: number } | null;
@@ -82,7 +82,7 @@ export class ProgressModel {
         const variable = event.variable;
         const label = `${variable} in ${event.fileName}:${event.span.start.line}`;
         const owner = event.worker ?? "main";
-        this.opened({ kind: "loop", key: loopKey(event), label, variable, labels: event.labels ?? [], total: event.total, done: 0, current: -1, finished: [], startedAt: now, ended: null, work: false, owner });
+        this.opened({ kind: "loop", key: loopKey(event), label, variable, labels: event.labels ?? [], total: event.total, done: 0, current: -1, tasks: [], startedAt: now, ended: null, work: false, owner });
         return;
       }
       case "loop-item": {
@@ -108,8 +108,10 @@ export class ProgressModel {
         if (list) this.closed(list, event.ok, now);
         return;
       }
+      case "task-start":
+        return this.task(event.worker, "running");
       case "task-end":
-        return this.taskEnd(event.worker, event.ok);
+        return this.task(event.worker, event.ok ? "ok" : "failed");
       case "think-start":
         this.thinks.add(event.id);
         this.worked();
@@ -183,7 +185,7 @@ export class ProgressModel {
       total: event.total,
       done: 0,
       current: -1,
-      finished: new Array<boolean>(event.total).fill(false),
+      tasks: new Array<"queued">(event.total).fill("queued"),
       startedAt: now,
       ended: null,
       work: false,
@@ -197,22 +199,24 @@ export class ProgressModel {
     this.opened(list);
   }
 
-  /** A task key `[OWNER/]WORKER#N` ended: its group's item N - first is done. */
-  private taskEnd(key: string, ok: boolean): void {
+  /** A task key `[OWNER/]WORKER#N` started or ended: item N - first of its group. */
+  private task(key: string, state: "running" | "ok" | "failed"): void {
     const slash = key.lastIndexOf("/");
     const owner = slash < 0 ? "main" : key.slice(0, slash);
     const n = Number(key.slice(key.lastIndexOf("#") + 1));
     const mine = this.delegated.get(owner);
     if (!mine) return;
-    const group = mine.groups.find((g) => n >= g.first && n < g.first + g.list.finished.length);
+    const group = mine.groups.find((g) => n >= g.first && n < g.first + g.list.tasks.length);
     if (!group) return;
+    const list = group.list;
     const index = n - group.first;
-    if (!group.list.finished[index]) {
-      group.list.finished[index] = true;
-      group.list.done++;
-    }
-    if (!ok) this.failed++;
-    if (group.list.ended && group.list.done === group.list.finished.length) mine.groups.splice(mine.groups.indexOf(group), 1);
+    const before = list.tasks[index];
+    if (before === "ok" || before === "failed") return;
+    list.tasks[index] = state;
+    if (state === "running") return;
+    list.done++;
+    if (state === "failed") this.failed++;
+    if (list.ended && list.done === list.tasks.length) mine.groups.splice(mine.groups.indexOf(group), 1);
   }
 }
 

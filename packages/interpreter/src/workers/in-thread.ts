@@ -13,6 +13,15 @@ import { toJson } from "../values.js";
 import type { JoinResult, JsonValue, ReceiveResult, WorkerFailure, WorkerTask, Workers } from "../ports.js";
 import { ensureSessionDir, newSession, removeSessionDir, type SessionInfo } from "./session.js";
 
+/**
+ * Told of task groups as they start and end and of each task (`onDelegate`), for a host that
+ * shows progress (`@patchwork/agent` makes its `delegate-start`/`delegate-end` events of them).
+ */
+export type DelegateNote =
+  | { type: "group-start"; group: number; tasks: WorkerTask[] }
+  | { type: "task-start" | "task-end"; group: number; index: number; ok: boolean }
+  | { type: "group-end"; group: number; ok: boolean };
+
 interface Group {
   tasks: WorkerTask[];
   results: (JsonValue | undefined)[];
@@ -35,6 +44,7 @@ export class InThreadWorkers implements Workers {
   constructor(
     private readonly runner: TaskRunner,
     session: SessionInfo = newSession(),
+    private readonly onDelegate: ((note: DelegateNote) => void) | null = null,
   ) {
     this.sessionId = session.id;
     this.sessionTimestamp = session.timestamp;
@@ -56,6 +66,7 @@ export class InThreadWorkers implements Workers {
     const id = ++this.lastGroup;
     this.groups.set(id, { tasks, results: tasks.map(() => undefined), failure: null });
     tasks.forEach((_, index) => this.queue.push({ group: id, index }));
+    this.onDelegate?.({ type: "group-start", group: id, tasks });
     return id;
   }
 
@@ -63,12 +74,16 @@ export class InThreadWorkers implements Workers {
     const g = this.groups.get(group);
     if (!g) throw new Error(`unknown worker group ${group}`);
     for (;;) {
-      if (g.failure) return { ok: false, failure: g.failure };
+      if (g.failure) {
+        this.onDelegate?.({ type: "group-end", group, ok: false });
+        return { ok: false, failure: g.failure };
+      }
       const next = this.queue.findIndex((q) => q.group === group);
       if (next < 0) break;
       this.runQueued(next);
     }
     this.groups.delete(group);
+    this.onDelegate?.({ type: "group-end", group, ok: true });
     return { ok: true, values: g.results.map((v) => v ?? null) };
   }
 
@@ -91,10 +106,13 @@ export class InThreadWorkers implements Workers {
     const { group, index } = this.queue.splice(at, 1)[0]!;
     const g = this.groups.get(group)!;
     const task = g.tasks[index]!;
+    this.onDelegate?.({ type: "task-start", group, index, ok: true });
     try {
       g.results[index] = this.runner(task);
+      this.onDelegate?.({ type: "task-end", group, index, ok: true });
     } catch (e) {
       if (!(e instanceof RuntimeError)) throw e;
+      this.onDelegate?.({ type: "task-end", group, index, ok: false });
       g.failure = failureOf(task, e);
       // The rest of the group is cancelled: it never starts.
       for (let i = this.queue.length - 1; i >= 0; i--) if (this.queue[i]!.group === group) this.queue.splice(i, 1);
