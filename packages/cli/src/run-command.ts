@@ -40,6 +40,8 @@ export interface RunArgs {
   idleTimeout?: number;
   restartAgentAfter?: number;
   verbose?: boolean;
+  /** No progress line on the terminal. */
+  quiet?: boolean;
   /** Write a JSON-lines trace of the run here (docs/trace.md). */
   trace?: string;
   traceTextLimit?: number;
