@@ -29,7 +29,6 @@ export class LineBuffer {
 }
 
 export function wrapHost(base: Host, init: WorkerInit, agent: ThreadAgent, output: string[], lines: LineBuffer | null): Host {
-  const items = new LoopItems();
   return {
     write(text) {
       output.push(text);
@@ -61,7 +60,6 @@ export function wrapHost(base: Host, init: WorkerInit, agent: ThreadAgent, outpu
       // Without writeOutput, `log` above has sent the text as a `log` event already (`log(…)`
       // calls it, then emits its own event): one event a line, not two.
       if (raw.type === "log" && !init.writeOutput) return;
-      if (!items.pass(raw)) return;
       // A task thread's think events name its worker (traces, cassettes, --verbose).
       const event =
         init.worker !== undefined && (raw.type === "think-start" || raw.type === "think-repair" || raw.type === "think-end")
@@ -78,39 +76,5 @@ function send(event: PwEvent): void {
   else {
     flushHeldStart();
     queue({ type: "event", event });
-  }
-}
-
-/** Most milliseconds between two `loop-item` events a thread sends (the others are held, then dropped). */
-export const ITEM_MS = 50;
-
-/**
- * A loop's items leave the thread at most every `ITEM_MS` (a loop's first item at once): a
- * message per item would make a long loop's events cost more than the loop. The item held
- * goes out before any other event (so a think's start follows its item), or is dropped when a
- * later item or its loop's end makes it stale.
- */
-class LoopItems {
-  private held: Extract<PwEvent, { type: "loop-item" }> | null = null;
-  private sentAt = 0;
-
-  /** Whether `event` goes out now (a held item goes first). */
-  pass(event: PwEvent): boolean {
-    if (event.type === "loop-item") {
-      const now = Date.now();
-      if (event.index > 0 && now - this.sentAt < ITEM_MS) {
-        this.held = event;
-        return false;
-      }
-      this.held = null;
-      this.sentAt = now;
-      return true;
-    }
-    const held = this.held;
-    if (held) {
-      this.held = null;
-      if (event.type !== "loop-end" || event.loop !== held.loop) send(held);
-    }
-    return true;
   }
 }

@@ -226,8 +226,7 @@ function stmt(s: Stmt, cx: Cx, g: Gen, top: boolean): string {
     case "While":
       return loop(s, cx, g);
     case "For":
-      // A host that listens gets the loop's progress events from the closure compiler's loop (stmt.ts).
-      if (s.iterable.kind === "Range" && !cx.m.rt.events) return forRange(s, cx, g);
+      if (s.iterable.kind === "Range") return forRange(s, cx, g);
       break;
     case "Return":
       if (s.value?.kind === "Think" && cx.scope.fn.returnType) break;
@@ -271,8 +270,16 @@ function forRange(s: ForStmt, cx: Cx, g: Gen): string {
   g.loops++;
   const body = stmts(s.body.statements, inner, g);
   g.loops--;
+  const head = `[${i}, ${end}] = ${bounds}(f);\n`;
+  if (!cx.m.rt.events) return head + `for (; ${i} <= ${end}; ${i}++) {\n${tick(s, g)}f[${slot}] = ${i};\n${body}}\n`;
+  // A host listens: the loop's progress events (loop-progress.ts). `finally` ends it however it
+  // is left; a `break` or `return` counts the item it leaves from as done, an error does not.
+  const [loop, done, ok] = [g.temp(), g.temp(), g.temp()];
   return (
-    `[${i}, ${end}] = ${bounds}(f);\n` + `for (; ${i} <= ${end}; ${i}++) {\n${tick(s, g)}f[${slot}] = ${i};\n${body}}\n`
+    head +
+    `${loop} = H.loopStart(${g.k(s)}, ${i}, ${end});\n${done} = 0;\n${ok} = true;\ntry {\n` +
+    `for (; ${i} <= ${end}; ${i}++, ${done}++) {\n${tick(s, g)}H.loopItem(${loop}, ${done});\nf[${slot}] = ${i};\n${body}}\n` +
+    `} catch (e) {\n${ok} = false;\nthrow e;\n} finally {\nH.loopEnd(${loop}, ${ok}, ${done} + (${ok} && ${i} <= ${end} ? 1 : 0));\n}\n`
   );
 }
 

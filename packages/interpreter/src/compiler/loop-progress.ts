@@ -11,6 +11,8 @@ import { numberToText, PwFunction, PwOpaque, type Value } from "../values.js";
 
 export const MAX_LABELS = 200;
 export const LABEL_LENGTH = 60;
+/** Most milliseconds between two `loop-item` events told (loopItem). */
+export const ITEM_MS = 50;
 
 /** Emits `loop-start`; returns the loop's number for its other events. */
 export function loopStart(rt: Runtime, s: ForStmt, fileName: string, items: Value[], total: number): number {
@@ -21,8 +23,33 @@ export function loopStart(rt: Runtime, s: ForStmt, fileName: string, items: Valu
   return loop;
 }
 
+/**
+ * Item `index` of the loop starts. A loop's first item is told at once, the others at most
+ * every `ITEM_MS` (a host wants where a loop is, not an event per item: a long loop would pay
+ * more for its events than for its work). An item not told waits in the runtime and goes out
+ * before the next event of any other kind (so a think or a print inside it follows its item),
+ * or is dropped when a later item or its loop's end makes it stale. The clock is read every
+ * `itemEvery` items (reading it costs about as much as a fast item here), a number that grows
+ * while items are fast and shrinks when they are slow.
+ */
 export function loopItem(rt: Runtime, loop: number, index: number): void {
-  rt.emit({ type: "loop-item", loop, index });
+  if (index === 0) {
+    rt.heldLoop = 0;
+    rt.host.event!({ type: "loop-item", loop, index });
+    return;
+  }
+  rt.heldLoop = loop;
+  rt.heldIndex = index;
+  if (--rt.itemCheck > 0) return;
+  const now = Date.now();
+  const since = now - rt.checkAt;
+  rt.checkAt = now;
+  rt.itemEvery = since < 5 ? Math.min(rt.itemEvery * 2, 4096) : since > 20 ? Math.max(1, rt.itemEvery >> 1) : rt.itemEvery;
+  rt.itemCheck = rt.itemEvery;
+  if (now - rt.itemAt < ITEM_MS) return;
+  rt.itemAt = now;
+  rt.heldLoop = 0;
+  rt.host.event!({ type: "loop-item", loop, index });
 }
 
 export function loopEnd(rt: Runtime, loop: number, ok: boolean, done: number): void {

@@ -1,0 +1,127 @@
+#!/usr/bin/env node
+// Progress benchmark (npm run bench:progress). Prints, in one run:
+//  1. evaluation speed of loops when no host listens (the evaluator's `for` loops choose a
+//     loop without progress events then): a `for` over a list, a range loop in a function (the
+//     generated-code tier) and the eval benchmark's `while` loop, in process, best of N. With
+//     PW_BASE_INTERPRETER=/path/to/interpreter/dist/index.js (a build of the commit before the
+//     progress events) the same programs run on it too, interleaved, and the ratio is printed
+//     (goal ≤ 1.02);
+//  2. a 2,000-item and a 100,000-item loop typed in the panel (`patchwork acp`'s proxy, in
+//     process, with the scripted agent behind it): the turn's time with the plan against the
+//     same proxy with progress off (no plan; with PW_BASE_INTERPRETER its session threads run
+//     that evaluator, which makes no loop events at all), and the bytes of plan traffic
+//     (goal ≤ 5% slower, ≤ 1 MB for 100,000 items).
+// `--smoke`: small sizes, one run.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as acp from "@agentclientprotocol/sdk/unstable";
+import { median, size } from "./lib/bench.mjs";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const { parse } = await import(join(root, "packages/parser/dist/index.js"));
+const current = await import(join(root, "packages/interpreter/dist/index.js"));
+const base = process.env.PW_BASE_INTERPRETER ? await import(process.env.PW_BASE_INTERPRETER) : null;
+const RUNS = Number(process.env.BENCH_RUNS ?? size(15, 1));
+
+// ───────────────────────────── 1. evaluation, nobody listening ─────────────────────────────
+const N = size(300_000, 3_000);
+const programs = {
+  "for over a list": `var xs = []\nfor i in 1...${N / 10} { xs.push(i) }\nvar s = 0\nfor r in 1...10 { for x in xs { s = s + x * 2 } }\nprint(s)\n`,
+  "for over a range (in a function)": `fun f() {\n  var s = 0\n  for i in 1...${N} { s = s + i * 2 }\n  return s\n}\nprint(f())\n`,
+  "while (eval benchmark)": `var s = 0\nvar i = 0\nwhile i < ${N} {\n  s = s + i * 2\n  i = i + 1\n}\nprint(s)\n`,
+};
+const time = (mod, program) => {
+  const interp = new mod.Interpreter({ host: mod.createNodeHost({ cwd: root, stdout: () => undefined }) });
+  const t = performance.now();
+  interp.run(program, { fileName: "bench.pw" });
+  return performance.now() - t;
+};
+console.log(`1. loops, no host listening: best of ${RUNS} (ms)${base ? "  | before the progress events | ratio" : ""}`);
+for (const [name, source] of Object.entries(programs)) {
+  const { program } = parse(source, { fileName: "bench.pw" });
+  const now = [];
+  const before = [];
+  for (let i = 0; i < RUNS; i++) {
+    now.push(time(current, program));
+    if (base) before.push(time(base, program));
+  }
+  const a = Math.min(...now);
+  const line = `${name.padEnd(34)} ${a.toFixed(2).padStart(8)} ms`;
+  if (!base) console.log(line);
+  else {
+    const b = Math.min(...before);
+    console.log(`${line}  | ${b.toFixed(2).padStart(8)} ms | ${(a / b).toFixed(3)}`);
+  }
+}
+
+// ───────────────────────────── 2. the panel's plan ─────────────────────────────
+const { serveAcpProxy } = await import(join(root, "packages/serve/dist/index.js"));
+const agentBin = join(root, "packages/agent/bin/patchwork-test-agent.js");
+const scratch = mkdtempSync(join(tmpdir(), "pw-bench-progress-"));
+const script = join(scratch, "script.json");
+writeFileSync(script, JSON.stringify({ prompts: [{ steps: [{ reply: "ok" }] }] }));
+
+/** An editor connected in process to a proxy (`plan`: its options); counts plan updates and their bytes. */
+async function panel(plan, evaluatorModule) {
+  const toProxy = new TransformStream();
+  const toEditor = new TransformStream();
+  const server = serveAcpProxy(
+    { readable: toProxy.readable, writable: toEditor.writable },
+    { agent: { command: process.execPath, args: [agentBin, script] }, cwd: scratch, plan, logger: { warn: () => undefined }, ...(evaluatorModule ? { evaluatorModule } : {}) },
+  );
+  const seen = { plans: 0, bytes: 0, thoughts: 0 };
+  const connection = acp
+    .client({ name: "bench" })
+    .onNotification(acp.methods.client.session.update, ({ params }) => {
+      if (params.update.sessionUpdate === "plan") {
+        seen.plans++;
+        seen.bytes += JSON.stringify(params.update).length;
+      } else if (params.update.sessionUpdate === "agent_thought_chunk") seen.thoughts++;
+    })
+    .connect({ readable: toEditor.readable, writable: toProxy.writable });
+  await connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+  const { sessionId } = await connection.agent.request(acp.methods.agent.session.new, { cwd: scratch, mcpServers: [] });
+  return {
+    seen,
+    async turn(text) {
+      const t = performance.now();
+      const r = await connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
+      if (r.stopReason !== "end_turn") throw new Error(`the benchmark's prompt ended with ${r.stopReason}`);
+      return performance.now() - t;
+    },
+    async close() {
+      await server.close();
+      connection.close();
+    },
+  };
+}
+
+const loop = (n) => `{ var t = 0\nvar xs = []\nfor i in 1...${n} { xs.push("document-" + i + ".txt") }\nfor doc in xs { t = t + len(doc) }\nprint(t) }`;
+const on = await panel(undefined);
+const off = await panel({ enabled: false }, process.env.PW_BASE_INTERPRETER);
+const PANEL_RUNS = Number(process.env.BENCH_RUNS ?? size(7, 1));
+console.log(`2. a loop typed in the panel: median of ${PANEL_RUNS}, interleaved (plan on | progress off${base ? ", the evaluator before the progress events" : ""})`);
+for (const n of [size(2_000, 200), size(100_000, 2_000)]) {
+  await on.turn(loop(n));
+  await off.turn(loop(n));
+  const withPlan = [];
+  const without = [];
+  const plans0 = on.seen.plans;
+  const bytes0 = on.seen.bytes;
+  for (let i = 0; i < PANEL_RUNS; i++) {
+    withPlan.push(await on.turn(loop(n)));
+    without.push(await off.turn(loop(n)));
+  }
+  const a = median(withPlan);
+  const b = median(without);
+  const plans = (on.seen.plans - plans0) / PANEL_RUNS;
+  const bytes = (on.seen.bytes - bytes0) / PANEL_RUNS;
+  console.log(
+    `${n.toLocaleString("en-US").padStart(7)} items: ${a.toFixed(1)} ms | ${b.toFixed(1)} ms  (${((a / b - 1) * 100).toFixed(1)}%)  plan: ${plans.toFixed(1)} updates, ${Math.round(bytes).toLocaleString("en-US")} bytes per turn`,
+  );
+}
+if (off.seen.plans !== 0) throw new Error("the proxy with progress off sent a plan");
+await on.close();
+await off.close();
