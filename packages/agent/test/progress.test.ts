@@ -114,3 +114,18 @@ describe("ProgressModel", () => {
     expect(new ProgressModel().snapshot(0).usage).toEqual({ inputTokens: null, outputTokens: null, cost: null });
   });
 });
+
+describe("progress of loops in tasks run resumably (decision 0016)", () => {
+  it("a task that waits inside its loop: the loop's start, items and end, named by its worker", async () => {
+    const events = await eventsOf(
+      "worker child(n) {\n  return n * 10\n}\nworker walk(xs) {\n  var t = 0\n  for x in xs {\n    var r = await child(x)\n    t = t + r\n  }\n  return t\n}\nprint(self.delegate([walk([1, 2, 3])]).await)\n",
+    );
+    const walk = events.filter((e) => e.type.startsWith("loop-") && "worker" in e && e.worker === "walk#1");
+    expect(walk[0]).toMatchObject({ type: "loop-start", variable: "x", total: 3, labels: ["1", "2", "3"] });
+    expect(walk.at(-1)).toMatchObject({ type: "loop-end", ok: true, done: 3 });
+    // Items after the first are told at most every 50 ms (a quick one's dropped at its loop's end).
+    const items = walk.filter((e) => e.type === "loop-item").map((e) => (e as { index: number }).index);
+    expect(items[0]).toBe(0);
+    expect(items.every((n, i) => n < 3 && (i === 0 || n > items[i - 1]!))).toBe(true);
+  });
+});
