@@ -99,6 +99,8 @@ describe("ProgressModel", () => {
     expect(m.snapshot(20).list).toMatchObject({ kind: "delegate", label: "2 tasks", done: 0, total: 2 });
     m.apply({ type: "task-end", worker: "a#2", ok: false }, 30);
     expect(m.snapshot(30).list).toMatchObject({ done: 1 });
+    expect(m.current()!.tasks).toEqual(["queued", "failed"]);
+    m.apply({ type: "think-end", id: 9, ok: false, error: "refused" }, 35);
     m.apply({ type: "think-retry", thinkId: 4, attempt: 1, retries: 3, delayMs: 500, reason: "overloaded" }, 40);
     m.apply({ type: "governor", concurrency: 2, limit: 8, rate: null, holding: { reason: "cpu", detail: "load 9.1" } }, 40);
     m.apply({ type: "usage", thinkId: 4, usage: { inputTokens: 100, outputTokens: 20, totalTokens: 120, contextTokens: 0, cost: { USD: 0.25 } } }, 50);
@@ -127,5 +129,15 @@ describe("progress of loops in tasks run resumably (decision 0016)", () => {
     const items = walk.filter((e) => e.type === "loop-item").map((e) => (e as { index: number }).index);
     expect(items[0]).toBe(0);
     expect(items.every((n, i) => n < 3 && (i === 0 || n > items[i - 1]!))).toBe(true);
+  });
+});
+
+describe("ProgressModel and while loops", () => {
+  it("a for loop inside a while loop is the list shown; a while loop alone shows with no total", () => {
+    const m = new ProgressModel();
+    m.apply({ type: "loop-start", loop: 1, fileName: "a.pw", span: at, variable: "", total: null }, 0);
+    expect(m.snapshot(0).list).toMatchObject({ label: "while at a.pw:3", total: null });
+    m.apply({ type: "loop-start", loop: 2, fileName: "a.pw", span: at, variable: "x", total: 4, labels: [] }, 0);
+    expect(m.snapshot(0).list).toMatchObject({ label: "x in a.pw:3", total: 4 });
   });
 });

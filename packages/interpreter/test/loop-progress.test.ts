@@ -99,3 +99,16 @@ describe("shortLabel", () => {
     expect(shortLabel(big)).toHaveLength(60);
   });
 });
+
+describe.each([true, false])("while loops' progress events (codegen %s)", (codegen) => {
+  it("no variable, no total; break, return and an error end them as for loops", () => {
+    const r = runSource(
+      "var i = 0\nwhile i < 3 { i = i + 1 }\nfun f() { var j = 0\n while true { j = j + 1\n if j == 2 { return j } } }\nf()\nvar k = 0\nwhile true { k = k + 1\n if k == 4 { break } }\nvar z = 2\nwhile true { z = z - 1\n print(10 / z) }",
+      { codegen },
+    );
+    expect(r.error).toMatch(/^PW3012/);
+    const starts = r.events.filter((e) => e.type === "loop-start");
+    expect(starts.map((e) => [e.variable, e.total, e.labels])).toEqual([["", null, undefined], ["", null, undefined], ["", null, undefined], ["", null, undefined]]);
+    expect(story(r.events).filter((l) => l.startsWith("end"))).toEqual(["end 1 true 3", "end 2 true 2", "end 3 true 4", "end 4 false 1"]);
+  });
+});

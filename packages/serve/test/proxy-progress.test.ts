@@ -127,4 +127,18 @@ describe("patchwork acp: `$ cmd` prompts", { timeout: 60_000 }, () => {
     const err = await panel.prompt(id, "$ echo oops >&2; exit 3");
     expect(err.text).toBe("oops\n(exit status 3: the command failed)\n");
   });
+
+  it("a cancel stops the command at once", async () => {
+    const id = await panel.newSession();
+    const started = Date.now();
+    const turn = panel.prompt(id, "$ sleep 30");
+    const end = Date.now() + 10_000;
+    while (!(panel.updates.get(id) ?? []).some((u) => u.sessionUpdate === "tool_call") && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 200));
+    await panel.cancel(id);
+    const r = await turn;
+    expect(r.response.stopReason).toBe("cancelled");
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(r.updates.find((u) => u.sessionUpdate === "tool_call_update")).toMatchObject({ status: "failed" });
+  });
 });

@@ -6,7 +6,8 @@
  * (serve/proxy), MCP progress notifications (serve/mcp).
  *
  * The list a snapshot shows is the outermost one running (the first started of those still
- * open): a loop inside it, or a task list its items delegate, is a detail of its items.
+ * open; one with a total before a `while` loop): a loop inside it, or a task list its items
+ * delegate, is a detail of its items.
  */
 import type { RunEvent } from "../types.js";
 
@@ -27,6 +28,7 @@ export interface ProgressSnapshot {
   thinksRunning: number;
   thinksDone: number;
   retries: number;
+  /** Thinks that failed (a failed task shows in its list). */
   failed: number;
   holding: { reason: string; detail: string } | null;
   usage: { inputTokens: number | null; outputTokens: number | null; cost: Record<string, number> | null };
@@ -80,7 +82,9 @@ export class ProgressModel {
     switch (event.type) {
       case "loop-start": {
         const variable = event.variable;
-        const label = `${variable} in ${event.fileName}:${event.span.start.line}`;
+        const where = `${event.fileName}:${event.span.start.line}`;
+        // (A `while` loop has no variable and no total.)
+        const label = variable === "" ? `while at ${where}` : `${variable} in ${where}`;
         const owner = event.worker ?? "main";
         this.opened({ kind: "loop", key: loopKey(event), label, variable, labels: event.labels ?? [], total: event.total, done: 0, current: -1, tasks: [], startedAt: now, ended: null, work: false, owner });
         return;
@@ -139,10 +143,14 @@ export class ProgressModel {
     }
   }
 
-  /** The outermost list running, if any. */
+  /** The outermost list running that has a total (a `for` loop, a task list), else the outermost `while` loop, if any. */
   current(): ProgressList | null {
-    for (const list of this.open.values()) return list;
-    return null;
+    let other: ProgressList | null = null;
+    for (const list of this.open.values()) {
+      if (list.total !== null) return list;
+      other ??= list;
+    }
+    return other;
   }
 
   snapshot(now: number): ProgressSnapshot {
@@ -215,7 +223,6 @@ export class ProgressModel {
     list.tasks[index] = state;
     if (state === "running") return;
     list.done++;
-    if (state === "failed") this.failed++;
     if (list.ended && list.done === list.tasks.length) mine.groups.splice(mine.groups.indexOf(group), 1);
   }
 }

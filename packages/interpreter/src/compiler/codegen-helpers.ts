@@ -2,7 +2,7 @@
  * Run-time helpers of generated code (codegen.ts): the slow paths and error exits. Each
  * mirrors what the closure compiler does for the same node, so both tiers behave alike.
  */
-import type { BinaryExpr, CallExpr, ForStmt, Ident, Node, UnaryExpr, UpdateExpr } from "@patchwork/parser";
+import type { BinaryExpr, CallExpr, ForStmt, Ident, Node, UnaryExpr, UpdateExpr, WhileStmt } from "@patchwork/parser";
 import type { CallSite } from "../builtins/types.js";
 import { raise } from "../errors.js";
 import type { Runtime } from "../runtime.js";
@@ -27,7 +27,7 @@ export interface Helpers {
   call(fv: Value | undefined, args: Value[], node: CallExpr, callee: Ident): Value;
   check(node: Node): void;
   bounds(a: Value, b: Value, node: Node): void;
-  loopStart(node: ForStmt, a: number, b: number): number;
+  loopStart(node: ForStmt | WhileStmt, a: number, b: number): number;
   loopItem(loop: number, index: number): void;
   loopEnd(loop: number, ok: boolean, done: number): void;
 }
@@ -68,7 +68,7 @@ export function makeHelpers(rt: Runtime, file: string): Helpers {
       return callValue(rt, fv, args, node, file, `'${callee.name}'`);
     },
     check: (node) => rt.check(node, file),
-    loopStart: (node, a, b) => loopStart(rt, node, file, rangeItems(a, b), Math.max(0, b - a + 1)),
+    loopStart: (node, a, b) => (node.kind === "While" ? loopStart(rt, node, file, null, null) : loopStart(rt, node, file, rangeItems(a, b), Math.max(0, b - a + 1))),
     loopItem: (loop, index) => loopItem(rt, loop, index),
     loopEnd: (loop, ok, done) => loopEnd(rt, loop, ok, done),
     bounds: (a, b, node) => {

@@ -26,6 +26,14 @@ class Gen {
   private temps = 0;
   /** Depth of generated loops around the code being generated. */
   loops = 0;
+  /** Per generated loop (innermost last): the variable a `break` of it sets, if it has one (a `while` told to the host). */
+  readonly breakFlags: (string | null)[] = [];
+
+  /** A `break` of the innermost generated loop. */
+  brk(): string {
+    const flag = this.breakFlags[this.breakFlags.length - 1];
+    return flag ? `{ ${flag} = true; break; }` : "break;";
+  }
 
   k(v: unknown): string {
     this.K.push(v);
@@ -181,7 +189,7 @@ function cond(e: Expr, cx: Cx, g: Gen): string {
 /** A statement compiled by the closure compiler, its signal propagated. */
 function fallback(s: Stmt, cx: Cx, g: Gen): string {
   const fn = g.k(compileStmt(s, cx));
-  const propagate = g.loops > 0 ? `{ if (s === ${BREAK}) break; if (s === ${CONTINUE}) continue; return s; }` : "return s;";
+  const propagate = g.loops > 0 ? `{ if (s === ${BREAK}) ${g.brk()} if (s === ${CONTINUE}) continue; return s; }` : "return s;";
   return `if ((s = ${fn}(f)) !== ${NORMAL}) ${propagate}\n`;
 }
 
@@ -235,7 +243,7 @@ function stmt(s: Stmt, cx: Cx, g: Gen, top: boolean): string {
       return `rt.ret = null; return ${RETURN};\n`;
     case "Break":
     case "Continue":
-      if (g.loops > 0) return s.kind === "Break" ? "break;\n" : "continue;\n";
+      if (g.loops > 0) return s.kind === "Break" ? `${g.brk()}\n` : "continue;\n";
       break;
     case "Block":
       return block(s, cx, g);
@@ -253,10 +261,20 @@ function tick(s: Stmt, g: Gen): string {
 function loop(s: WhileStmt, cx: Cx, g: Gen): string {
   const test = cond(s.test, cx, g);
   const inner: Cx = { ...childCx(cx), loops: cx.loops + 1 };
+  const events = cx.m.rt.events;
+  // A host listens: as forRange below. `left` stays true when the body returns; `broke` is set by its `break`.
+  const [loop, done, ok, left, broke] = events ? [g.temp(), g.temp(), g.temp(), g.temp(), g.temp()] : [];
   g.loops++;
+  g.breakFlags.push(broke ?? null);
   const body = stmts(s.body.statements, inner, g);
+  g.breakFlags.pop();
   g.loops--;
-  return `while (${test}) {\n${tick(s, g)}${body}}\n`;
+  if (!events) return `while (${test}) {\n${tick(s, g)}${body}}\n`;
+  return (
+    `${loop} = H.loopStart(${g.k(s)}, 0, -1);\n${done} = 0;\n${ok} = true;\n${left} = true;\n${broke} = false;\ntry {\n` +
+    `for (; ${test}; ${done}++) {\n${tick(s, g)}H.loopItem(${loop}, ${done});\n${body}}\n${left} = false;\n` +
+    `} catch (e) {\n${ok} = false;\nthrow e;\n} finally {\nH.loopEnd(${loop}, ${ok}, ${done} + (${ok} && (${left} || ${broke}) ? 1 : 0));\n}\n`
+  );
 }
 
 function forRange(s: ForStmt, cx: Cx, g: Gen): string {
@@ -268,7 +286,9 @@ function forRange(s: ForStmt, cx: Cx, g: Gen): string {
   const slot = varCx.scope.declare(s.name).slot;
   const inner: Cx = { ...childCx(varCx), loops: cx.loops + 1 };
   g.loops++;
+  g.breakFlags.push(null);
   const body = stmts(s.body.statements, inner, g);
+  g.breakFlags.pop();
   g.loops--;
   const head = `[${i}, ${end}] = ${bounds}(f);\n`;
   if (!cx.m.rt.events) return head + `for (; ${i} <= ${end}; ${i}++) {\n${tick(s, g)}f[${slot}] = ${i};\n${body}}\n`;

@@ -1,11 +1,11 @@
 /**
- * Progress events of `for` loops (`loop-start`, `loop-item`, `loop-end`: docs/trace.md). Made
+ * Progress events of loops (`loop-start`, `loop-item`, `loop-end`: docs/trace.md). Made
  * only when the host listens (`rt.events`): the loop compilers pick a loop without them
  * otherwise, so a run nobody watches pays nothing. A loop's items are named by short labels
  * (at most `MAX_LABELS`, each at most `LABEL_LENGTH` characters, made without printing a large
  * value whole).
  */
-import type { ForStmt } from "@patchwork/parser";
+import type { ForStmt, WhileStmt } from "@patchwork/parser";
 import type { Runtime } from "../runtime.js";
 import { numberToText, PwFunction, PwOpaque, type Value } from "../values.js";
 
@@ -14,11 +14,18 @@ export const LABEL_LENGTH = 60;
 /** Most milliseconds between two `loop-item` events told (loopItem). */
 export const ITEM_MS = 50;
 
-/** Emits `loop-start`; returns the loop's number for its other events. */
-export function loopStart(rt: Runtime, s: ForStmt, fileName: string, items: Value[], total: number): number {
+/**
+ * Emits `loop-start`; returns the loop's number for its other events. A `while` loop has no
+ * variable (""), no items and no total (null).
+ */
+export function loopStart(rt: Runtime, s: ForStmt | WhileStmt, fileName: string, items: Value[] | null, total: number | null): number {
   const loop = ++rt.loopCounter;
+  if (s.kind === "While") {
+    rt.emit({ type: "loop-start", loop, fileName, span: s.span, variable: "", total: null });
+    return loop;
+  }
   const labels: string[] = [];
-  for (let i = 0; i < items.length && i < MAX_LABELS; i++) labels.push(shortLabel(items[i]!));
+  for (let i = 0; items && i < items.length && i < MAX_LABELS; i++) labels.push(shortLabel(items[i]!));
   rt.emit({ type: "loop-start", loop, fileName, span: s.span, variable: s.name, total, labels });
   return loop;
 }

@@ -190,13 +190,36 @@ function whileGen(s: WhileStmt, cx: Cx): GenStmt {
   const body = loopBodyGen(s.body.statements, cx);
   const rt = cx.m.rt;
   const file = cx.m.fileName;
+  if (!rt.events) {
+    return function* (f) {
+      while (test(f)) {
+        if (++rt.steps >= rt.nextCheck) rt.check(s, file);
+        const sig = yield* body(f);
+        if (sig === BREAK) break;
+        if (sig === RETURN) return RETURN;
+      }
+      return NORMAL;
+    };
+  }
+  // A host listens: the loop tells it of its progress (loop-progress.ts, as stmt.ts's whileWithEvents).
   return function* (f) {
-    while (test(f)) {
-      if (++rt.steps >= rt.nextCheck) rt.check(s, file);
-      const sig = yield* body(f);
-      if (sig === BREAK) break;
-      if (sig === RETURN) return RETURN;
+    const loop = loopStart(rt, s, file, null, null);
+    let done = 0;
+    try {
+      for (; test(f); done++) {
+        if (++rt.steps >= rt.nextCheck) rt.check(s, file);
+        loopItem(rt, loop, done);
+        const sig = yield* body(f);
+        if (sig === BREAK || sig === RETURN) {
+          loopEnd(rt, loop, true, done + 1);
+          return sig === RETURN ? RETURN : NORMAL;
+        }
+      }
+    } catch (e) {
+      loopEnd(rt, loop, false, done);
+      throw e;
     }
+    loopEnd(rt, loop, true, done);
     return NORMAL;
   };
 }

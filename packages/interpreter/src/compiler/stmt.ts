@@ -172,6 +172,7 @@ function compileWhile(s: WhileStmt, cx: Cx): StmtFn {
   const { body } = loopBody(s.body, cx);
   const rt = cx.m.rt;
   const file = cx.m.fileName;
+  if (rt.events) return whileWithEvents(s, cx, test, body);
   return (f) => {
     while (test(f)) {
       if (++rt.steps >= rt.nextCheck) rt.check(s, file);
@@ -181,6 +182,32 @@ function compileWhile(s: WhileStmt, cx: Cx): StmtFn {
         if (sig === RETURN) return RETURN;
       }
     }
+    return NORMAL;
+  };
+}
+
+/** A `while` loop that tells the host of its progress (its iterations; no total): a host listens. */
+function whileWithEvents(s: WhileStmt, cx: Cx, test: (f: Value[]) => boolean, body: StmtFn): StmtFn {
+  const rt = cx.m.rt;
+  const file = cx.m.fileName;
+  return (f) => {
+    const loop = loopStart(rt, s, file, null, null);
+    let done = 0;
+    try {
+      for (; test(f); done++) {
+        if (++rt.steps >= rt.nextCheck) rt.check(s, file);
+        loopItem(rt, loop, done);
+        const sig = body(f);
+        if (sig === BREAK || sig === RETURN) {
+          loopEnd(rt, loop, true, done + 1);
+          return sig === RETURN ? RETURN : NORMAL;
+        }
+      }
+    } catch (e) {
+      loopEnd(rt, loop, false, done);
+      throw e;
+    }
+    loopEnd(rt, loop, true, done);
     return NORMAL;
   };
 }

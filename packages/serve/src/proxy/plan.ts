@@ -70,8 +70,9 @@ export class PlanView {
 
   private onList(list: ProgressList): void {
     if (!list.ended) {
-      // Only the outermost list running gets the plan (a nested loop is a detail of its item).
-      if (this.model.current() !== list || (this.list && !this.list.ended)) return;
+      // Only the outermost list running gets the plan (a nested loop is a detail of its item);
+      // a `while` loop has no items to list.
+      if (list.total === null || this.model.current() !== list || (this.list && !this.list.ended)) return;
       this.list = list;
       this.shown = false;
       this.clearTimer();
