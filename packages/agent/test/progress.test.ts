@@ -60,6 +60,11 @@ describe("progress events from evaluator threads", () => {
     expect(progress(events)).toEqual(["loop-start x 3 main", "loop-item", "loop-item", "loop-item", "loop-end true 3 main", "loop-start i 20000 main", ...items.slice(3).map(() => "loop-item"), "loop-end true 20000 main"]);
   });
 
+  it("an empty delegate list starts and ends", async () => {
+    const events = await eventsOf("worker w(s) { return s }\nvar r = self.delegate([]).await\nprint(len(r))\n");
+    expect(progress(events)).toEqual(["delegate-start main@1 main 0 ", "delegate-end main@1 true"]);
+  });
+
   it("a long task label is cut", async () => {
     const events = await eventsOf(`worker w(s) { return s }\nvar r = self.delegate([w("${"y".repeat(100)}")]).await\n`);
     const start = events.find((e) => e.type === "delegate-start") as Extract<RunEvent, { type: "delegate-start" }>;

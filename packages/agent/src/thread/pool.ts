@@ -353,6 +353,7 @@ export class EvaluatorPool {
     this.groupNames.set(group, name);
     const labels = tasks.slice(0, MAX_LABELS).map((task) => taskLabel(task));
     this.options.emit({ type: "delegate-start", group: name, owner: owner.run ? owner.run.key : "main", total: tasks.length, labels });
+    if (tasks.length === 0) this.groupEnded(group, true);
     this.queue.push(...group.runs);
     this.pump();
   }
