@@ -122,7 +122,7 @@ const runs = [
     expect: [
       `^for over a list +${number} ms$`,
       `^for over a range \\(in a function\\) +${number} ms$`,
-      `^ +[\\d,]+ items: ${number} ms \\| ${number} ms +\\(${number}%\\) +best ${number} \\| ${number} ms +plan: ${number} updates, [\\d,]+ bytes per turn$`,
+      `^ +[\\d,]+ items: ${number} ms \\| ${number} ms +\\(${number}%\\) +CPU ${number} \\| ${number} ms \\(${number}%\\) +plan: ${number} updates, [\\d,]+ bytes per turn$`,
     ],
   },
 ];
