@@ -146,3 +146,16 @@ describe("ProgressModel and while loops", () => {
     expect(m.snapshot(0).list).toMatchObject({ label: "x in a.pw:3", total: 4 });
   });
 });
+
+describe("ProgressModel and tasks that end", () => {
+  it("a loop of a task that ended, or was cancelled with its list, is no longer shown", () => {
+    const m = new ProgressModel();
+    m.apply({ type: "delegate-start", group: "main@1", owner: "main", total: 2, labels: ["w(1)", "w(2)"] }, 0);
+    m.apply({ type: "loop-start", loop: 1, fileName: "a.pw", span: at, variable: "x", total: 9, labels: [], worker: "w#1" }, 0);
+    m.apply({ type: "loop-start", loop: 1, fileName: "a.pw", span: at, variable: "y", total: 9, labels: [], worker: "w#2" }, 0);
+    m.apply({ type: "task-end", worker: "w#1", ok: false }, 10);
+    m.apply({ type: "delegate-end", group: "main@1", ok: false }, 10);
+    expect(m.current()).toBeNull();
+    expect(m.snapshot(10).list).toBeNull();
+  });
+});

@@ -86,7 +86,13 @@ export class InterpreterCore {
     }
     const sub = new InterpreterCore({ ...this.options, workers: this.runtime.workers }, this.parseModule);
     sub.runtime.captures = this.runtime.captures;
-    return toJson(sub.run(program, { fileName: task.fileName, entry: task.worker, args: task.args.map(fromJson), statements: false }));
+    // Its loops are numbered on from this thread's (their events name the loop by number).
+    sub.runtime.loopCounter = this.runtime.loopCounter;
+    try {
+      return toJson(sub.run(program, { fileName: task.fileName, entry: task.worker, args: task.args.map(fromJson), statements: false }));
+    } finally {
+      this.runtime.loopCounter = sub.runtime.loopCounter;
+    }
   }
 
   /**

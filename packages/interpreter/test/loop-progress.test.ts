@@ -112,3 +112,18 @@ describe.each([true, false])("while loops' progress events (codegen %s)", (codeg
     expect(story(r.events).filter((l) => l.startsWith("end"))).toEqual(["end 1 true 3", "end 2 true 2", "end 3 true 4", "end 4 false 1"]);
   });
 });
+
+describe("loops of in-thread worker tasks", () => {
+  it("are numbered on from their delegating program's", () => {
+    const r = runSource("worker w(n) {\n  for j in 1...n { }\n  return n\n}\nfor x in [1, 2] { var r = self.delegate([w(x)]).await }");
+    expect(r.error).toBeNull();
+    expect(story(r.events).filter((l) => l.startsWith("start") || l.startsWith("end"))).toEqual([
+      "start 1 x 2 [1|2] at 5",
+      "start 2 j 1 [1] at 2",
+      "end 2 true 1",
+      "start 3 j 2 [1|2] at 2",
+      "end 3 true 2",
+      "end 1 true 2",
+    ]);
+  });
+});

@@ -109,12 +109,18 @@ export class ProgressModel {
         return this.delegateStart(event, now);
       case "delegate-end": {
         const list = this.open.get(event.group);
-        if (list) this.closed(list, event.ok, now);
+        if (!list) return;
+        this.closed(list, event.ok, now);
+        // Its tasks' loops and lists still open were cancelled with them (a sibling failed).
+        const group = this.delegated.get(list.owner)?.groups.find((g) => g.list === list);
+        if (group) this.closeWhere((owner) => ownedBy(owner, list.owner, group.first, list.tasks.length), now);
         return;
       }
       case "task-start":
         return this.task(event.worker, "running");
       case "task-end":
+        // A task that ended runs no loop any more.
+        this.closeWhere((owner) => owner === event.worker || owner.startsWith(`${event.worker}/`), now);
         return this.task(event.worker, event.ok ? "ok" : "failed");
       case "think-start":
         this.thinks.add(event.id);
@@ -178,6 +184,11 @@ export class ProgressModel {
     this.onList?.(list);
   }
 
+  /** Ends, not ok, the open lists of the evaluators `which` names (tasks that ended or were cancelled). */
+  private closeWhere(which: (owner: string) => boolean, now: number): void {
+    for (const list of [...this.open.values()]) if (list.owner !== "main" && which(list.owner)) this.closed(list, false, now);
+  }
+
   private worked(): void {
     for (const list of this.open.values()) list.work = true;
   }
@@ -225,6 +236,15 @@ export class ProgressModel {
     list.done++;
     if (list.ended && list.done === list.tasks.length) mine.groups.splice(mine.groups.indexOf(group), 1);
   }
+}
+
+/** Whether evaluator `key` is one of the tasks `first`…`first + total - 1` that `owner` delegated, or runs under one. */
+function ownedBy(key: string, owner: string, first: number, total: number): boolean {
+  const rest = owner === "main" ? key : key.startsWith(`${owner}/`) ? key.slice(owner.length + 1) : null;
+  if (rest === null) return false;
+  const top = rest.split("/")[0]!;
+  const n = Number(top.slice(top.lastIndexOf("#") + 1));
+  return n >= first && n < first + total;
 }
 
 function loopKey(event: { loop: number; worker?: string }): string {
