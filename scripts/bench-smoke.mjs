@@ -117,6 +117,14 @@ const runs = [
       `^keystroke to publishDiagnostics over stdio: median ${number} ms, p95 ${number} ms wall$`,
     ],
   },
+  {
+    script: "bench-progress.mjs",
+    expect: [
+      `^for over a list +${number} ms$`,
+      `^for over a range \\(in a function\\) +${number} ms$`,
+      `^ +[\\d,]+ items: ${number} ms \\| ${number} ms +\\(${number}%\\) +CPU ${number} \\| ${number} ms \\(${number}%\\) +plan: ${number} updates, [\\d,]+ bytes per turn$`,
+    ],
+  },
 ];
 
 let failed = 0;

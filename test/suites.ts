@@ -39,6 +39,7 @@ export const endToEndSuites = [
   "packages/serve/test/proxy.test.ts",
   "packages/serve/test/proxy-commands.test.ts",
   "packages/serve/test/proxy-ahead.test.ts",
+  "packages/serve/test/proxy-progress.test.ts",
   "packages/serve/test/mcp.test.ts",
   "packages/serve/test/mcp-sampling.test.ts",
   "packages/agent/test/recycling.test.ts",

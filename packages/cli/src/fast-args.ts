@@ -38,10 +38,11 @@ export const RUN_DEFAULTS = { idleTimeout: 600 } as const;
 export const plain = (arg: string | undefined): arg is string => arg !== undefined && arg !== "" && !arg.startsWith("-");
 
 /** `run`'s flags the fast path knows (each sets its option to true), as yargs names them. */
-const RUN_FLAGS: Record<string, "noAgent" | "verbose" | "keepSession" | "askUser" | "noCache" | "json"> = {
+const RUN_FLAGS: Record<string, "noAgent" | "verbose" | "quiet" | "keepSession" | "askUser" | "noCache" | "json"> = {
   "--no-agent": "noAgent",
   "--verbose": "verbose",
   "-v": "verbose",
+  "--quiet": "quiet",
   "--keep-session": "keepSession",
   "--ask-user": "askUser",
   "--no-cache": "noCache",

@@ -133,7 +133,8 @@ function commandLine(
             describe: "restart the agent process between thinks after this many sessions, 0 never (default: per agent)",
           })
           .option("mcp-transport", { choices: ["http", "stdio", "acp"] as const, describe: "force the MCP transport for the do tool" })
-          .group(["agent", "no-agent", "ask-user", "verbose", "permissions", "idle-timeout", "restart-agent-after", "mcp-transport"], "Agent:")
+          .option("quiet", { type: "boolean", describe: "no progress line on the terminal (loops' items done, thinks, ETA, cost)" })
+          .group(["agent", "no-agent", "ask-user", "verbose", "quiet", "permissions", "idle-timeout", "restart-agent-after", "mcp-transport"], "Agent:")
           .option("entry", { type: "string", describe: "item to run instead of the default entry point" })
           .option("arg", { type: "string", array: true, describe: "a named argument of the entry: --arg name=value (repeatable)" })
           .option("cwd", { type: "string", describe: "working directory of the program (an existing folder)" })

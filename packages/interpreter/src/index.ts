@@ -66,7 +66,7 @@ export { parseJson } from "./json.js";
 export { listEntries, findEntry, defaultEntry, convertArgs, entryResultText, valueText } from "./entries.js";
 export type { EntryInfo, EntryParam, EntryArgs } from "./entries.js";
 export { InThreadWorkers, failureOf } from "./workers/in-thread.js";
-export type { TaskRunner } from "./workers/in-thread.js";
+export type { DelegateNote, TaskRunner } from "./workers/in-thread.js";
 export { ulid, newSession, ensureSessionDir, removeSessionDir } from "./workers/session.js";
 export type { SessionInfo } from "./workers/session.js";
 export { PwOpaque } from "./values.js";

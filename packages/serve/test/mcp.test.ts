@@ -80,6 +80,25 @@ worker double(x) {
 }
 `;
 
+const LOOPS = `export default trait Looper: Agent {
+  @skill walk
+  fun walk(n: number) {
+    for i in 1...n { $ sleep 0.15 }
+    return n
+  }
+}
+`;
+
+/** Each token's progress notifications: progress, total, message. */
+function recordNotes(client: Connected["client"]): (token: unknown) => { progress: number; total?: number; message?: string }[] {
+  const seen: { token: unknown; note: { progress: number; total?: number; message?: string } }[] = [];
+  client.setNotificationHandler("notifications/progress", (n) => {
+    const { progressToken, progress, total, message } = n.params;
+    seen.push({ token: progressToken, note: { progress, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) } });
+  });
+  return (token) => seen.filter((s) => s.token === token).map((s) => s.note);
+}
+
 const open: Connected[] = [];
 async function start(args: string[], cwd: string, options: Parameters<typeof connect>[2] = {}): Promise<Connected> {
   const c = await connect(args, cwd, options);
@@ -219,14 +238,31 @@ describe("patchwork mcp over stdio", () => {
     expect(textOf(echo)).toBe("still here\n");
   });
 
-  it("progress reports each worker task of a call", async () => {
+  it("progress of a delegate task list: its tasks done of all, with the total", async () => {
     const dir = folderWith({ "greeter.pw": GREETER });
     const { client } = await start(["greeter.pw"], dir);
-    const progress = recordProgress(client);
+    const notes = recordNotes(client);
     const result = await client.callTool({ name: "pair", arguments: {}, _meta: { progressToken: "pair-1" } });
     expect(textOf(result)).toBe("[\n  2,\n  4\n]\n");
-    await until(() => progress("pair-1").length >= 4, 5_000, "4 progress notifications");
-    expect([...progress("pair-1")].sort()).toEqual(["[double#1] worker finished", "[double#1] worker started", "[double#2] worker finished", "[double#2] worker started"]);
+    const seen = notes("pair-1");
+    expect(seen[0]).toEqual({ progress: 0, total: 2, message: "0/2 2 tasks" });
+    expect(seen.at(-1)).toEqual({ progress: 2, total: 2, message: "2/2 2 tasks · done" });
+    for (let i = 1; i < seen.length; i++) expect(seen[i]!.progress).toBeGreaterThan(seen[i - 1]!.progress);
+  });
+
+  it("progress of a loop: its items done of all, with the total, as it goes", async () => {
+    const dir = folderWith({ "loops.pw": LOOPS });
+    const { client } = await start(["loops.pw"], dir);
+    const notes = recordNotes(client);
+    const result = await client.callTool({ name: "walk", arguments: { n: 4 }, _meta: { progressToken: "walk-1" } });
+    expect(textOf(result)).toBe("4\n");
+    const seen = notes("walk-1");
+    expect(seen.map((n) => [n.progress, n.total])).toEqual([[0, 4], [1, 4], [2, 4], [3, 4], [4, 4]]);
+    expect(seen[0]!.message).toMatch(/^0\/4 i in .*loops\.pw:4$/);
+    expect(seen.at(-1)!.message).toMatch(/^4\/4 i in .*loops\.pw:4 · done$/);
+    // Without a progress token, no notification.
+    await client.callTool({ name: "walk", arguments: { n: 1 } });
+    expect(notes(undefined)).toEqual([]);
   });
 
   it("cancel: the shell command's process is gone within 2 s, the session's files removed, and the server answers the next call", async () => {

@@ -61,7 +61,19 @@ export interface NoteNode {
   start: number;
 }
 
-export type TreeNode = ThinkNode | DoNode | ShellNode | NoteNode | OmittedNode;
+/** A `for` loop (or a delegate task list): where, how many items, how many done, how long. */
+export interface LoopNode {
+  kind: "loop";
+  /** `loop at FILE:LINE`, `delegate of 3 tasks`. */
+  what: string;
+  total: number | null;
+  done: number | null;
+  start: number;
+  durationMs: number | null;
+  ok: boolean | null;
+}
+
+export type TreeNode = ThinkNode | DoNode | ShellNode | NoteNode | LoopNode | OmittedNode;
 
 export interface RunTree {
   program: string;
@@ -98,6 +110,8 @@ export class TreeBuilder {
   /** Thinks and `do` calls not yet ended (an ended one gets no more children). */
   private readonly thinks = new Map<number, ThinkNode>();
   private readonly dos = new Map<number, DoNode>();
+  /** Loops (by worker and number) and task lists (by group) not yet ended. */
+  private readonly loops = new Map<string, LoopNode>();
   private readonly budget = { left: NODE_BUDGET };
 
   constructor() {
@@ -215,6 +229,31 @@ export class TreeBuilder {
           start: r.t,
         });
         break;
+      case "loop-start":
+      case "delegate-start": {
+        const loop = r.type === "loop-start";
+        const node: LoopNode = {
+          kind: "loop",
+          what: loop ? `loop at ${r.at.file}:${r.at.line}` : `delegate of ${r.total} task${r.total === 1 ? "" : "s"}`,
+          total: r.total,
+          done: null,
+          start: r.t,
+          durationMs: null,
+          ok: null,
+        };
+        this.loops.set(loop ? `${r.worker ?? ""}#${r.loop}` : r.group, node);
+        this.put(loop ? this.under(r.parent) : tree, node);
+        break;
+      }
+      case "loop-end":
+      case "delegate-end": {
+        const key = r.type === "loop-end" ? `${r.worker ?? ""}#${r.loop}` : r.group;
+        const node = this.loops.get(key);
+        if (!node) break;
+        this.loops.delete(key);
+        Object.assign(node, { ok: r.ok, durationMs: r.durationMs, done: r.type === "loop-end" ? r.done : null });
+        break;
+      }
       case "run-end":
         tree.end = { ok: r.ok, exitCode: r.exitCode, durationMs: r.durationMs, cancelled: r.cancelled };
         break;

@@ -26,6 +26,14 @@ class Gen {
   private temps = 0;
   /** Depth of generated loops around the code being generated. */
   loops = 0;
+  /** Per generated loop (innermost last): the variable a `break` of it sets, if it has one (a `while` told to the host). */
+  readonly breakFlags: (string | null)[] = [];
+
+  /** A `break` of the innermost generated loop. */
+  brk(): string {
+    const flag = this.breakFlags[this.breakFlags.length - 1];
+    return flag ? `{ ${flag} = true; break; }` : "break;";
+  }
 
   k(v: unknown): string {
     this.K.push(v);
@@ -181,7 +189,7 @@ function cond(e: Expr, cx: Cx, g: Gen): string {
 /** A statement compiled by the closure compiler, its signal propagated. */
 function fallback(s: Stmt, cx: Cx, g: Gen): string {
   const fn = g.k(compileStmt(s, cx));
-  const propagate = g.loops > 0 ? `{ if (s === ${BREAK}) break; if (s === ${CONTINUE}) continue; return s; }` : "return s;";
+  const propagate = g.loops > 0 ? `{ if (s === ${BREAK}) ${g.brk()} if (s === ${CONTINUE}) continue; return s; }` : "return s;";
   return `if ((s = ${fn}(f)) !== ${NORMAL}) ${propagate}\n`;
 }
 
@@ -235,7 +243,7 @@ function stmt(s: Stmt, cx: Cx, g: Gen, top: boolean): string {
       return `rt.ret = null; return ${RETURN};\n`;
     case "Break":
     case "Continue":
-      if (g.loops > 0) return s.kind === "Break" ? "break;\n" : "continue;\n";
+      if (g.loops > 0) return s.kind === "Break" ? `${g.brk()}\n` : "continue;\n";
       break;
     case "Block":
       return block(s, cx, g);
@@ -246,23 +254,30 @@ function stmt(s: Stmt, cx: Cx, g: Gen, top: boolean): string {
   return fallback(s, cx, g);
 }
 
-function tick(s: Stmt, g: Gen, counter: string): string {
-  const node = g.k(s);
-  return `if (++rt.steps >= rt.nextCheck) H.check(${node});\nif (EV) H.loopEvent(${node}, ++${counter});\n`;
+function tick(s: Stmt, g: Gen): string {
+  return `if (++rt.steps >= rt.nextCheck) H.check(${g.k(s)});\n`;
 }
 
 function loop(s: WhileStmt, cx: Cx, g: Gen): string {
-  const it = g.temp();
   const test = cond(s.test, cx, g);
   const inner: Cx = { ...childCx(cx), loops: cx.loops + 1 };
+  const events = cx.m.rt.events;
+  // A host listens: as forRange below. `left` stays true when the body returns; `broke` is set by its `break`.
+  const [loop, done, ok, left, broke] = events ? [g.temp(), g.temp(), g.temp(), g.temp(), g.temp()] : [];
   g.loops++;
+  g.breakFlags.push(broke ?? null);
   const body = stmts(s.body.statements, inner, g);
+  g.breakFlags.pop();
   g.loops--;
-  return `${it} = 0;\nwhile (${test}) {\n${tick(s, g, it)}${body}}\n`;
+  if (!events) return `while (${test}) {\n${tick(s, g)}${body}}\n`;
+  return (
+    `${loop} = H.loopStart(${g.k(s)}, 0, -1);\n${done} = 0;\n${ok} = true;\n${left} = true;\n${broke} = false;\ntry {\n` +
+    `for (; ${test}; ${done}++) {\n${tick(s, g)}H.loopItem(${loop}, ${done});\n${body}}\n${left} = false;\n` +
+    `} catch (e) {\n${ok} = false;\nthrow e;\n} finally {\nH.loopEnd(${loop}, ${ok}, ${done} + (${ok} && (${left} || ${broke}) ? 1 : 0));\n}\n`
+  );
 }
 
 function forRange(s: ForStmt, cx: Cx, g: Gen): string {
-  const it = g.temp();
   const i = g.temp();
   const end = g.temp();
   const range = s.iterable as Expr & { kind: "Range" };
@@ -271,11 +286,20 @@ function forRange(s: ForStmt, cx: Cx, g: Gen): string {
   const slot = varCx.scope.declare(s.name).slot;
   const inner: Cx = { ...childCx(varCx), loops: cx.loops + 1 };
   g.loops++;
+  g.breakFlags.push(null);
   const body = stmts(s.body.statements, inner, g);
+  g.breakFlags.pop();
   g.loops--;
+  const head = `[${i}, ${end}] = ${bounds}(f);\n`;
+  if (!cx.m.rt.events) return head + `for (; ${i} <= ${end}; ${i}++) {\n${tick(s, g)}f[${slot}] = ${i};\n${body}}\n`;
+  // A host listens: the loop's progress events (loop-progress.ts). `finally` ends it however it
+  // is left; a `break` or `return` counts the item it leaves from as done, an error does not.
+  const [loop, done, ok] = [g.temp(), g.temp(), g.temp()];
   return (
-    `[${i}, ${end}] = ${bounds}(f);\n${it} = 0;\n` +
-    `for (; ${i} <= ${end}; ${i}++) {\n${tick(s, g, it)}f[${slot}] = ${i};\n${body}}\n`
+    head +
+    `${loop} = H.loopStart(${g.k(s)}, ${i}, ${end});\n${done} = 0;\n${ok} = true;\ntry {\n` +
+    `for (; ${i} <= ${end}; ${i}++, ${done}++) {\n${tick(s, g)}H.loopItem(${loop}, ${done});\nf[${slot}] = ${i};\n${body}}\n` +
+    `} catch (e) {\n${ok} = false;\nthrow e;\n} finally {\nH.loopEnd(${loop}, ${ok}, ${done} + (${ok} && ${i} <= ${end} ? 1 : 0));\n}\n`
   );
 }
 
@@ -285,8 +309,8 @@ export function generateBody(list: Stmt[], cx: Cx, topLevel = false): StmtFn {
   const code = stmts(list, cx, g, topLevel);
   const src = `"use strict";\nreturn function body(f) {\nlet s;\n${g.tempDecl()}\n${code}return ${NORMAL};\n};`;
   const rt = cx.m.rt;
-  const make = new Function("K", "H", "G", "rt", "PF", "EV", src) as (...a: unknown[]) => StmtFn;
-  return make(g.K, makeHelpers(rt, cx.m.fileName), cx.m.G, rt, PwFunction, rt.events);
+  const make = new Function("K", "H", "G", "rt", "PF", src) as (...a: unknown[]) => StmtFn;
+  return make(g.K, makeHelpers(rt, cx.m.fileName), cx.m.G, rt, PwFunction);
 }
 
 export type { Value };

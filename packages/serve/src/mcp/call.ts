@@ -11,6 +11,7 @@ import { entryResultText, type JsonValue } from "@patchwork/interpreter";
 import { SourceFile } from "@patchwork/parser";
 import { diagnosticsText } from "../diagnostics.js";
 import type { McpTool } from "./catalog.js";
+import { CallProgress, type ProgressNote } from "./progress.js";
 
 /** How thinks are answered in a call: an ACP agent command, an AsyncAgent (sampling), or none. */
 export type ThinkAnswerer = { command: string } | { agent: AsyncAgent } | null;
@@ -22,8 +23,8 @@ export interface ToolCallOptions {
   signal: AbortSignal;
   /** The skill's working directory (the server's). */
   cwd: string;
-  /** A progress message (a think started or finished, a shell command ran). */
-  onProgress?: (message: string) => void;
+  /** A progress notification's content (mcp/progress.ts): a list's items done of all, or a think started or finished, a shell command ran. */
+  onProgress?: (note: ProgressNote) => void;
   maxWorkers?: number;
   env?: Record<string, string | undefined>;
   /** Per-think idle limit of an ACP agent. */
@@ -38,10 +39,10 @@ export async function callTool(options: ToolCallOptions): Promise<CallToolResult
   const args = argumentList(tool, options.arguments);
   if (typeof args === "string") return errorResult(args);
   let thinks = 0;
+  const progress = options.onProgress ? new CallProgress(options.onProgress) : null;
   const onEvent = (event: RunEvent) => {
     if (event.type === "think-start") thinks++;
-    const message = progressMessage(event);
-    if (message !== null) options.onProgress?.(message);
+    progress?.event(event);
   };
   const answerer = options.answerer;
   const result = await runWithAgent({
@@ -88,25 +89,4 @@ function argumentList(tool: McpTool, given: Record<string, unknown>): JsonValue[
 
 function errorResult(text: string): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };
-}
-
-/** What a progress notification says about an event, or null for events it does not report. */
-function progressMessage(event: RunEvent): string | null {
-  const who = "worker" in event && event.worker !== undefined && event.worker !== "main" ? `[${event.worker}] ` : "";
-  switch (event.type) {
-    case "think-start":
-      return `${who}think ${event.id} started (${event.fileName}:${event.span.start.line})`;
-    case "think-end":
-      return `${who}think ${event.id} ${event.ok ? "finished" : `failed: ${event.error ?? ""}`}`;
-    case "task-start":
-      return `[${event.worker}] worker started`;
-    case "task-end":
-      return `[${event.worker}] worker ${event.ok ? "finished" : "failed"}`;
-    case "do-start":
-      return `think ${event.thinkId}: do ${event.index} started`;
-    case "shell":
-      return `$ ${event.command.length > 80 ? `${event.command.slice(0, 80)}…` : event.command} (exit ${event.status})`;
-    default:
-      return null;
-  }
 }

@@ -11,6 +11,7 @@ import { Server, type CallToolResult, type ServerContext, type Transport } from 
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { RecyclingAgent, type Logger } from "@patchwork/agent";
 import { buildCatalog, pwFiles, type Catalog, type McpTool } from "./catalog.js";
+import type { ProgressNote } from "./progress.js";
 import { callTool, type ThinkAnswerer } from "./call.js";
 import { startHttp, type HttpHandle } from "./http.js";
 import { SamplingAgent } from "./sampling.js";
@@ -275,15 +276,14 @@ function listed(tools: McpTool[]) {
  * nothing). They go out in order, and `flushed` resolves once all are written: the call's result
  * waits for it, as a notification after the result would be dropped by the client.
  */
-function progressSender(ctx: ServerContext): { send?: (message: string) => void; flushed: () => Promise<void> } {
+function progressSender(ctx: ServerContext): { send?: (note: ProgressNote) => void; flushed: () => Promise<void> } {
   const token = ctx.mcpReq._meta?.progressToken;
   let chain = Promise.resolve();
   if (token === undefined) return { flushed: () => chain };
-  let progress = 0;
   return {
-    send: (message) => {
+    send: (note) => {
       if (ctx.mcpReq.signal.aborted) return;
-      const params = { progressToken: token, progress: ++progress, message };
+      const params = { progressToken: token, ...note };
       chain = chain.then(() => ctx.mcpReq.notify({ method: "notifications/progress", params })).catch(() => undefined);
     },
     flushed: () => chain,

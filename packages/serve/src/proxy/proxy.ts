@@ -30,6 +30,7 @@ import {
   type McpTransport,
 } from "@patchwork/agent";
 import { classifyPrompt, COMMANDS } from "./prompts.js";
+import type { PlanOptions } from "./plan.js";
 import { FileCommands } from "./file-commands.js";
 import { SharedAgent } from "../shared-agent.js";
 import { PanelPrograms, type PanelSession } from "./programs.js";
@@ -60,6 +61,10 @@ export interface AcpProxyOptions {
    * its own `session/new` (the benchmark's baseline).
    */
   prepareSessions?: boolean;
+  /** The plan of loops and task lists (proxy/plan.ts; `{enabled: false}`: none, the benchmark's baseline). */
+  plan?: PlanOptions;
+  /** Told each program's plan traffic (updates and bytes): the benchmark's figures. */
+  onPlan?: (sent: { plans: number; bytes: number }) => void;
 }
 
 const PROXY_INFO = { name: "patchwork", title: "Patchwork", version: "0.1.0" };
@@ -105,10 +110,12 @@ class AcpProxy {
   private init: acp.InitializeRequest | null = null;
   private readonly sessions = new Map<string, ProxySession>();
   /** Context tokens and cost of each session's thinks so far (its `usage_update`). */
-  private readonly programs = new PanelPrograms((sessionId, update) => this.update(sessionId, update));
+  private readonly programs: PanelPrograms;
   private closed = false;
 
-  constructor(private readonly options: AcpProxyOptions) {}
+  constructor(private readonly options: AcpProxyOptions) {
+    this.programs = new PanelPrograms((sessionId, update) => this.update(sessionId, update), options.plan, options.onPlan);
+  }
 
   bind(connection: acp.AgentConnection): void {
     this.connection = connection;
@@ -342,6 +349,8 @@ class AcpProxy {
           return await this.programs.runPanelProgram(session, kind.source, controller.signal);
         case "run":
           return await this.programs.runFile(session, kind.file, kind.args, controller.signal, kind.entry);
+        case "shell":
+          return await this.programs.runShell(session, kind.command, controller.signal);
       }
     } finally {
       session.turn = null;
