@@ -65,16 +65,18 @@ it.runIf(hasScript)(hasScript ? lineTitle : `${lineTitle} (skipped: needs /usr/b
   const counts = new Set(lines.map((l) => /(\d)\/5 doc in p\.pw:1/.exec(l)?.[1]).filter((c) => c !== undefined));
   expect([...counts].length).toBeGreaterThanOrEqual(3);
   expect(lines.some((l) => / · 1 think running · \d+s · ETA \d+s · 0\.\d{4} USD/.test(l))).toBe(true);
-  // Cleared at the end: the terminal shows nothing of it.
-  expect(screen(r.stdout)).toEqual([]);
+  // Cleared at the end: the terminal shows nothing of it, only the run's cost summary.
+  const summary = expect.stringMatching(/^patchwork: 5 thinks asked, .* · cost 1\.25 USD · /);
+  expect(screen(r.stdout)).toEqual([summary]);
   expect(readFileSync(join(dir, "out.txt"), "utf8")).toBe("ok\nok\nok\nok\nok\n");
-  // --quiet: no line at all.
+  // --quiet: no progress line at all (the summary stays: what a run cost is always said).
   const quiet = spawnSync("/usr/bin/script", ["-qfec", `${run} --quiet > out.txt`, "/dev/null"], { cwd: dir, encoding: "utf8", timeout: 30_000 });
   expect(quiet.status).toBe(0);
-  expect(quiet.stdout).toBe("");
+  expect(quiet.stdout).not.toContain("\r\x1b[K");
+  expect(screen(quiet.stdout)).toEqual([summary]);
   // Not a terminal: nothing on stderr.
   const piped = spawnSync("/bin/sh", ["-c", run], { cwd: dir, encoding: "utf8", timeout: 30_000 });
   expect(piped.status).toBe(0);
-  expect(piped.stderr).toBe("");
+  expect(piped.stderr).toMatch(/^patchwork: 5 thinks asked, [^\n]*\n$/);
   expect(piped.stdout).toBe("ok\nok\nok\nok\nok\n");
 });
