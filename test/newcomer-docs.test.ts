@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { COMMANDS } from "../packages/cli/src/usage-words.js";
+import { installForms } from "./package/install-forms.js";
 
 const root = join(import.meta.dirname, "..");
 const cliDir = join(root, "packages", "cli");
@@ -76,5 +77,18 @@ describe("the docs agree with the repository", () => {
   it("git ignores the tarball npm pack leaves in the repository root", () => {
     const ignored = execFileSync("git", ["check-ignore", "--no-index", "patchwork-cli-0.1.0.tgz"], { cwd: root, encoding: "utf8" });
     expect(ignored.trim()).toBe("patchwork-cli-0.1.0.tgz");
+  });
+});
+
+describe("the install forms the docs show (test/package runs each)", () => {
+  const forms = installForms(root);
+
+  it("are found in README.md, docs/cli.md, docs/plugins.md, docs/mcp.md and the tutorial", () => {
+    const files = new Set(forms.map((f) => f.where.split(":")[0]));
+    for (const file of ["README.md", "docs/cli.md", "docs/plugins.md", "docs/mcp.md", "docs/manual/tutorial.md"]) expect([...files]).toContain(file);
+  });
+
+  it("run the tarball through npx as `npx -y --package=TARBALL patchwork …` (the only form npx runs)", () => {
+    for (const form of forms.filter((f) => f.kind === "npx")) expect(form.line, form.where).toMatch(/^npx -y --package=\S+\.tgz patchwork( |$)/);
   });
 });
