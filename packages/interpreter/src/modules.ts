@@ -439,7 +439,9 @@ export function runEntry(rt: Runtime, m: ModuleCtx, program: Program, fileName: 
   if (problem) return raise("PW3065", problem.span, fileName, { detail: problem.detail });
   const result = callEntry(rt, value, args, fileName, info.name);
   const returnType = info.decl.returnType;
-  if (returnType) checkAssignable(returnType, m.scope, `the value of '${info.name}'`, returnType.span, fileName)(result);
+  // Without an agent a think gives its prompt, not a value of the declared type: it passes, and
+  // the caller sees the prompt, as `run` shows it (language.md §7).
+  if (returnType) checkAssignable(returnType, m.scope, `the value of '${info.name}'`, returnType.span, fileName, true)(result);
   return result;
 }
 

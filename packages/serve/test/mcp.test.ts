@@ -160,6 +160,47 @@ describe("patchwork mcp over stdio", () => {
     expect(text.match(/patchwork mcp has no agent/g)).toHaveLength(1);
   });
 
+  it("no agent: a typed skill that thinks gives its prompt, which passes its return type (docs/mcp.md)", async () => {
+    const dir = folderWith({
+      "typed.pw": [
+        "export default trait Greeter: Agent {",
+        "  @skill greet",
+        '  fun greet(name: string, mood: "calm" | "loud"): string {',
+        "    var greeting = think { Greet ${name} in a ${mood} voice, in one line. }",
+        "    return greeting",
+        "  }",
+        "  @skill point",
+        "  fun point(): {x: number, label: string} {",
+        "    return {x: 1, label: think { Name the point. }}",
+        "  }",
+        "  @skill wrong",
+        "  fun wrong(): number {",
+        '    return "not a number"',
+        "  }",
+        "  @skill plain",
+        "  fun plain(): string {",
+        '    return "no think here"',
+        "  }",
+        "}",
+      ].join("\n"),
+    });
+    const { client } = await start(["typed.pw"], dir, { env: { PATCHWORK_AGENT: "" } });
+    const tools = (await client.listTools()).tools;
+    // A skill that thinks gives prompts, not values of the declared types: no outputSchema for this client.
+    expect(tools.map((t) => [t.name, t.outputSchema !== undefined])).toEqual([["greet", false], ["point", false], ["wrong", true], ["plain", true]]);
+    const greet = await client.callTool({ name: "greet", arguments: { name: "Ada", mood: "calm" } });
+    expect(greet.isError).toBeFalsy();
+    expect(textOf(greet)).toContain('"__think_prompt": "Greet Ada in a calm voice, in one line."');
+    expect(greet.structuredContent).toBeUndefined();
+    const point = await client.callTool({ name: "point", arguments: {} });
+    expect(point.isError).toBeFalsy();
+    expect(textOf(point)).toContain('"__think_prompt": "Name the point."');
+    // Any other value is still checked.
+    const wrong = await client.callTool({ name: "wrong", arguments: {} });
+    expect(wrong.isError).toBe(true);
+    expect(textOf(wrong)).toContain("error[PW3004]: type mismatch: the value of 'wrong' expects number, got string");
+  });
+
   it("--agent answers the thinks, and progress reports each think", async () => {
     const dir = folderWith({ "greeter.pw": GREETER });
     const agent = scriptedAgent({ prompts: [{ match: "about tea", steps: [{ reply: "Tea is calm." }] }, { steps: [{ reply: "Again." }] }] });

@@ -69,7 +69,8 @@ export async function callTool(options: ToolCallOptions): Promise<CallToolResult
   }
   const text = entryResultText({ output: result.output, value: result.value }) + note;
   const content: CallToolResult["content"] = [{ type: "text", text }];
-  if (!tool.output) return { content };
+  // Without an agent the value is a prompt, not of the declared type: no structuredContent (server.ts lists no outputSchema then).
+  if (!tool.output || (answerer === null && tool.thinks)) return { content };
   const value = result.value ?? null;
   return { content, structuredContent: (tool.output.wrapped ? { value } : value) as Record<string, unknown> };
 }

@@ -180,7 +180,9 @@ class ServeState {
       this.servers.delete(server);
       onclose?.();
     };
-    server.setRequestHandler("tools/list", async () => ({ tools: listed(this.catalog.tools) }));
+    // A client with no agent behind its calls (no --agent, no sampling) gets its thinks' prompts
+    // back, not values of the declared types: a tool that may think declares no outputSchema then (docs/mcp.md).
+    server.setRequestHandler("tools/list", async () => ({ tools: listed(this.catalog.tools, this.thinks(server)) }));
     server.setRequestHandler("tools/call", (request, ctx) => {
       const call = this.call(server, request.params.name, request.params.arguments ?? {}, ctx);
       this.calls.add(call);
@@ -216,6 +218,11 @@ class ServeState {
     } finally {
       this.release();
     }
+  }
+
+  /** Whether the calls of this connection's client have something to answer their thinks. */
+  private thinks(server: Server): boolean {
+    return this.agent !== null || server.getClientCapabilities()?.sampling !== undefined;
   }
 
   /** `--agent`, else the client's sampling (when it declared the capability), else no agent. */
@@ -260,13 +267,13 @@ class ServeState {
   }
 }
 
-/** The tools as `tools/list` gives them. */
-function listed(tools: McpTool[]) {
+/** The tools as `tools/list` gives them (`answered`: their thinks have an agent; else a tool that thinks has no outputSchema). */
+function listed(tools: McpTool[], answered = true) {
   return tools.map((t) => ({
     name: t.name,
     description: t.description,
     inputSchema: t.inputSchema as { type: "object"; [k: string]: unknown },
-    ...(t.output ? { outputSchema: t.output.schema as { type: "object"; [k: string]: unknown } } : {}),
+    ...(t.output && (answered || !t.thinks) ? { outputSchema: t.output.schema as { type: "object"; [k: string]: unknown } } : {}),
   }));
 }
 
