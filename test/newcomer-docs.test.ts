@@ -92,3 +92,13 @@ describe("the install forms the docs show (test/package runs each)", () => {
     for (const form of forms.filter((f) => f.kind === "npx")) expect(form.line, form.where).toMatch(/^npx -y --package=\S+\.tgz patchwork( |$)/);
   });
 });
+
+describe("docs/cli.md's option table (issue 35)", () => {
+  it("has one row per option of option-table.ts, with the commands it applies to", async () => {
+    const { OPTIONS } = await import("../packages/cli/src/option-table.js");
+    const text = read("docs/cli.md");
+    const section = text.slice(text.indexOf("## Options\n"), text.indexOf("## `patchwork run`"));
+    const rows = [...section.matchAll(/^\| `--([a-z-]+)`(?:, `-[a-z]`)? \| ([^|]+) \|/gm)].map((m) => [m[1], m[2]!.trim()]);
+    expect(rows).toEqual(OPTIONS.map((o) => [o.name, Object.keys(o.commands).map((c) => `\`${c}\``).join(" ")]));
+  });
+});

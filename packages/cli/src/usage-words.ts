@@ -4,8 +4,8 @@
 // end of `patchwork --help`. Loaded with yargs only (main.ts), never on the fast path.
 import type { Argv } from "yargs";
 
-/** The commands `patchwork --help` lists (mcp-relay is internal). */
-export const COMMANDS = ["run", "list", "test", "trace", "acp", "mcp", "plugin", "parse", "check", "fmt", "lsp"] as const;
+import { COMMANDS } from "./option-table.js";
+export { COMMANDS };
 
 /** What yargs knew when it failed: the command it entered (none: the top level) and that command's options. */
 export interface UsageContext {

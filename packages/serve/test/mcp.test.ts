@@ -5,7 +5,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
@@ -199,6 +199,23 @@ describe("patchwork mcp over stdio", () => {
     const wrong = await client.callTool({ name: "wrong", arguments: {} });
     expect(wrong.isError).toBe(true);
     expect(textOf(wrong)).toContain("error[PW3004]: type mismatch: the value of 'wrong' expects number, got string");
+  });
+
+  it("takes run's options (issue 35): --no-agent over $PATCHWORK_AGENT, --verbose, --cwd, --timeout", async () => {
+    const dir = folderWith({ "greeter.pw": GREETER, "here.pw": "@skill here\nfun here() {\n  return $(pwd)\n}\n" });
+    const work = folderWith({});
+    const agent = scriptedAgent({ prompts: [{ match: "about tea", steps: [{ text: "Thinking aloud." }, { reply: "Tea is calm." }] }, { steps: [{ reply: "Again." }] }] });
+    // --no-agent: the prompts, though PATCHWORK_AGENT names an agent.
+    const plain = await start(["greeter.pw", "--no-agent"], dir, { env: { PATCHWORK_AGENT: agent } });
+    expect(textOf(await plain.client.callTool({ name: "muse", arguments: { topic: "tea" } }))).toContain("Say something about tea.");
+    // --verbose: each call's agent text on stderr, tagged with the call; --cwd: where the skills run.
+    const loud = await start(["greeter.pw", "here.pw", "--agent", agent, "--verbose", "--cwd", work, "--timeout", "60"], dir);
+    const result = await loud.client.callTool({ name: "muse", arguments: { topic: "tea" } });
+    expect(textOf(result)).toContain("Tea is calm.");
+    await until(() => loud.stderr().includes("[muse#1] "), 5_000, "tagged verbose lines");
+    expect(loud.stderr()).toMatch(/^\[muse#1\] .*Thinking aloud\./m);
+    const where = await loud.client.callTool({ name: "here", arguments: {} });
+    expect(textOf(where).trim()).toBe(realpathSync(work));
   });
 
   it("--agent answers the thinks, and progress reports each think", async () => {

@@ -28,6 +28,12 @@ export interface ToolCallOptions {
   env?: Record<string, string | undefined>;
   /** Per-think idle limit of an ACP agent. */
   thinkIdleTimeoutMs?: number;
+  /** Stop the call's run after this long. */
+  timeoutMs?: number;
+  /** The answer to permission requests for tools other than `do` (default deny). */
+  permissions?: "allow" | "deny";
+  /** Every event of the call's run. */
+  onEvent?: (event: RunEvent) => void;
 }
 
 export const NO_AGENT_NOTE =
@@ -40,6 +46,7 @@ export async function callTool(options: ToolCallOptions): Promise<CallToolResult
   let thinks = 0;
   const onEvent = (event: RunEvent) => {
     if (event.type === "think-start") thinks++;
+    options.onEvent?.(event);
     const message = progressMessage(event);
     if (message !== null) options.onProgress?.(message);
   };
@@ -52,7 +59,7 @@ export async function callTool(options: ToolCallOptions): Promise<CallToolResult
     parsed: tool.parsed,
     args,
     agent: answerer === null ? null : "command" in answerer ? { command: answerer.command } : answerer.agent,
-    permissions: { do: "allow", other: "deny" },
+    permissions: { do: "allow", other: options.permissions ?? "deny" },
     signal: options.signal,
     onEvent,
     writeOutput: false,
@@ -60,6 +67,7 @@ export async function callTool(options: ToolCallOptions): Promise<CallToolResult
     ...(options.maxWorkers !== undefined ? { maxWorkers: options.maxWorkers } : {}),
     ...(options.env ? { env: options.env } : {}),
     ...(options.thinkIdleTimeoutMs !== undefined ? { thinkIdleTimeoutMs: options.thinkIdleTimeoutMs } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
   });
   const note = answerer === null && thinks > 0 ? `\n${NO_AGENT_NOTE}\n` : "";
   const errors = result.diagnostics.filter((d) => d.severity === "error");

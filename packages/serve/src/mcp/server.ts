@@ -9,7 +9,7 @@ import { watch, type FSWatcher } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Server, type CallToolResult, type ServerContext, type Transport } from "@modelcontextprotocol/server";
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
-import { RecyclingAgent, type Logger } from "@patchwork/agent";
+import { RecyclingAgent, type Logger, type RunEvent } from "@patchwork/agent";
 import { buildCatalog, pwFiles, type Catalog, type McpTool } from "./catalog.js";
 import { callTool, type ThinkAnswerer } from "./call.js";
 import { startHttp, type HttpHandle } from "./http.js";
@@ -33,6 +33,12 @@ export interface McpServeOptions {
   transport?: Transport;
   env?: Record<string, string | undefined>;
   thinkIdleTimeoutMs?: number;
+  /** Stop a call after this long (a tool error, as `run --timeout`). */
+  timeoutMs?: number;
+  /** The answer to the agent's permission requests for tools other than `do` (default deny). */
+  permissions?: "allow" | "deny";
+  /** An observer of each call's run (`patchwork mcp --verbose`), given the call's name `TOOL#N`: its events, then its end. */
+  observeCall?: (call: string) => { event(event: RunEvent): void; end(): void };
   logger?: Logger;
 }
 
@@ -94,6 +100,7 @@ class ServeState {
   /** `--agent`: one process for all calls, started by the first call that runs (each call's thinks nest apart). */
   private readonly agent: SharedAgent | null;
   private callCount = 0;
+  private callNumber = 0;
 
   constructor(
     private readonly options: McpServeOptions,
@@ -199,6 +206,7 @@ class ServeState {
       return { content: [{ type: "text", text: `there is no tool '${name}' (tools: ${names || "none"})` }], isError: true };
     }
     const signal = AbortSignal.any([ctx.mcpReq.signal, this.stopping.signal]);
+    const observer = this.options.observeCall?.(`${tool.name}#${++this.callNumber}`);
     await this.slot(signal);
     const progress = progressSender(ctx);
     try {
@@ -212,10 +220,14 @@ class ServeState {
         cwd: this.cwd,
         ...(this.options.env ? { env: this.options.env } : {}),
         ...(this.options.thinkIdleTimeoutMs !== undefined ? { thinkIdleTimeoutMs: this.options.thinkIdleTimeoutMs } : {}),
+        ...(this.options.timeoutMs !== undefined ? { timeoutMs: this.options.timeoutMs } : {}),
+        ...(this.options.permissions !== undefined ? { permissions: this.options.permissions } : {}),
+        ...(observer ? { onEvent: (event: RunEvent) => observer.event(event) } : {}),
       });
       await progress.flushed();
       return result;
     } finally {
+      observer?.end();
       this.release();
     }
   }
