@@ -4,6 +4,7 @@
  * Where a check predicts a runtime error, the wording is the runtime's (PW3002, PW3007, …).
  */
 import type { Severity } from "@patchwork/parser";
+import { foreignName } from "@patchwork/parser/core";
 
 type Args = Record<string, string | number>;
 
@@ -14,7 +15,13 @@ interface CheckDef {
 
 export const CHECKS = {
   /** A name bound nowhere: the run fails with PW3002 when it gets there. */
-  PW5001: { severity: "error", message: (a) => `undefined variable '${a.name}'${a.detail ? ` (${a.detail})` : ""}` },
+  PW5001: {
+    severity: "error",
+    message: (a) => {
+      const foreign = foreignName(String(a.name));
+      return `undefined variable '${a.name}'${a.detail ? ` (${a.detail})` : foreign ? `: ${foreign}` : ""}`;
+    },
+  },
   /** Too many (or too few, for a builtin) arguments to a known function: PW3007 at run time. */
   PW5002: { severity: "error", message: (a) => `${a.name} takes ${a.expected} argument(s), got ${a.actual}` },
   /** `break` / `continue` outside of a loop: PW3014 at run time. */

@@ -19,6 +19,15 @@ describe("static checks", () => {
     expect(check("print(len(args), args[0])\nfun f() { return args }\n")).toEqual([]);
   });
 
+  it("a Python or JavaScript name says what Patchwork writes (issue 35), as the run's PW3002 does", () => {
+    expect(check("var a = None\nprint(a, range(1, 5), parseInt(\"3\"))\nconsole.log(a)\n")).toEqual([
+      "1:9 error PW5001 undefined variable 'None': Patchwork writes `null`",
+      "2:10 error PW5001 undefined variable 'range': a range is `a...b`, both ends included: `for i in 1...4` (Python's `range(1, 5)`)",
+      "2:23 error PW5001 undefined variable 'parseInt': write `number(x)` to read a number from text",
+      "3:1 error PW5001 undefined variable 'console': write `print(…)` (stdout) or `log(…)` (stderr) instead of `console.log(…)`",
+    ]);
+  });
+
   it("a top-level variable used before its declaration", () => {
     expect(check("print(later)\nvar later = 1\n")).toEqual([
       "1:7 error PW5001 undefined variable 'later' (it is declared later in the file)",

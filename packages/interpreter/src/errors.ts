@@ -4,13 +4,14 @@
  * The codes are listed with examples in docs/errors/runtime.md.
  */
 import type { Span } from "@patchwork/parser";
+import { foreignName } from "@patchwork/parser/core";
 import type { Value } from "./values.js";
 
 type Args = Record<string, string | number>;
 
 export const RUNTIME_MESSAGES = {
   PW3001: (a: Args) => `uncaught exception: ${a.text}`,
-  PW3002: (a: Args) => `undefined variable '${a.name}'`,
+  PW3002: (a: Args) => `undefined variable '${a.name}'${undefinedDetail(a)}`,
   PW3003: (a: Args) => `'${a.name}' is already declared in this scope`,
   PW3004: (a: Args) => `type mismatch: ${a.what} expects ${a.expected}, got ${a.actual}`,
   PW3005: (a: Args) => `operator '${a.op}' cannot be applied to ${a.left}${a.right ? ` and ${a.right}` : ""}`,
@@ -73,6 +74,12 @@ export class RuntimeError extends Error {
     this.thrown = thrown;
     this.fatal = FATAL.has(code);
   }
+}
+
+/** Why a variable is undefined, when more can be said: the caller's `detail`, else the Patchwork form of a Python or JavaScript name. */
+function undefinedDetail(a: Args): string {
+  const detail = a.detail !== undefined && a.detail !== "" ? String(a.detail) : foreignName(String(a.name));
+  return detail ? `: ${detail}` : "";
 }
 
 /** Current file name for errors; set by the interpreter while a module is compiled/run. */

@@ -5,6 +5,7 @@ import type { Diagnostic } from "./diagnostics.js";
 import { tokenize } from "./lexer/lexer.js";
 import * as T from "./lexer/tokens.js";
 import { Codes } from "./parser/errors.js";
+import { backtickTemplate } from "./parser/habits.js";
 import { NestedTooDeeply } from "./parser/base.js";
 import { PatchworkParser } from "./parser/parser.js";
 import { SourceFile } from "./source.js";
@@ -95,6 +96,43 @@ function withoutCommandCharacters(lexErrors: Diagnostic[], parsed: Diagnostic[])
   return lexErrors.filter((e) => !lines.some((l) => e.span.start.offset >= l.start.offset && e.span.start.offset < l.end.offset));
 }
 
+/**
+ * A backtick template (`` `x is ${x}` ``) is one error, PW2010 with the "…" form (habits.ts),
+ * not the unexpected characters and syntax errors it causes inside it.
+ */
+function withTemplatesAsOne(diagnostics: Diagnostic[], src: SourceFile, fileName: string | undefined): Diagnostic[] {
+  const templates: { start: number; end: number; message: string }[] = [];
+  const ticks = diagnostics
+    .filter((d) => d.code === Codes.unexpectedCharacter && src.text.charAt(d.span.start.offset) === "`")
+    .map((d) => d.span.start.offset)
+    .sort((a, b) => a - b);
+  for (const offset of ticks) {
+    if (templates.length > 0 && offset < templates[templates.length - 1]!.end) continue; // (its closing backtick)
+    const t = backtickTemplate(src.text, offset);
+    if (t) templates.push(t);
+  }
+  if (templates.length === 0) return diagnostics;
+  const inside = (offset: number): boolean => {
+    let lo = 0;
+    let hi = templates.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const t = templates[mid]!;
+      if (offset < t.start) hi = mid - 1;
+      else if (offset >= t.end) lo = mid + 1;
+      else return true;
+    }
+    return false;
+  };
+  const out = diagnostics.filter((d) => d.severity !== "error" || !inside(d.span.start.offset));
+  for (const t of templates) {
+    const habit: Diagnostic = { code: Codes.javascriptHabit, severity: "error", message: t.message, span: src.span(t.start, t.end) };
+    if (fileName !== undefined) habit.fileName = fileName;
+    out.push(habit);
+  }
+  return out;
+}
+
 function startsWithBrace(tokens: IToken[]): boolean {
   const first = tokens.find((t) => t.tokenType !== T.NL && t.tokenType !== T.Semi);
   return first?.tokenType === T.LBrace;
@@ -153,7 +191,7 @@ export function parseWith(engine: Engine | undefined, source: string, options: P
     const body = p.program();
     p.explainEndOfInput();
     const parsed = withoutFollowOnErrors(p.diagnostics, lexed.errors, lexed.tokens);
-    const diagnostics = [...withoutCommandCharacters(lexDiagnostics(lexed.errors, src, fileName), parsed), ...parsed];
+    const diagnostics = withTemplatesAsOne([...withoutCommandCharacters(lexDiagnostics(lexed.errors, src, fileName), parsed), ...parsed], src, fileName);
     diagnostics.sort((a, b) => a.span.start.offset - b.span.start.offset);
     const program: Program = {
       kind: "Program",

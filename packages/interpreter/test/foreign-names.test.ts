@@ -1,0 +1,21 @@
+// An undefined variable named as Python or JavaScript name it (issue 35): the run's PW3002 says
+// what Patchwork writes instead, as `patchwork check`'s PW5001 does (foreign-names.ts).
+import { describe, expect, it } from "vitest";
+import { run } from "../src/index.js";
+
+const message = (source: string) => run(source, { fileName: "p.pw" }).diagnostics.map((d) => `${d.code} ${d.message}`);
+
+describe("undefined Python and JavaScript names", () => {
+  it.each([
+    ["var x = True\n", "PW3002 undefined variable 'True': Patchwork writes `true`"],
+    ["for i in range(1, 3) { print(i) }\n", "PW3002 undefined variable 'range': a range is `a...b`, both ends included: `for i in 1...4` (Python's `range(1, 5)`)"],
+    ['print(int("3"))\n', "PW3002 undefined variable 'int': write `number(x)` to read a number from text"],
+    ["print(Object.keys({a: 1}))\n", "PW3002 undefined variable 'Object': `keys(o)` and `values(o)` are builtins: `keys(o)` for `Object.keys(o)`"],
+  ])("%s", (source, expected) => {
+    expect(message(source)).toEqual([expected]);
+  });
+
+  it("any other name is as before", () => {
+    expect(message("print(nope)\n")).toEqual(["PW3002 undefined variable 'nope'"]);
+  });
+});
