@@ -238,7 +238,11 @@ export async function testCommand(args: TestArgs, term: Terminal): Promise<numbe
       say(`FAIL ${name}: the output differs from ${basename(snapshot)} (- snapshot, + now):\n${diff}\n`, test);
     }
   }
-  if (tests.length === 0) term.stdout(`no ${SUFFIX} files under ${args.path ?? "."}\n`);
+  // No test at all is a failure: a wrong path in CI must not pass silently.
+  if (tests.length === 0) {
+    term.stderr(`patchwork test: no tests found: no ${SUFFIX} files under ${args.path ?? "."} (a test is NAME${SUFFIX}, with NAME.snap beside it)\n`);
+    return 1;
+  }
   term.stdout(`${passed} passed, ${failed} failed\n`);
   return failed > 0 ? 1 : 0;
 }

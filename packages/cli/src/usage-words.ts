@@ -96,6 +96,8 @@ export function usageMessage(message: string, argv: readonly string[], context: 
     const word = firstWord(argv);
     // Only yargs' own verdict makes a word an unknown command (a command this file does not list stays known).
     if (word !== undefined && /^Unknown commands?:/.test(message) && !(COMMANDS as readonly string[]).includes(word)) {
+      // `patchwork hello.pw`: a program where the command goes.
+      if (/\.(pw|json)$/.test(word)) return `unknown command ${word}; to run the program, say \`patchwork run ${word}\``;
       const guess = closest(word, COMMANDS);
       return guess
         ? `unknown command ${word}; did you mean ${guess}?`

@@ -155,3 +155,22 @@ describe("run's options on the other commands", () => {
     expect(r.stderr).not.toContain("ok.pw");
   });
 });
+
+describe("what a newcomer types (issue 35)", () => {
+  it("`patchwork hello.pw` and `run hello` point at `run hello.pw`", () => {
+    expect(usage(["examples/hello.pw"])).toBe("patchwork: unknown command examples/hello.pw; to run the program, say `patchwork run examples/hello.pw`");
+    expect(usage(["run", "examples/hello"])).toBe("patchwork: examples/hello: no such file; did you mean examples/hello.pw?");
+  });
+
+  it("test of a folder without tests exits 1 saying so", () => {
+    const r = patchwork(["test", tempFiles({ "a.pw": "print(1)\n" })]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^patchwork test: no tests found: no \.test\.pw files under .* \(a test is NAME\.test\.pw, with NAME\.snap beside it\)\n$/);
+  });
+
+  it("trace of a cassette says it is a cassette", () => {
+    const r = patchwork(["trace", "examples/tests/typed.cassette.json"]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("examples/tests/typed.cassette.json is a cassette (written by run --record), not a trace: replay it with `patchwork run PROGRAM --replay examples/tests/typed.cassette.json`");
+  });
+});

@@ -17,6 +17,7 @@ import { CallSite } from "./builtins/types.js";
 import type { StmtFn } from "./compiler/types.js";
 import { raise } from "./errors.js";
 import { checkAssignable } from "./types/check.js";
+import { markUnexported } from "./module-objects.js";
 import { NORMAL, RETURN, type Runtime } from "./runtime.js";
 import { fromJson, PwFunction, type CompiledFunction, type PwObject, type Value } from "./values.js";
 
@@ -283,8 +284,10 @@ export class Modules implements ModuleLoader {
 
   objectOf(mod: ModuleCtx): PwObject {
     const obj: PwObject = new Map();
-    if (mod.exports) for (const [name, b] of mod.exports) obj.set(name, mod.G[b.slot] ?? null);
-    else for (const [name, b] of mod.items) obj.set(name, mod.G[b.slot] ?? null);
+    if (mod.exports) {
+      for (const [name, b] of mod.exports) obj.set(name, mod.G[b.slot] ?? null);
+      markUnexported(obj, mod.fileName, [...mod.items.keys()].filter((name) => !mod.exports!.has(name)));
+    } else for (const [name, b] of mod.items) obj.set(name, mod.G[b.slot] ?? null);
     if (mod.defaultExport) obj.set("default", mod.G[mod.defaultExport.slot] ?? null);
     return obj;
   }
@@ -416,11 +419,11 @@ export function runEntry(rt: Runtime, m: ModuleCtx, program: Program, fileName: 
       if (v instanceof PwFunction || v instanceof PwWorkerFn) return callEntry(rt, v, opts.args ?? [], fileName, name);
       return raise("PW3051", program.span, fileName, { name });
     }
-    const skills = entries.filter((e) => e.kind === "skill" || e.kind === "command").map((e) => e.name);
+    const offered = entries.filter((e) => e.kind === "skill" || e.kind === "command");
     const detail =
-      skills.length > 1
-        ? `the file has no top-level statements, no '__main__' or 'main', and several skills (${skills.join(", ")}): name one`
-        : "the file has no top-level statements and no '__main__', 'main' or single skill";
+      offered.length > 1
+        ? `the file has no top-level statements, no '__main__' or 'main', and several entries (${offered.map((e) => `@${e.kind} ${e.name}`).join(", ")}): name one after the file`
+        : "the file has no top-level statements and no '__main__', 'main' or single @skill or @command";
     return raise("PW3050", program.span, fileName, { detail });
   }
   const value = entryValue(m, info.target);

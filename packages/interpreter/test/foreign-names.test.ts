@@ -19,3 +19,16 @@ describe("undefined Python and JavaScript names", () => {
     expect(message("print(nope)\n")).toEqual(["PW3002 undefined variable 'nope'"]);
   });
 });
+
+// Issue 35: messages that say the cause.
+describe("what a message says", () => {
+  it("setting a character of a string: strings cannot be changed in place", () => {
+    expect(message('var s = "abc"\ns[0] = "z"\n')).toEqual([
+      'PW3010 cannot set index 0 on a string: strings cannot be changed in place; build a new one (`s = "z" + s.slice(1)`, or with "${…}")',
+    ]);
+  });
+
+  it("x.toString() names x in its hint", () => {
+    expect(message("var count = 1\nprint(count.toString())\n")).toEqual(['PW3009 number has no method \'toString\': write `"${count}"` (text) or `cat(count)` (JSON)']);
+  });
+});

@@ -106,3 +106,9 @@ describe("Python and more JavaScript habits", () => {
     expect(errors('print("a `b` c")\nvar r = think { Say `hi`. }\n$ echo `date`\n')).toEqual([]);
   });
 });
+
+describe("an unclosed '{' (issue 35)", () => {
+  it("the error at the end of the input says which '{' it is", () => {
+    expect(errors("fun f() {\n  if true {\n    print(1)\n")).toEqual(["PW2001@3:13 expected '}' to close the '{' at 2:11 but found end of input"]);
+  });
+});
