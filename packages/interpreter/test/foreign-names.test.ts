@@ -32,3 +32,15 @@ describe("what a message says", () => {
     expect(message("var count = 1\nprint(count.toString())\n")).toEqual(['PW3009 number has no method \'toString\': write `"${count}"` (text) or `cat(count)` (JSON)']);
   });
 });
+
+describe("a type mismatch says where (issue 35)", () => {
+  it.each([
+    ["type Point = {x: number, y: number}\nvar q: Point = {x: 1}\n", "PW3004 type mismatch: 'q' expects Point, got object: field 'y' is missing"],
+    ['type Point = {x: number, y: number}\nvar q: Point = {x: 1, y: "2"}\n', "PW3004 type mismatch: 'q' expects Point, got object: field 'y' is a string, not number"],
+    ['var list: [string] = ["a", 2]\n', "PW3004 type mismatch: 'list' expects [string], got array: at [1]: a number, not string"],
+    ["type P = {x: number, y: number}\nvar ps: {pts: [P]} = {pts: [{x: 1, y: 2}, {x: 1}]}\n", "PW3004 type mismatch: 'ps' expects {pts: [P]}, got object: at pts[1].y: missing"],
+    ['var n: number = "1"\n', 'PW3004 type mismatch: \'n\' expects number, got string "1"'],
+  ])("%s", (source, expected) => {
+    expect(message(source)).toEqual([expected]);
+  });
+});

@@ -100,8 +100,59 @@ export function checkAssignable(t: TypeExpr, scope: Scope, what: string, span: S
   const pred = compileType(t, scope, new Map(), thinkPrompts);
   const expected = typeToText(t);
   return (v) => {
-    if (!pred(v)) raise("PW3004", span, file, { what, expected, actual: describeActual(v) });
+    if (!pred(v)) {
+      const where = mismatchDetail(t, scope, v, thinkPrompts);
+      raise("PW3004", span, file, { what, expected, actual: describeActual(v) + (where ? `: ${where}` : "") });
+    }
   };
+}
+
+const article = (name: string): string => (/^[aeiou]/.test(name) ? `an ${name}` : `a ${name}`);
+
+/**
+ * Where in `v` a value that does not fit `t` goes wrong, for the message (only computed then):
+ * `field 'y' is missing`, `field 'y' is a string, not number`, else the path as code writes it,
+ * `at [1]: a number, not string`, `at pts[1].y: missing`; null when the mismatch is `v` itself
+ * (a number where a string goes) or inside a union.
+ */
+export function mismatchDetail(t: TypeExpr, scope: Scope, v: Value, thinkPrompts = false): string | null {
+  const found = mismatchAt(t, scope, v, thinkPrompts, 0);
+  if (!found) return null;
+  const { path, problem } = found;
+  if (path.length === 1 && !path[0]!.startsWith("[")) return `field '${path[0]}' is ${problem}`;
+  return `at ${path.map((p, i) => (p.startsWith("[") || i === 0 ? p : `.${p}`)).join("")}: ${problem}`;
+}
+
+function mismatchAt(t: TypeExpr, scope: Scope, v: Value, thinkPrompts: boolean, depth: number): { path: string[]; problem: string } | null {
+  if (depth > 16) return null;
+  const fits = (x: TypeExpr, s: Scope, y: Value) => compileType(x, s, new Map(), thinkPrompts)(y);
+  const inner = (x: TypeExpr, y: Value, step: string) => {
+    const deeper = mismatchAt(x, scope, y, thinkPrompts, depth + 1);
+    return deeper ? { path: [step, ...deeper.path], problem: deeper.problem } : { path: [step], problem: `${article(typeName(y))}, not ${typeToText(x)}` };
+  };
+  switch (t.kind) {
+    case "NamedType": {
+      if (BASIC[t.name]) return null;
+      const found = scope.lookupType(t.name);
+      return found ? mismatchAt(found.type, found.scope, v, thinkPrompts, depth + 1) : null;
+    }
+    case "ArrayType": {
+      if (!Array.isArray(v)) return null;
+      const i = v.findIndex((x) => !fits(t.element, scope, x));
+      return i < 0 ? null : inner(t.element, v[i]!, `[${i}]`);
+    }
+    case "ObjectType": {
+      if (!(v instanceof Map)) return null;
+      for (const f of t.fields) {
+        const x = v.has(f.key) ? v.get(f.key)! : null;
+        if (fits(f.type, scope, x)) continue;
+        return v.has(f.key) ? inner(f.type, x, f.key) : { path: [f.key], problem: "missing" };
+      }
+      return null;
+    }
+    default:
+      return null;
+  }
 }
 
 /** True when a type is `string` (or absent): the think result is the reply text. */
