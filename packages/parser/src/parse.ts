@@ -133,6 +133,40 @@ function withTemplatesAsOne(diagnostics: Diagnostic[], src: SourceFile, fileName
   return out;
 }
 
+/** Items of a file: everything else at its top level is a statement that runs. */
+const ITEMS = new Set(["FunDecl", "TraitDecl", "TypeDecl", "Import"]);
+
+/**
+ * A file with top-level statements runs them, not its `main` (or `__main__`): a warning at the
+ * fun (PW2030) when the statements never name it, so that a `main` left unrun is not silent.
+ */
+function mainNotRun(body: Program["body"], src: SourceFile, fileName: string | undefined): Diagnostic | undefined {
+  const statements = body.filter((s) => !ITEMS.has(s.kind));
+  if (statements.length === 0) return undefined;
+  const main = body.find((s): s is Extract<typeof s, { kind: "FunDecl" }> => s.kind === "FunDecl" && (s.name === "main" || s.name === "__main__"));
+  if (!main || names(statements, main.name)) return undefined;
+  const start = main.span.start.offset;
+  let lineEnd = src.text.indexOf("\n", start);
+  if (lineEnd < 0) lineEnd = src.text.length;
+  const d: Diagnostic = {
+    code: Codes.mainNotRun,
+    severity: "warning",
+    message: `'${main.name}' does not run: a file with top-level statements runs them instead; call \`${main.name}()\` after them, or move them into '${main.name}'`,
+    span: src.span(start, Math.min(lineEnd, main.span.end.offset)),
+  };
+  if (fileName !== undefined) d.fileName = fileName;
+  return d;
+}
+
+/** Whether the AST `node` holds the identifier `name`. */
+function names(node: unknown, name: string): boolean {
+  if (Array.isArray(node)) return node.some((n) => names(n, name));
+  if (node === null || typeof node !== "object") return false;
+  const n = node as { kind?: string; name?: string };
+  if (n.kind === "Ident" && n.name === name) return true;
+  return Object.values(node).some((v) => names(v, name));
+}
+
 function startsWithBrace(tokens: IToken[]): boolean {
   const first = tokens.find((t) => t.tokenType !== T.NL && t.tokenType !== T.Semi);
   return first?.tokenType === T.LBrace;
@@ -192,6 +226,8 @@ export function parseWith(engine: Engine | undefined, source: string, options: P
     p.explainEndOfInput();
     const parsed = withoutFollowOnErrors(p.diagnostics, lexed.errors, lexed.tokens);
     const diagnostics = withTemplatesAsOne([...withoutCommandCharacters(lexDiagnostics(lexed.errors, src, fileName), parsed), ...parsed], src, fileName);
+    const unrun = mainNotRun(body, src, fileName);
+    if (unrun) diagnostics.push(unrun);
     diagnostics.sort((a, b) => a.span.start.offset - b.span.start.offset);
     const program: Program = {
       kind: "Program",

@@ -112,3 +112,18 @@ describe("an unclosed '{' (issue 35)", () => {
     expect(errors("fun f() {\n  if true {\n    print(1)\n")).toEqual(["PW2001@3:13 expected '}' to close the '{' at 2:11 but found end of input"]);
   });
 });
+
+describe("a main that does not run (issue 35)", () => {
+  it("top-level statements and a main they never call: a warning at the main", () => {
+    const d = parse('print("top")\nfun main() {\n  print("main ran")\n}\n').diagnostics;
+    expect(d.map((x) => `${x.code} ${x.severity}@${x.span.start.line}:${x.span.start.column} ${x.message}`)).toEqual([
+      "PW2030 warning@2:1 'main' does not run: a file with top-level statements runs them instead; call `main()` after them, or move them into 'main'",
+    ]);
+  });
+
+  it("no warning when the statements call it, or without statements", () => {
+    expect(parse('print("top")\nfun main() { print(1) }\nmain()\n').diagnostics).toEqual([]);
+    expect(parse("fun __main__() { print(1) }\n").diagnostics).toEqual([]);
+    expect(parse('import lib from "./lib.pw"\ntype T = string\nfun main() { print(1) }\n').diagnostics).toEqual([]);
+  });
+});
