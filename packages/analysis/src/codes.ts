@@ -38,6 +38,11 @@ export const CHECKS = {
   PW5008: { severity: "error", message: () => `'do' blocks are only allowed inside a prompt (think { … } or ask { … })` },
   /** Two items (functions, traits, imports) of one name in a module: PW3003 at load time. */
   PW5009: { severity: "error", message: (a) => `'${a.name}' is already declared in this scope` },
+  PW5010: {
+    severity: "error",
+    message: (a) =>
+      `worker '${a.worker}' uses the top-level variable '${a.name}', which a worker does not see (the file's top-level statements do not run in a worker task): pass it as an argument, \`worker ${a.worker}(${a.name}, …)\` called as \`${a.worker}(${a.name})\``,
+  },
 } satisfies Record<string, CheckDef>;
 
 export type CheckCode = keyof typeof CHECKS;

@@ -100,6 +100,10 @@ export class ModuleIndex {
       return;
     }
     if (t.kind === "decl" && r.decl < 0 && !r.write) this.topReads.set(t.decl, (this.topReads.get(t.decl) ?? 0) + 1);
+    // A worker task runs without the file's top-level statements: their variables are not there.
+    if (t.kind === "decl" && r.decl < 0 && r.inWorker && t.decl.kind === "var") {
+      out.push({ code: "PW5010", start: base + r.start, end: base + r.end, args: { name: r.name, worker: r.inWorker } });
+    }
     if (r.argc >= 0) {
       if (t.kind === "decl" && FUNCTION_KINDS.has(t.decl.kind) && r.argc > t.decl.params) {
         out.push({ code: "PW5002", start: base + r.callStart, end: base + r.callEnd, args: { name: r.name, expected: `at most ${t.decl.params}`, actual: r.argc } });

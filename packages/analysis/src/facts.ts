@@ -74,6 +74,8 @@ export interface Ref {
   decl: number;
   /** Where an unresolved ref sits: top-level code (sees earlier top-level vars) or a function. */
   inFunction: boolean;
+  /** The worker whose body it is in (a worker task does not see the top-level variables), else null. */
+  inWorker?: string | null;
   /** `$name` in a shell word: falls back to the environment, never an error. */
   optional: boolean;
   /** An assignment target, not a read. */
@@ -142,6 +144,7 @@ class Walker {
   private scope: Scope;
   private readonly top: Scope;
   private inFunction = false;
+  private inWorker: string | null = null;
   private loops = 0;
 
   constructor(
@@ -199,6 +202,7 @@ class Walker {
       end,
       decl,
       inFunction: this.inFunction,
+      inWorker: this.inWorker,
       optional: false,
       write: false,
       interpolated: false,
@@ -299,7 +303,9 @@ class Walker {
   private fun(f: FunDecl, method = false): void {
     const savedFn = this.inFunction;
     const savedLoops = this.loops;
+    const savedWorker = this.inWorker;
     this.inFunction = true;
+    this.inWorker = f.flavor === "worker" ? f.name : null;
     this.loops = 0;
     const s = f.span.start.offset;
     this.withScope(s, f.span.end.offset, () => {
@@ -308,6 +314,7 @@ class Walker {
       this.stmts(f.body.statements, f.body.span.start.offset, f.body.span.end.offset);
     });
     this.inFunction = savedFn;
+    this.inWorker = savedWorker;
     this.loops = savedLoops;
   }
 

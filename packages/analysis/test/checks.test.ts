@@ -19,6 +19,15 @@ describe("static checks", () => {
     expect(check("print(len(args), args[0])\nfun f() { return args }\n")).toEqual([]);
   });
 
+  it("a worker that reads a top-level variable (issue 35): PW5010 saying to pass it as an argument", () => {
+    const found = check('var shared = "hi"\nworker w(x) {\n  return shared + x\n}\nfun f() { return shared }\nprint(f())\n');
+    expect(found).toEqual([
+      "3:10 error PW5010 worker 'w' uses the top-level variable 'shared', which a worker does not see (the file's top-level statements do not run in a worker task): pass it as an argument, `worker w(shared, …)` called as `w(shared)`",
+    ]);
+    // A worker's own variables and parameters, and functions, are fine.
+    expect(check("fun helper() { return 1 }\nworker w(x) {\n  var y = x\n  return helper() + y\n}\n")).toEqual([]);
+  });
+
   it("a Python or JavaScript name says what Patchwork writes (issue 35), as the run's PW3002 does", () => {
     expect(check("var a = None\nprint(a, range(1, 5), parseInt(\"3\"))\nconsole.log(a)\n")).toEqual([
       "1:9 error PW5001 undefined variable 'None': Patchwork writes `null`",

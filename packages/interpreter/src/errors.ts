@@ -76,6 +76,10 @@ export class RuntimeError extends Error {
   }
 }
 
+/** Why a top-level variable is undefined in a worker task (Runtime.statementsSkipped), for PW3002's `detail`. */
+export const WORKER_SCOPE =
+  "a worker does not see the file's top-level variables (its top-level statements do not run in a worker): pass the value as an argument, `worker w(value) { … }` called as `w(value)`";
+
 /** Why a variable is undefined, when more can be said: the caller's `detail`, else the Patchwork form of a Python or JavaScript name. */
 function undefinedDetail(a: Args): string {
   const detail = a.detail !== undefined && a.detail !== "" ? String(a.detail) : foreignName(String(a.name));

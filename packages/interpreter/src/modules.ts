@@ -359,6 +359,7 @@ export function runMain(modules: Modules, rt: Runtime, program: Program, fileNam
   // The main program is a module too: a file that imports it back gets it, not a second run.
   const register = fileName.startsWith("<") ? undefined : modules.register(resolve(fileName));
   const { m, body, hasStatements } = modules.create(program, fileName, register);
+  if (hasStatements && opts.statements === false) rt.statementsSkipped = true;
   if (hasStatements && opts.statements !== false) {
     const sig = body(m.G);
     if (sig === RETURN) return rt.ret;

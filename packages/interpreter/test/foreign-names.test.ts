@@ -44,3 +44,14 @@ describe("a type mismatch says where (issue 35)", () => {
     expect(message(source)).toEqual([expected]);
   });
 });
+
+describe("a worker task reading a top-level variable (issue 35)", () => {
+  it("says workers do not see top-level variables and how to pass the value", () => {
+    const src = 'var shared = "hi"\nworker w() {\n  return shared\n}\nprint(w())\n';
+    // As a worker task runs: the entry alone, without the top-level statements (evaluator-worker.ts).
+    const r = run(src, { fileName: "p.pw", entry: "w", args: [], statements: false });
+    expect(r.diagnostics.map((d) => `${d.code} ${d.message}`)).toEqual([
+      "PW3002 undefined variable 'shared': a worker does not see the file's top-level variables (its top-level statements do not run in a worker): pass the value as an argument, `worker w(value) { … }` called as `w(value)`",
+    ]);
+  });
+});
