@@ -102,3 +102,21 @@ describe("docs/cli.md's option table (issue 35)", () => {
     expect(rows).toEqual(OPTIONS.map((o) => [o.name, Object.keys(o.commands).map((c) => `\`${c}\``).join(" ")]));
   });
 });
+
+describe("the agent presets: one list everywhere (issue 35)", () => {
+  it("presets.ts, the option table, --help, README, the manual and the docs name the same six", async () => {
+    const { PRESET_NAMES } = await import("../packages/cli/src/option-table.js");
+    const { presetNames } = await import("../packages/cli/src/presets.js");
+    expect([...PRESET_NAMES]).toEqual(presetNames);
+    const help = execFileSync(process.execPath, [join(cliDir, "bin", "patchwork.js"), "--help"], { encoding: "utf8", env: { ...process.env, COLUMNS: "200" } });
+    expect(help.replace(/\s+/g, " ")).toContain(`a preset: ${PRESET_NAMES.join(", ")})`);
+    const listed = PRESET_NAMES.map((p) => `\`${p}\``).join(", ");
+    for (const file of ["README.md", "packages/cli/README.md", "docs/manual/cli.md", "docs/mcp.md", "docs/editors.md"]) {
+      expect(read(file).replace(/\s+/g, " "), file).toContain(listed);
+    }
+    // No list of only some of them.
+    for (const file of ["README.md", "packages/cli/README.md", "docs/manual/cli.md", "docs/mcp.md", "docs/editors.md", "docs/cli.md"]) {
+      expect(read(file).replace(/\s+/g, " "), file).not.toMatch(/`claude`, `codex`(,| or) `gemini`(?!, `opencode`)/);
+    }
+  });
+});

@@ -34,7 +34,10 @@ export interface OptionSpec {
   why?: string;
 }
 
-const AGENT = 'an ACP agent command line, or a preset: "claude", "codex", "gemini", "opencode", "qwen", "copilot"';
+/** The `--agent` presets (presets.ts has their command lines; a test keeps the two and the docs' lists equal). */
+export const PRESET_NAMES = ["claude", "codex", "gemini", "opencode", "qwen", "copilot"] as const;
+
+const AGENT = `an ACP agent command line, or a preset: ${PRESET_NAMES.map((p) => `"${p}"`).join(", ")}`;
 
 export const OPTIONS: readonly OptionSpec[] = [
   {

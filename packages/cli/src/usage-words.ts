@@ -4,7 +4,7 @@
 // end of `patchwork --help`. Loaded with yargs only (main.ts), never on the fast path.
 import type { Argv } from "yargs";
 
-import { COMMANDS } from "./option-table.js";
+import { COMMANDS, PRESET_NAMES } from "./option-table.js";
 export { COMMANDS };
 
 /** What yargs knew when it failed: the command it entered (none: the top level) and that command's options. */
@@ -137,7 +137,7 @@ export function optionNames(y: Argv<unknown>): string[] {
 
 /** The end of `patchwork --help`: agents, no-agent mode, where the docs are. */
 export const TOP_EPILOG = [
-  "Agents: an ACP agent answers the thinks: --agent CMD (a command line, or a preset: claude, codex, gemini) " +
+  `Agents: an ACP agent answers the thinks: --agent CMD (a command line, or a preset: ${PRESET_NAMES.join(", ")}) ` +
     "or the environment variable PATCHWORK_AGENT. Without one, a think or ask evaluates to {__think_prompt: …}, " +
     "the prompt an agent would get, so a program runs, and can be tested, without a model.",
   "Docs: docs/manual/ (tutorial, language, commands) and docs/cli.md in the repository; the installed package's " +
