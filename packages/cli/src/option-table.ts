@@ -132,7 +132,7 @@ export const OPTIONS: readonly OptionSpec[] = [
     fast: true,
     describe: "stop the program after this many seconds (an error, exit 1)",
     commands: { run: true, mcp: "stop a call after this many seconds (a tool error)", plugin: "bake this --timeout into the plugin's patchwork mcp" },
-    why: "test: a test replays its cassette in the patchwork process, without an agent to wait for",
+    why: "test: a test replays its cassette in the patchwork process, without an agent to wait for. acp: the editor's panel cancels a prompt that runs too long",
   },
   {
     name: "max-workers",
