@@ -84,7 +84,7 @@ describe("help", () => {
     expect(r.stdout).toMatch(/--version\s+print the version/);
     expect(r.stdout).toMatch(/Examples:\n\s+patchwork run hello\.pw/);
     expect(r.stdout).toContain("PATCHWORK_AGENT");
-    expect(r.stdout).toMatch(/Without one, a think or ask evaluates to\s+\{__think_prompt: …\}/);
+    expect(r.stdout).toMatch(/Without one, a think\s+or\s+ask\s+evaluates\s+to\s+\{__think_prompt: …\}/);
     expect(r.stdout).toMatch(/Docs: docs\/manual\//);
   });
 
