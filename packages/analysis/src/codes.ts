@@ -33,7 +33,7 @@ export const CHECKS = {
   /** `${f}` where f is a function: it renders the function, never a value. */
   PW5006: { severity: "warning", message: (a) => `'${a.name}' is a ${a.what}: \${${a.name}} renders the ${a.what} itself, not a value (did you mean \${${a.name}()}?)` },
   /** `import {x} from "./m.pw"` where m does not export x: PW3042 at run time. */
-  PW5007: { severity: "error", message: (a) => `module '${a.module}' has no export '${a.name}'` },
+  PW5007: { severity: "error", message: (a) => `module '${a.module}' has no export '${a.name}'${a.detail ? `: ${a.detail}` : ""}` },
   /** `do { … }` in code: only a prompt's text may hold do blocks. */
   PW5008: { severity: "error", message: () => `'do' blocks are only allowed inside a prompt (think { … } or ask { … })` },
   /** Two items (functions, traits, imports) of one name in a module: PW3003 at load time. */

@@ -40,6 +40,9 @@ export interface CombineOptions {
   resolver?: ImportResolver | undefined;
 }
 
+/** Why an import does not see a function its module declares. */
+const NOT_EXPORTED = (name: string): string => `'${name}' is declared there without \`export\`: declare it \`export fun ${name}(…)\` to import it`;
+
 export class ModuleIndex {
   /** Module-level declarations by name, in source order. */
   readonly tops = new Map<string, TopDecl[]>();
@@ -175,7 +178,10 @@ function checkImport(imp: ImportDecl, base: number, options: CombineOptions, out
     }
     if (imp.form === "named") {
       for (const name of imp.names) {
-        if (!mod.exports.has(name)) out.push({ code: "PW5007", start, end, args: { module: source, name } });
+        if (mod.exports.has(name)) continue;
+        // Declared there without `export` (issue 35): say so, rather than that it is not there.
+        const hidden = mod.decls.some((d) => d.name === name && ["fun", "worker", "skill", "task", "trait"].includes(d.kind));
+        out.push({ code: "PW5007", start, end, args: { module: source, name, detail: hidden ? NOT_EXPORTED(name) : "" } });
       }
     }
   }

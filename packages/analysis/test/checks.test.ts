@@ -86,6 +86,12 @@ describe("static checks", () => {
     expect(check('import {square} from "./lib.pw"\nimport ./{lib}\nprint(square(2), lib.square(3))\n')).toEqual([]);
   });
 
+  it("importing a function its module declares without export says so (issue 35)", () => {
+    expect(check('import {hidden} from "./lib.pw"\nprint(hidden())\n')).toEqual([
+      "1:1 error PW5007 module './lib.pw' has no export 'hidden': 'hidden' is declared there without `export`: declare it `export fun hidden(…)` to import it",
+    ]);
+  });
+
   it("unused variables are hints; _names, parameters and loop variables are not reported", () => {
     expect(check("fun f(a) { var b = 1\nvar _c = 2\nfor i in [1] { }\nreturn a }\nprint(f(1))\nvar top = 1\n")).toEqual([
       "1:16 hint PW5005 'b' is declared but never used",

@@ -17,7 +17,7 @@ import { CallSite } from "./builtins/types.js";
 import type { StmtFn } from "./compiler/types.js";
 import { raise } from "./errors.js";
 import { checkAssignable } from "./types/check.js";
-import { markUnexported } from "./module-objects.js";
+import { markUnexported, unexportedHint } from "./module-objects.js";
 import { NORMAL, RETURN, type Runtime } from "./runtime.js";
 import { fromJson, PwFunction, type CompiledFunction, type PwObject, type Value } from "./values.js";
 
@@ -217,7 +217,7 @@ export class Modules implements ModuleLoader {
         const obj = this.objectOf(mod);
         for (const name of it.names) {
           const v = obj.get(name);
-          if (v === undefined) raise("PW3042", it.span, m.fileName, { module: it.source!, name });
+          if (v === undefined) raise("PW3042", it.span, m.fileName, { module: it.source!, name, hint: unexportedHint(obj, name) });
           set(name, v);
         }
         return;

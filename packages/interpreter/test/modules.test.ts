@@ -78,3 +78,14 @@ describe("a function a module does not export (issue 35)", () => {
     expect(error?.message).toBe("this object has no method 'helper': 'helper' is not exported by lib.pw: declare it `export fun helper(…)` there to use it from another file");
   });
 });
+
+describe("importing a function a module does not export (issue 35)", () => {
+  it("says it is not exported", () => {
+    const dir = project({
+      "lib.pw": "fun helper() { return 1 }\nexport fun pub() { return 2 }\n",
+      "main.pw": 'import {helper} from "./lib.pw"\nprint(helper())\n',
+    });
+    const error = runMain(dir).diagnostics.find((d) => d.severity === "error");
+    expect(error?.message).toBe("module './lib.pw' has no export 'helper': 'helper' is not exported by lib.pw: declare it `export fun helper(…)` there to use it from another file");
+  });
+});
