@@ -86,6 +86,15 @@ describe("static checks", () => {
     expect(check('import {square} from "./lib.pw"\nimport ./{lib}\nprint(square(2), lib.square(3))\n')).toEqual([]);
   });
 
+  it("calling a function of a module imported whole that it does not export says so (issue 35)", () => {
+    expect(check('import lib from "./lib.pw"\nprint(lib.square(2), lib.hidden())\n')).toEqual([
+      "2:26 error PW5007 module './lib.pw' has no export 'hidden': 'hidden' is declared there without `export`: declare it `export fun hidden(…)` to import it",
+    ]);
+    expect(check("import ./{lib}\nprint(lib.hidden())\n")).toEqual([
+      "2:11 error PW5007 module './lib.pw' has no export 'hidden': 'hidden' is declared there without `export`: declare it `export fun hidden(…)` to import it",
+    ]);
+  });
+
   it("importing a function its module declares without export says so (issue 35)", () => {
     expect(check('import {hidden} from "./lib.pw"\nprint(hidden())\n')).toEqual([
       "1:1 error PW5007 module './lib.pw' has no export 'hidden': 'hidden' is declared there without `export`: declare it `export fun hidden(…)` to import it",
