@@ -42,7 +42,7 @@ describe("patchwork plugin", () => {
     expect(noOut.stderr).toMatch(/Missing required argument: out/);
     const missing = patchwork(["plugin", "no/such.pw", "--out", join(tempFiles({}), "p")]);
     expect(missing.status).toBe(2);
-    expect(missing.stderr).toBe("patchwork: no/such.pw: no such file\nRun 'patchwork --help' for usage.\n");
+    expect(missing.stderr).toBe("patchwork: no/such.pw: no such file\nRun 'patchwork plugin --help' for usage.\n");
   });
 
   it("is listed by --help", () => {

@@ -75,6 +75,8 @@ export class Runtime {
   programArgs: Value[] = [];
   /** The name of the entry the run called (its value is the run's result), or null. */
   entryRan: string | null = null;
+  /** The main file's top-level statements did not run (a worker task): a top-level `var` read is then undefined. */
+  statementsSkipped = false;
   /** Exit status of the last shell command (`$?`). */
   lastStatus = 0;
   /** Active output captures (run() output, running `do` children). */

@@ -8,3 +8,4 @@ export { SourceFile } from "./source.js";
 export { formatDiagnostic, formatDiagnostics, hasErrors } from "./diagnostics.js";
 export type { Diagnostic, Severity } from "./diagnostics.js";
 export { Codes, type Code } from "./codes.js";
+export { foreignName } from "./foreign-names.js";

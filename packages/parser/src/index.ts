@@ -10,4 +10,5 @@ export { astToJson } from "./astJson.js";
 export { grammarFiles, serializedGrammar } from "./grammar/generate.js";
 export { textMateGrammar } from "./grammar/textmate.js";
 export { format } from "./format/index.js";
+export { foreignName } from "./foreign-names.js";
 export type { FormatOptions, FormatResult } from "./format/index.js";

@@ -5,7 +5,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
@@ -177,6 +177,64 @@ describe("patchwork mcp over stdio", () => {
     const text = textOf(await client.callTool({ name: "muse", arguments: { topic: "tea" } }));
     expect(text).toContain("Say something about tea.");
     expect(text.match(/patchwork mcp has no agent/g)).toHaveLength(1);
+  });
+
+  it("no agent: a typed skill that thinks gives its prompt, which passes its return type (docs/mcp.md)", async () => {
+    const dir = folderWith({
+      "typed.pw": [
+        "export default trait Greeter: Agent {",
+        "  @skill greet",
+        '  fun greet(name: string, mood: "calm" | "loud"): string {',
+        "    var greeting = think { Greet ${name} in a ${mood} voice, in one line. }",
+        "    return greeting",
+        "  }",
+        "  @skill point",
+        "  fun point(): {x: number, label: string} {",
+        "    return {x: 1, label: think { Name the point. }}",
+        "  }",
+        "  @skill wrong",
+        "  fun wrong(): number {",
+        '    return "not a number"',
+        "  }",
+        "  @skill plain",
+        "  fun plain(): string {",
+        '    return "no think here"',
+        "  }",
+        "}",
+      ].join("\n"),
+    });
+    const { client } = await start(["typed.pw"], dir, { env: { PATCHWORK_AGENT: "" } });
+    const tools = (await client.listTools()).tools;
+    // A skill that thinks gives prompts, not values of the declared types: no outputSchema for this client.
+    expect(tools.map((t) => [t.name, t.outputSchema !== undefined])).toEqual([["greet", false], ["point", false], ["wrong", true], ["plain", true]]);
+    const greet = await client.callTool({ name: "greet", arguments: { name: "Ada", mood: "calm" } });
+    expect(greet.isError).toBeFalsy();
+    expect(textOf(greet)).toContain('"__think_prompt": "Greet Ada in a calm voice, in one line."');
+    expect(greet.structuredContent).toBeUndefined();
+    const point = await client.callTool({ name: "point", arguments: {} });
+    expect(point.isError).toBeFalsy();
+    expect(textOf(point)).toContain('"__think_prompt": "Name the point."');
+    // Any other value is still checked.
+    const wrong = await client.callTool({ name: "wrong", arguments: {} });
+    expect(wrong.isError).toBe(true);
+    expect(textOf(wrong)).toContain("error[PW3004]: type mismatch: the value of 'wrong' expects number, got string");
+  });
+
+  it("takes run's options (issue 35): --no-agent over $PATCHWORK_AGENT, --verbose, --cwd, --timeout", async () => {
+    const dir = folderWith({ "greeter.pw": GREETER, "here.pw": "@skill here\nfun here() {\n  return $(pwd)\n}\n" });
+    const work = folderWith({});
+    const agent = scriptedAgent({ prompts: [{ match: "about tea", steps: [{ text: "Thinking aloud." }, { reply: "Tea is calm." }] }, { steps: [{ reply: "Again." }] }] });
+    // --no-agent: the prompts, though PATCHWORK_AGENT names an agent.
+    const plain = await start(["greeter.pw", "--no-agent"], dir, { env: { PATCHWORK_AGENT: agent } });
+    expect(textOf(await plain.client.callTool({ name: "muse", arguments: { topic: "tea" } }))).toContain("Say something about tea.");
+    // --verbose: each call's agent text on stderr, tagged with the call; --cwd: where the skills run.
+    const loud = await start(["greeter.pw", "here.pw", "--agent", agent, "--verbose", "--cwd", work, "--timeout", "60"], dir);
+    const result = await loud.client.callTool({ name: "muse", arguments: { topic: "tea" } });
+    expect(textOf(result)).toContain("Tea is calm.");
+    await until(() => loud.stderr().includes("[muse#1] "), 5_000, "tagged verbose lines");
+    expect(loud.stderr()).toMatch(/^\[muse#1\] .*Thinking aloud\./m);
+    const where = await loud.client.callTool({ name: "here", arguments: {} });
+    expect(textOf(where).trim()).toBe(realpathSync(work));
   });
 
   it("--agent answers the thinks, and progress reports each think", async () => {

@@ -4,7 +4,7 @@
  */
 import type { BinaryExpr, CallExpr, ForStmt, Ident, Node, UnaryExpr, UpdateExpr, WhileStmt } from "@patchwork/parser";
 import type { CallSite } from "../builtins/types.js";
-import { raise } from "../errors.js";
+import { raise, WORKER_SCOPE } from "../errors.js";
 import type { Runtime } from "../runtime.js";
 import { truthy, type CompiledFunction, type Value } from "../values.js";
 import { callValue, enter } from "./call.js";
@@ -36,7 +36,7 @@ export function makeHelpers(rt: Runtime, file: string): Helpers {
   const bad = (a: Value, b: Value, node: BinaryExpr): never =>
     raise("PW3005", node.span, file, { op: node.op, left: describeOperand(a, node.left), right: describeOperand(b, node.right) });
   return {
-    undef: (node) => raise("PW3002", node.span, file, { name: node.name }),
+    undef: (node) => raise("PW3002", node.span, file, { name: node.name, detail: rt.statementsSkipped ? WORKER_SCOPE : "" }),
     add: (a, b, node, site) => add(a, b, (x, y) => bad(x, y, node), site),
     bad,
     cmp: (a, b, node) => {

@@ -29,6 +29,12 @@ export interface ToolCallOptions {
   env?: Record<string, string | undefined>;
   /** Per-think idle limit of an ACP agent. */
   thinkIdleTimeoutMs?: number;
+  /** Stop the call's run after this long. */
+  timeoutMs?: number;
+  /** The answer to permission requests for tools other than `do` (default deny). */
+  permissions?: "allow" | "deny";
+  /** Every event of the call's run. */
+  onEvent?: (event: RunEvent) => void;
 }
 
 export const NO_AGENT_NOTE =
@@ -42,6 +48,7 @@ export async function callTool(options: ToolCallOptions): Promise<CallToolResult
   const progress = options.onProgress ? new CallProgress(options.onProgress) : null;
   const onEvent = (event: RunEvent) => {
     if (event.type === "think-start") thinks++;
+    options.onEvent?.(event);
     progress?.event(event);
   };
   const answerer = options.answerer;
@@ -53,7 +60,7 @@ export async function callTool(options: ToolCallOptions): Promise<CallToolResult
     parsed: tool.parsed,
     args,
     agent: answerer === null ? null : "command" in answerer ? { command: answerer.command } : answerer.agent,
-    permissions: { do: "allow", other: "deny" },
+    permissions: { do: "allow", other: options.permissions ?? "deny" },
     signal: options.signal,
     onEvent,
     writeOutput: false,
@@ -61,6 +68,7 @@ export async function callTool(options: ToolCallOptions): Promise<CallToolResult
     ...(options.maxWorkers !== undefined ? { maxWorkers: options.maxWorkers } : {}),
     ...(options.env ? { env: options.env } : {}),
     ...(options.thinkIdleTimeoutMs !== undefined ? { thinkIdleTimeoutMs: options.thinkIdleTimeoutMs } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
   });
   const note = answerer === null && thinks > 0 ? `\n${NO_AGENT_NOTE}\n` : "";
   const errors = result.diagnostics.filter((d) => d.severity === "error");
@@ -70,7 +78,8 @@ export async function callTool(options: ToolCallOptions): Promise<CallToolResult
   }
   const text = entryResultText({ output: result.output, value: result.value }) + note;
   const content: CallToolResult["content"] = [{ type: "text", text }];
-  if (!tool.output) return { content };
+  // Without an agent the value is a prompt, not of the declared type: no structuredContent (server.ts lists no outputSchema then).
+  if (!tool.output || (answerer === null && tool.thinks)) return { content };
   const value = result.value ?? null;
   return { content, structuredContent: (tool.output.wrapped ? { value } : value) as Record<string, unknown> };
 }

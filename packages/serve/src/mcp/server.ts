@@ -9,7 +9,7 @@ import { watch, type FSWatcher } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Server, type CallToolResult, type ServerContext, type Transport } from "@modelcontextprotocol/server";
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
-import { RecyclingAgent, type Logger } from "@patchwork/agent";
+import { RecyclingAgent, type Logger, type RunEvent } from "@patchwork/agent";
 import { buildCatalog, pwFiles, type Catalog, type McpTool } from "./catalog.js";
 import type { ProgressNote } from "./progress.js";
 import { callTool, type ThinkAnswerer } from "./call.js";
@@ -34,6 +34,12 @@ export interface McpServeOptions {
   transport?: Transport;
   env?: Record<string, string | undefined>;
   thinkIdleTimeoutMs?: number;
+  /** Stop a call after this long (a tool error, as `run --timeout`). */
+  timeoutMs?: number;
+  /** The answer to the agent's permission requests for tools other than `do` (default deny). */
+  permissions?: "allow" | "deny";
+  /** An observer of each call's run (`patchwork mcp --verbose`), given the call's name `TOOL#N`: its events, then its end. */
+  observeCall?: (call: string) => { event(event: RunEvent): void; end(): void };
   logger?: Logger;
 }
 
@@ -95,6 +101,7 @@ class ServeState {
   /** `--agent`: one process for all calls, started by the first call that runs (each call's thinks nest apart). */
   private readonly agent: SharedAgent | null;
   private callCount = 0;
+  private callNumber = 0;
 
   constructor(
     private readonly options: McpServeOptions,
@@ -181,7 +188,9 @@ class ServeState {
       this.servers.delete(server);
       onclose?.();
     };
-    server.setRequestHandler("tools/list", async () => ({ tools: listed(this.catalog.tools) }));
+    // A client with no agent behind its calls (no --agent, no sampling) gets its thinks' prompts
+    // back, not values of the declared types: a tool that may think declares no outputSchema then (docs/mcp.md).
+    server.setRequestHandler("tools/list", async () => ({ tools: listed(this.catalog.tools, this.thinks(server)) }));
     server.setRequestHandler("tools/call", (request, ctx) => {
       const call = this.call(server, request.params.name, request.params.arguments ?? {}, ctx);
       this.calls.add(call);
@@ -198,6 +207,7 @@ class ServeState {
       return { content: [{ type: "text", text: `there is no tool '${name}' (tools: ${names || "none"})` }], isError: true };
     }
     const signal = AbortSignal.any([ctx.mcpReq.signal, this.stopping.signal]);
+    const observer = this.options.observeCall?.(`${tool.name}#${++this.callNumber}`);
     await this.slot(signal);
     const progress = progressSender(ctx);
     try {
@@ -211,12 +221,21 @@ class ServeState {
         cwd: this.cwd,
         ...(this.options.env ? { env: this.options.env } : {}),
         ...(this.options.thinkIdleTimeoutMs !== undefined ? { thinkIdleTimeoutMs: this.options.thinkIdleTimeoutMs } : {}),
+        ...(this.options.timeoutMs !== undefined ? { timeoutMs: this.options.timeoutMs } : {}),
+        ...(this.options.permissions !== undefined ? { permissions: this.options.permissions } : {}),
+        ...(observer ? { onEvent: (event: RunEvent) => observer.event(event) } : {}),
       });
       await progress.flushed();
       return result;
     } finally {
+      observer?.end();
       this.release();
     }
+  }
+
+  /** Whether the calls of this connection's client have something to answer their thinks. */
+  private thinks(server: Server): boolean {
+    return this.agent !== null || server.getClientCapabilities()?.sampling !== undefined;
   }
 
   /** `--agent`, else the client's sampling (when it declared the capability), else no agent. */
@@ -261,13 +280,13 @@ class ServeState {
   }
 }
 
-/** The tools as `tools/list` gives them. */
-function listed(tools: McpTool[]) {
+/** The tools as `tools/list` gives them (`answered`: their thinks have an agent; else a tool that thinks has no outputSchema). */
+function listed(tools: McpTool[], answered = true) {
   return tools.map((t) => ({
     name: t.name,
     description: t.description,
     inputSchema: t.inputSchema as { type: "object"; [k: string]: unknown },
-    ...(t.output ? { outputSchema: t.output.schema as { type: "object"; [k: string]: unknown } } : {}),
+    ...(t.output && (answered || !t.thinks) ? { outputSchema: t.output.schema as { type: "object"; [k: string]: unknown } } : {}),
   }));
 }
 

@@ -22,6 +22,8 @@ export interface PluginOptions {
   agent?: string;
   /** The command line that starts Patchwork in .mcp.json (default `patchwork`). */
   command?: string[];
+  /** More options of `patchwork mcp` for .mcp.json (`--no-agent`, `--timeout 60`…). */
+  serveOptions?: string[];
   /** The plugin's name (default: the first file's `pluginName`). */
   name?: string;
   /** Default: process.cwd(). */
@@ -88,7 +90,7 @@ export function writePlugin(options: PluginOptions): PluginResult {
   files.set(".claude-plugin/plugin.json", pluginJson(meta));
   files.set(".claude-plugin/marketplace.json", marketplaceJson(meta));
   const copies = sources.files.map((f) => copyPath(sources, f.fileName));
-  files.set(".mcp.json", mcpJson(options.command ?? ["patchwork"], copies, options.agent));
+  files.set(".mcp.json", mcpJson(options.command ?? ["patchwork"], copies, options.agent, options.serveOptions));
   const skillName = uniqueNames();
   const commandName = uniqueNames();
   const skills: PluginResult["skills"] = [];
