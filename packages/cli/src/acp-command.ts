@@ -22,7 +22,7 @@ export async function acpCommand(args: AcpArgs, term: Terminal, env: NodeJS.Proc
   if (args.restartAgentAfter !== undefined && !(Number.isInteger(args.restartAgentAfter) && args.restartAgentAfter >= 0))
     throw new UsageError("--restart-agent-after takes a whole number of thinks (0: never restart)");
   const command = resolveAgentCommand(value, env);
-  const server = serveAcpProxy(stdioStream(), {
+  const server = serveAcpProxy(stdioStream(process.stdin, process.stdout, (message) => term.stderr(`patchwork acp: ${message}\n`)), {
     agent: command,
     cwd: process.cwd(),
     mcpTransport: args.mcpTransport ?? "auto",

@@ -8,13 +8,13 @@
 import { watch, type FSWatcher } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Server, type CallToolResult, type ServerContext, type Transport } from "@modelcontextprotocol/server";
-import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { RecyclingAgent, type Logger } from "@patchwork/agent";
 import { buildCatalog, pwFiles, type Catalog, type McpTool } from "./catalog.js";
 import { callTool, type ThinkAnswerer } from "./call.js";
 import { startHttp, type HttpHandle } from "./http.js";
 import { SamplingAgent } from "./sampling.js";
 import { SharedAgent } from "../shared-agent.js";
+import { guardedStdio } from "./stdio.js";
 
 export interface McpServeOptions {
   /** `.pw` files and folders (a folder: the `.pw` files in it). */
@@ -62,7 +62,7 @@ export async function serveMcp(options: McpServeOptions): Promise<McpServerHandl
     http = await startHttp({ port: options.http.port, token: options.http.token, create: () => state.newServer(), logger: options.logger });
   } else {
     const server = state.newServer(() => closeResolve());
-    const transport = options.transport ?? new StdioServerTransport();
+    const transport = options.transport ?? guardedStdio(options.logger);
     await server.connect(transport);
   }
   const handle: McpServerHandle = {

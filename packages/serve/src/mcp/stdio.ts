@@ -1,0 +1,14 @@
+/**
+ * `patchwork mcp` over stdio: the SDK's transport reading stdin through the servers' checks
+ * (guard/lines.ts), so that a line too large or too deep, or an invalid request, is answered
+ * with a JSON-RPC error and the server keeps serving instead of exiting.
+ */
+import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import type { Logger } from "@patchwork/agent";
+import { guardedLines } from "../guard/lines.js";
+
+export function guardedStdio(logger: Logger | undefined): StdioServerTransport {
+  const reply = (response: object) => void process.stdout.write(JSON.stringify(response) + "\n");
+  const input = guardedLines(process.stdin, { reply, log: (message) => logger?.warn(message) });
+  return new StdioServerTransport(input, process.stdout);
+}
