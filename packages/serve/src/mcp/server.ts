@@ -12,6 +12,7 @@ import { RecyclingAgent, type Logger } from "@patchwork/agent";
 import { buildCatalog, pwFiles, type Catalog, type McpTool } from "./catalog.js";
 import { callTool, type ThinkAnswerer } from "./call.js";
 import { startHttp, type HttpHandle } from "./http.js";
+import type { SessionLimits } from "./sessions.js";
 import { SamplingAgent } from "./sampling.js";
 import { SharedAgent } from "../shared-agent.js";
 import { guardedStdio } from "./stdio.js";
@@ -26,7 +27,7 @@ export interface McpServeOptions {
   /** Most tool calls running at once, and most worker tasks of each (default 8). */
   maxWorkers?: number;
   /** Streamable HTTP on 127.0.0.1:`port` (0: any free port) instead of stdio; with `token`, requests need `Authorization: Bearer <token>`. */
-  http?: { port: number; token?: string };
+  http?: { port: number; token?: string; sessions?: Partial<SessionLimits> };
   /** Watch the files and folders and send `tools/list_changed` (default true). */
   watch?: boolean;
   /** A transport to serve instead of stdio (tests). */
@@ -59,7 +60,8 @@ export async function serveMcp(options: McpServeOptions): Promise<McpServerHandl
   let closeResolve!: () => void;
   const closed = new Promise<void>((r) => (closeResolve = r));
   if (options.http) {
-    http = await startHttp({ port: options.http.port, token: options.http.token, create: () => state.newServer(), logger: options.logger });
+    const { port, token, sessions } = options.http;
+    http = await startHttp({ port, token, create: () => state.newServer(), logger: options.logger, ...(sessions ? { sessions } : {}) });
   } else {
     const server = state.newServer(() => closeResolve());
     const transport = options.transport ?? guardedStdio(options.logger);
