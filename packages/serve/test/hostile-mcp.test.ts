@@ -63,4 +63,23 @@ describe("patchwork mcp (stdio): hostile input is answered, the server keeps ser
     await p.send(call(2, "echo", { value: "after" }));
     expect(JSON.stringify((await p.response(2)).result)).toContain("after");
   });
+
+  it("a __proto__ argument is named as an unknown parameter, whatever its value", async () => {
+    const p = await started();
+    await p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"value":"v","__proto__":{"x":1}}}}`);
+    await p.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"value":"v","__proto__":"s"}}}`);
+    for (const id of [1, 2])
+      expect((await p.response(id)).result).toEqual({ content: [{ type: "text", text: "echo has no parameter '__proto__': echo(value: string)" }], isError: true });
+  });
+
+  it("a number result that is not finite is a tool error saying so", async () => {
+    const p = await started();
+    await p.send(call(1, "add", { a: 1e308, b: 1e308 }));
+    expect((await p.response(1)).result).toEqual({
+      content: [{ type: "text", text: "add returned a number that is not finite (Infinity, -Infinity or NaN): JSON cannot carry it\n" }],
+      isError: true,
+    });
+    await p.send(call(2, "add", { a: 1, b: 2 }));
+    expect((await p.response(2)).result).toMatchObject({ structuredContent: { value: 3 } });
+  });
 });

@@ -9,11 +9,13 @@ import { check, DEFAULT_LIMITS, tooLarge, type ErrorResponse, type Limits, type 
 import { MessageScanner } from "./scan.js";
 
 export interface GuardOptions {
-  /** Writes an error response (one JSON line) to the client. */
-  reply: (response: ErrorResponse) => void;
+  /** Writes a response (an error, or `inspect`'s answer) to the client, as one JSON line. */
+  reply: (response: object) => void;
   /** Says on stderr what was refused. */
   log: (message: string) => void;
   limits?: Limits;
+  /** A server's own check of a message that passed: a response to send instead of passing it on, or null. */
+  inspect?: (message: Record<string, unknown>) => object | null;
 }
 
 const NEWLINE = 0x0a;
@@ -74,6 +76,8 @@ export function guardedLines(input: Readable, options: GuardOptions): Readable {
   const out = new PassThrough();
   const guard = new LineGuard(options.limits ?? DEFAULT_LIMITS, (verdict, line) => {
     if (verdict.ok) {
+      const answer = options.inspect?.(verdict.message) ?? null;
+      if (answer !== null) return options.reply(answer as ErrorResponse);
       if (!out.write(Buffer.concat([line!, Buffer.from("\n")]))) {
         input.pause();
         out.once("drain", () => input.resume());

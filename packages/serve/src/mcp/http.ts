@@ -25,6 +25,8 @@ export interface HttpOptions {
   token?: string;
   create: () => Server;
   logger?: Logger;
+  /** The server's own check of a message (inspect.ts): a response to send instead, or null. */
+  inspect?: (message: Record<string, unknown>) => object | null;
   /** Bounds on the sessions (sessions.ts); each field defaults. */
   sessions?: Partial<SessionLimits>;
 }
@@ -68,6 +70,11 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
     if (refused) {
       warn(refused.why);
       jsonError(res, 400, refused.reply);
+      return;
+    }
+    const answer = body?.json && typeof body.json === "object" && !Array.isArray(body.json) && typeof req.headers["mcp-session-id"] === "string" ? options.inspect?.(body.json as Record<string, unknown>) : null;
+    if (answer) {
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
       return;
     }
     const request = toRequest(req, body?.text);

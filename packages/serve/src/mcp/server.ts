@@ -16,6 +16,7 @@ import type { SessionLimits } from "./sessions.js";
 import { SamplingAgent } from "./sampling.js";
 import { SharedAgent } from "../shared-agent.js";
 import { guardedStdio } from "./stdio.js";
+import { inspectCall } from "./inspect.js";
 
 export interface McpServeOptions {
   /** `.pw` files and folders (a folder: the `.pw` files in it). */
@@ -56,15 +57,16 @@ export async function serveMcp(options: McpServeOptions): Promise<McpServerHandl
   const cwd = options.cwd ?? process.cwd();
   pwFiles(options.paths, cwd); // a missing path fails here, before anything is served
   const state = new ServeState(options, cwd);
+  const inspect = (message: Record<string, unknown>) => inspectCall(message, () => state.catalog.tools);
   let http: HttpHandle | null = null;
   let closeResolve!: () => void;
   const closed = new Promise<void>((r) => (closeResolve = r));
   if (options.http) {
     const { port, token, sessions } = options.http;
-    http = await startHttp({ port, token, create: () => state.newServer(), logger: options.logger, ...(sessions ? { sessions } : {}) });
+    http = await startHttp({ port, token, create: () => state.newServer(), logger: options.logger, inspect, ...(sessions ? { sessions } : {}) });
   } else {
     const server = state.newServer(() => closeResolve());
-    const transport = options.transport ?? guardedStdio(options.logger);
+    const transport = options.transport ?? guardedStdio(options.logger, inspect);
     await server.connect(transport);
   }
   const handle: McpServerHandle = {

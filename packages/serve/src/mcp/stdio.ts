@@ -7,8 +7,8 @@ import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import type { Logger } from "@patchwork/agent";
 import { guardedLines } from "../guard/lines.js";
 
-export function guardedStdio(logger: Logger | undefined): StdioServerTransport {
+export function guardedStdio(logger: Logger | undefined, inspect: (message: Record<string, unknown>) => object | null): StdioServerTransport {
   const reply = (response: object) => void process.stdout.write(JSON.stringify(response) + "\n");
-  const input = guardedLines(process.stdin, { reply, log: (message) => logger?.warn(message) });
+  const input = guardedLines(process.stdin, { reply, log: (message) => logger?.warn(message), inspect });
   return new StdioServerTransport(input, process.stdout);
 }
