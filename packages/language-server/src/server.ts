@@ -28,6 +28,7 @@ import {
   type OffsetDiagnostic,
 } from "@patchwork/analysis";
 import { Formatter } from "./formatter.js";
+import { guardedFrames } from "./frames.js";
 import lsp from "vscode-languageserver/node.js";
 import type {
   CodeAction,
@@ -37,6 +38,7 @@ import type {
   DocumentSymbol,
   InitializeResult,
   Location,
+  Message,
   Range,
   TextDocumentContentChangeEvent,
   TextEdit,
@@ -121,11 +123,15 @@ const symbolKinds = {
 export interface ServerOptions {
   input: Readable;
   output: Writable;
+  /** Where refused or skipped input is said (stderr in `patchwork lsp`). */
+  log?: (message: string) => void;
 }
 
 /** Starts a server on the stream pair; resolves when the client ends the session. */
 export function startLanguageServer(options: ServerOptions): { connection: Connection; done: Promise<void> } {
-  const connection = createConnection(ProposedFeatures.all, new StreamMessageReader(options.input), new StreamMessageWriter(options.output));
+  const writer = new StreamMessageWriter(options.output);
+  const input = guardedFrames(options.input, { reply: (response) => void writer.write(response as Message), log: options.log ?? (() => undefined) });
+  const connection = createConnection(ProposedFeatures.all, new StreamMessageReader(input), writer);
   const server = new PatchworkServer(connection);
   server.register();
   const done = new Promise<void>((resolve) => {

@@ -26,6 +26,8 @@ export interface ErrorResponse {
 export interface Limits {
   maxBytes: number;
   maxDepth: number;
+  /** `"params": null` passes (LSP clients such as Neovim send it with `shutdown`); else -32602. */
+  nullParams?: boolean;
 }
 
 export const DEFAULT_LIMITS: Limits = { maxBytes: MAX_MESSAGE_BYTES, maxDepth: MAX_MESSAGE_DEPTH };
@@ -69,7 +71,7 @@ export function check(text: string, scanner: MessageScanner, limits: Limits): Ve
     const why = `not JSON (${(error as Error).message.slice(0, 120)})`;
     return { ok: false, reply: errorResponse(scanner.id(), PARSE_ERROR, `parse error: ${why}`), why: `refused a message: ${why}` };
   }
-  return checkShape(message);
+  return checkShape(message, limits.nullParams === true);
 }
 
 /**
@@ -77,7 +79,7 @@ export function check(text: string, scanner: MessageScanner, limits: Limits): Ve
  * notification has a string `method` and `params`, when present, an object or array; an id is a
  * string or a number. Responses pass (the SDK matches them to its requests).
  */
-export function checkShape(message: unknown): Verdict {
+export function checkShape(message: unknown, nullParams = false): Verdict {
   if (message === null || typeof message !== "object" || Array.isArray(message)) {
     const what = Array.isArray(message) ? "a batch (an array): batches are not supported" : `not an object`;
     return { ok: false, reply: errorResponse(null, INVALID_REQUEST, `invalid request: ${what}`), why: `refused a message: ${what}` };
@@ -96,7 +98,7 @@ export function checkShape(message: unknown): Verdict {
   if (isResponse) return { ok: true, message: m };
   if (hasId && !validId && m.id !== null) return refuse(INVALID_REQUEST, `"id" must be a string or a number`);
   if (typeof m.method !== "string") return refuse(INVALID_REQUEST, `"method" must be a string`);
-  if ("params" in m && (m.params === null || typeof m.params !== "object"))
+  if ("params" in m && !(m.params === null && nullParams) && (m.params === null || typeof m.params !== "object"))
     return refuse(INVALID_PARAMS, `"params" of ${m.method.slice(0, 60)} must be an object or an array, not ${m.params === null ? "null" : typeof m.params}`);
   return { ok: true, message: m };
 }
