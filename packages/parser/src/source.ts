@@ -73,13 +73,21 @@ export class SourceFile {
     return (blanks[line - 1] = i - start);
   }
 
-  /** The text of a 1-based line, without its line terminator. */
-  lineText(line: number): string {
+  /** The text of a 1-based line, without its line terminator; with `from`/`to`, only those columns (0-based, end excluded). */
+  lineText(line: number, from = 0, to = Infinity): string {
     const start = this.lineStarts[line - 1];
     if (start === undefined) return "";
+    const end = start + this.lineLength(line);
+    return this.text.slice(Math.min(end, start + from), Math.min(end, start + to));
+  }
+
+  /** The length of a 1-based line, without its line terminator. */
+  lineLength(line: number): number {
+    const start = this.lineStarts[line - 1];
+    if (start === undefined) return 0;
     const next = this.lineStarts[line];
     let end = next === undefined ? this.text.length : next;
     while (end > start && (this.text[end - 1] === "\n" || this.text[end - 1] === "\r")) end--;
-    return this.text.slice(start, end);
+    return end - start;
   }
 }
