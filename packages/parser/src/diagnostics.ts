@@ -20,6 +20,9 @@ export interface Diagnostic {
 
 /** The most characters of a source line shown under a diagnostic: a window around its column. */
 export const EXCERPT_MAX = 120;
+/** The most characters of one line of a diagnostic's message. */
+const MESSAGE_LINE_MAX = EXCERPT_MAX * 4;
+const LONG_LINE = new RegExp(`[^\\n]{${MESSAGE_LINE_MAX + 1},}`, "g");
 /** The most diagnostics shown per file; the rest are counted ("… and K more"). */
 export const DIAGNOSTICS_SHOWN_PER_FILE = 50;
 
@@ -28,12 +31,13 @@ export const DIAGNOSTICS_SHOWN_PER_FILE = 50;
  * a caret line under the span (only the part of the span on its first line). A span at line 0
  * means "no position": `FILE: error[CODE]: message` alone. A line longer than `EXCERPT_MAX` is
  * shown as a window around the column, its cut ends marked `…`, so that many diagnostics on one
- * long line cost their windows, not the line each time. A message is cut at `EXCERPT_MAX * 4`.
+ * long line cost their windows, not the line each time. Each line of a message is cut at
+ * `EXCERPT_MAX * 4` characters (a message of several lines, such as PW3032's diff, bounds its own count).
  */
 export function formatDiagnostic(diagnostic: Diagnostic, source?: SourceFile): string {
   const file = diagnostic.fileName ?? source?.fileName ?? "<input>";
   const { line, column } = diagnostic.span.start;
-  const message = diagnostic.message.length > EXCERPT_MAX * 4 ? `${diagnostic.message.slice(0, EXCERPT_MAX * 4)}…` : diagnostic.message;
+  const message = diagnostic.message.length <= MESSAGE_LINE_MAX ? diagnostic.message : diagnostic.message.replace(LONG_LINE, (line) => `${line.slice(0, MESSAGE_LINE_MAX)}…`);
   // Line 0: an error of the run, not of a place in the program (an agent that failed to start).
   if (line < 1) return `${file}: ${diagnostic.severity}[${diagnostic.code}]: ${message}`;
   const head = `${file}:${line}:${column}: ${diagnostic.severity}[${diagnostic.code}]: ${message}`;
