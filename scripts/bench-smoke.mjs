@@ -117,6 +117,16 @@ const runs = [
       `^keystroke to publishDiagnostics over stdio: median ${number} ms, p95 ${number} ms wall$`,
     ],
   },
+  {
+    script: "bench-hostile.mjs",
+    expect: [
+      `^load average ${number} ${number} ${number}`,
+      `^  think \\{ do \\{ x N, one line( +${number} ms)+; per 1k: ${number} → ${number} ms$`,
+      `^  N=${number}: ran; parse ${number} s, run ${number} s; heap after parse ${number} MB \\(${number} KB per statement\\), peak rss ${number} MB$`,
+      `^diagnostics: ${number} unterminated .* ${number} characters rendered in ${number} ms$`,
+      `^servers: scanning a ${number} MB line .* \\(${number} MB/s\\)$`,
+    ],
+  },
 ];
 
 let failed = 0;
