@@ -48,6 +48,14 @@ describe("patchwork mcp (stdio): hostile input is answered, the server keeps ser
     expect(JSON.stringify((await p.response(2)).result)).toContain("after");
   }, 90_000);
 
+  it("a 12 MB line under the limit is served (the SDK's own 10 MiB buffer no longer ends the server)", async () => {
+    const p = await started();
+    await p.send(call(1, "shape", { x: { blob: "b".repeat(12 * 1024 * 1024) } }));
+    expect(JSON.stringify((await p.response(1, 60_000)).result)).toContain("ok");
+    await p.send(call(2, "echo", { value: "after" }));
+    expect(JSON.stringify((await p.response(2)).result)).toContain("after");
+  }, 90_000);
+
   it("invalid requests with an id get -32600/-32602 with that id", async () => {
     const p = await started();
     await p.send({ jsonrpc: "2.0", id: 11, method: 5 });

@@ -5,10 +5,12 @@
  */
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import type { Logger } from "@patchwork/agent";
+import { MAX_MESSAGE_BYTES } from "../guard/jsonrpc.js";
 import { guardedLines } from "../guard/lines.js";
 
 export function guardedStdio(logger: Logger | undefined, inspect: (message: Record<string, unknown>) => object | null): StdioServerTransport {
   const reply = (response: object) => void process.stdout.write(JSON.stringify(response) + "\n");
   const input = guardedLines(process.stdin, { reply, log: (message) => logger?.warn(message), inspect });
-  return new StdioServerTransport(input, process.stdout);
+  // The SDK's own buffer (10 MiB by default) must hold any line the guard lets through.
+  return new StdioServerTransport(input, process.stdout, { maxBufferSize: 2 * MAX_MESSAGE_BYTES });
 }
