@@ -39,7 +39,12 @@ export interface RunArgs {
   timeout?: number;
   idleTimeout?: number;
   restartAgentAfter?: number;
-  verbose?: boolean;
+  /** `--verbose` (1), `-vv` or `--verbose=2` (2: the agent's own log lines too). */
+  verbose?: number;
+  /** `--max-thinks N`: stop before the run asks the agent more thinks (exit 3). */
+  maxThinks?: number;
+  /** `--budget AMOUNT`: stop before a think would pass this cost or number of tokens (exit 3). */
+  budget?: string;
   /** Write a JSON-lines trace of the run here (docs/trace.md). */
   trace?: string;
   traceTextLimit?: number;
@@ -121,6 +126,7 @@ function planRun(args: RunArgs): RunPlan {
   if (args.replayMissing !== undefined && args.replay === undefined) throw new UsageError("--replay-missing goes with --replay");
   if (args.resume !== undefined && (args.replay !== undefined || args.record !== undefined))
     throw new UsageError("--resume FILE replays and records FILE: it goes without --replay and --record");
+  const budget = budgetOf(args);
   const argStrings = entryArguments(args);
   const cwd = workingDirectory(args.cwd);
   const text = readSource(args.file);
@@ -136,10 +142,44 @@ function planRun(args: RunArgs): RunPlan {
     throw new UsageError("--record needs an agent to record (--agent or $PATCHWORK_AGENT)");
   }
   const viaAgent = agentCommand !== undefined && live;
+  if ((args.maxThinks !== undefined || args.budget !== undefined) && !viaAgent) {
+    throw new UsageError(`${args.maxThinks !== undefined ? "--max-thinks" : "--budget"} limits what the agent is asked: it needs an agent (--agent or $PATCHWORK_AGENT)`);
+  }
   // Workers run on evaluator threads of their own, with or without an agent.
   const threaded = viaAgent || usesWorkers(text);
-  return { args, argStrings, cwd, text, agentCommand, live, threaded };
+  return { args: { ...args, ...budget }, argStrings, cwd, text, agentCommand, live, threaded };
 }
+
+/**
+ * `--max-thinks N` and `--budget AMOUNT`, else `$PATCHWORK_MAX_THINKS` and `$PATCHWORK_BUDGET`
+ * (docs/cli.md, "Budgets"); checked here, read again by agent-run.ts.
+ */
+function budgetOf(args: RunArgs, env: NodeJS.ProcessEnv = process.env): Pick<RunArgs, "maxThinks" | "budget"> {
+  const out: Pick<RunArgs, "maxThinks" | "budget"> = {};
+  const fromEnv = (name: string) => (env[name] !== undefined && env[name]!.trim() !== "" ? env[name]!.trim() : undefined);
+  const maxThinks = args.maxThinks ?? (fromEnv("PATCHWORK_MAX_THINKS") !== undefined ? Number(fromEnv("PATCHWORK_MAX_THINKS")) : undefined);
+  if (maxThinks !== undefined) {
+    const what = args.maxThinks !== undefined ? "--max-thinks" : "$PATCHWORK_MAX_THINKS";
+    if (!(Number.isInteger(maxThinks) && maxThinks >= 0)) throw new UsageError(`${what} takes a whole number of thinks (0 or more)`);
+    out.maxThinks = maxThinks;
+  }
+  const budget = args.budget ?? fromEnv("PATCHWORK_BUDGET");
+  if (budget !== undefined) {
+    if (Array.isArray(budget)) throw new UsageError("--budget is given twice");
+    const what = args.budget !== undefined ? "--budget" : "$PATCHWORK_BUDGET";
+    if (!BUDGET_FORM.test(String(budget).trim()) || !(parseFloat(String(budget).trim()) > 0)) {
+      throw new UsageError(`${what} takes an amount in the agent's currency (2.50, 2.50USD) or tokens (2000000tok); got ${JSON.stringify(String(budget))}`);
+    }
+    out.budget = String(budget).trim();
+  }
+  return out;
+}
+
+/**
+ * The forms `parseBudget` (@patchwork/agent/run: the one reader) takes, checked here before
+ * anything starts without loading the agent runtime: an amount (a currency) or tokens.
+ */
+const BUDGET_FORM = /^(?:(?:\d+(?:\.\d+)?|\.\d+)\s*(?:[A-Za-z]{3})?|\d+(?:\.\d+)?\s*[kKmM]?\s*tok(?:ens?)?)$/;
 
 /** Starts a planned run: on evaluator threads (with the agent runtime), or right here. */
 async function startRun(plan: RunPlan, term: Terminal, started: EvaluatorThreadAhead | undefined): Promise<number> {
@@ -190,7 +230,7 @@ function prefetched<T>(first: Promise<T>, ...others: Promise<unknown>[]): Promis
 }
 
 /** The parse cache for this command line (null: off). */
-export function openCache(args: { noCache?: boolean; verbose?: boolean }, term: Terminal): ParseCache | null {
+export function openCache(args: { noCache?: boolean; verbose?: number | boolean }, term: Terminal): ParseCache | null {
   return ParseCache.open({ noCache: args.noCache, verbose: args.verbose ? (line) => term.stderr(line) : undefined });
 }
 
@@ -271,12 +311,19 @@ async function runInProcess(
 /**
  * After a run: the called entry's return value below its output (`entryResultText`: nothing
  * for null, a string as is, other values as JSON), or with `--json` one object `{value, output}`
- * (the value null when no entry ran or the run failed).
+ * (the value null when no entry ran or the run failed; `totals` too, with an agent).
  */
-export function showResult(result: { output: string; value: JsonValue | null; entry?: string }, ok: boolean, args: RunArgs, term: Terminal): void {
+export function showResult(
+  result: { output: string; value: JsonValue | null; entry?: string },
+  ok: boolean,
+  args: RunArgs,
+  term: Terminal,
+  totals?: JsonValue | object,
+): void {
   const value = ok && result.entry !== undefined ? result.value : null;
   if (args.json) {
-    term.stdout(JSON.stringify({ value, output: result.output }) + "\n");
+    // With an agent, `totals`: what the run asked and spent (docs/cli.md, "What a run cost").
+    term.stdout(JSON.stringify({ value, output: result.output, ...(totals ? { totals } : {}) }) + "\n");
     return;
   }
   const shown = entryResultText({ output: result.output, value }).slice(result.output.length);

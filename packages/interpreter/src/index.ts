@@ -4,8 +4,11 @@
  */
 export { AgentError } from "./ports.js";
 export type {
+  DelegateMode,
   JoinResult,
+  TaskOutcome,
   ReceiveResult,
+  SessionUsage,
   WorkerFailure,
   WorkerTask,
   Workers,
@@ -56,7 +59,7 @@ export { writeFileAtomic, type WriteGuard } from "./write-file.js";
 export type { NodeHostOptions } from "./host-node.js";
 export { shellArgv, signalStatus, type ShellArgvOptions } from "./shell-process.js";
 export { ENV_VALUES_MAX, shellValues, type ShellValues } from "./shell-values.js";
-export { RuntimeError, RUNTIME_MESSAGES } from "./errors.js";
+export { RuntimeError, RUNTIME_MESSAGES, isFatalCode } from "./errors.js";
 export type { RuntimeCode } from "./errors.js";
 export { PwBuiltin, PwFunction, deepEqual, fromJson, stringifyJson, toJson, toText, truthy, typeName } from "./values.js";
 export type { PwObject, Value } from "./values.js";
