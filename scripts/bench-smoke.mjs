@@ -125,6 +125,16 @@ const runs = [
       `^ +[\\d,]+ items: ${number} ms \\| ${number} ms +\\(${number}%\\) +CPU ${number} \\| ${number} ms \\(${number}%\\) +plan: ${number} updates, [\\d,]+ bytes per turn$`,
     ],
   },
+  {
+    script: "bench-hostile.mjs",
+    expect: [
+      `^load average ${number} ${number} ${number}`,
+      `^  think \\{ do \\{ x N, one line( +${number} ms)+; per 1k: ${number} → ${number} ms$`,
+      `^  N=${number}: ran; parse ${number} s, run ${number} s; heap after parse ${number} MB \\(${number} KB per statement\\), peak rss ${number} MB$`,
+      `^diagnostics: ${number} unterminated .* ${number} characters rendered in ${number} ms$`,
+      `^servers: scanning a ${number} MB line .* \\(${number} MB/s\\)$`,
+    ],
+  },
 ];
 
 let failed = 0;

@@ -42,6 +42,11 @@ export const endToEndSuites = [
   "packages/serve/test/proxy-progress.test.ts",
   "packages/serve/test/mcp.test.ts",
   "packages/serve/test/mcp-sampling.test.ts",
+  // Hostile and buggy clients of the servers (`mcp`, `acp`, `lsp` processes): docs/security.md, "Servers".
+  "packages/serve/test/hostile-mcp.test.ts",
+  "packages/serve/test/hostile-acp.test.ts",
+  "packages/serve/test/hostile-http.test.ts",
+  "packages/language-server/test/hostile-lsp.test.ts",
   "packages/agent/test/recycling.test.ts",
   "packages/agent/test/spare-session.test.ts",
   "packages/agent/test/shared-do-order.test.ts",

@@ -25,7 +25,7 @@ export async function acpCommand(args: AcpArgs, term: Terminal, env: NodeJS.Proc
     throw new UsageError("--restart-agent-after takes a whole number of thinks (0: never restart)");
   const cwd = workingDirectory(args.cwd);
   const command = resolveAgentCommand(value, env);
-  const server = serveAcpProxy(stdioStream(), {
+  const server = serveAcpProxy(stdioStream(process.stdin, process.stdout, (message) => term.stderr(`patchwork acp: ${message}\n`)), {
     agent: command,
     cwd,
     mcpTransport: args.mcpTransport ?? "auto",

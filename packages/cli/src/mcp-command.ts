@@ -59,6 +59,10 @@ export async function mcpCommand(args: McpArgs, term: Terminal, env: NodeJS.Proc
     if (typeof error.code === "string") throw new UsageError(`cannot read the skills: ${error.message}`);
     throw error;
   });
+  if (server.url && !token)
+    term.stderr(
+      `patchwork mcp: warning: no PATCHWORK_MCP_TOKEN: every local user and process can call these tools at ${server.url}; set PATCHWORK_MCP_TOKEN to require it as a bearer token\n`,
+    );
   const names = server.toolNames();
   term.stderr(`patchwork mcp: ${names.length} tool(s): ${names.join(", ") || "none"}${server.url ? ` at ${server.url}` : ""}\n`);
   try {

@@ -58,6 +58,7 @@ export { countThinks, countThreadbareThinks, mayThink } from "./think-sites.js";
 export { writeFileAtomic, type WriteGuard } from "./write-file.js";
 export type { NodeHostOptions } from "./host-node.js";
 export { shellArgv, signalStatus, type ShellArgvOptions } from "./shell-process.js";
+export { ENV_VALUES_MAX, shellValues, type ShellValues } from "./shell-values.js";
 export { RuntimeError, RUNTIME_MESSAGES, isFatalCode } from "./errors.js";
 export type { RuntimeCode } from "./errors.js";
 export { PwBuiltin, PwFunction, deepEqual, fromJson, stringifyJson, toJson, toText, truthy, typeName } from "./values.js";

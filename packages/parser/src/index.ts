@@ -1,6 +1,6 @@
 export type * from "./ast.js";
 export { SourceFile } from "./source.js";
-export { formatDiagnostic, formatDiagnostics, hasErrors } from "./diagnostics.js";
+export { DIAGNOSTICS_SHOWN_PER_FILE, EXCERPT_MAX, formatDiagnostic, formatDiagnostics, hasErrors } from "./diagnostics.js";
 export type { Diagnostic, Severity } from "./diagnostics.js";
 export { parse } from "./parse.js";
 export type { Comment, ParseOptions, ParseResult } from "./parse.js";

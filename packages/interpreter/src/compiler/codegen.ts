@@ -23,7 +23,15 @@ import type { StmtFn } from "./types.js";
 class Gen {
   /** Constants referenced by the generated code: nodes (for errors) and fallback closures. */
   readonly K: unknown[] = [];
-  private temps = 0;
+  /**
+   * Temporaries in use. A temporary lives within the statement that takes it (a loop's counters
+   * within the loop), so each statement gives back what it took (`stmts`): a body of 160,000
+   * statements declares a handful of `t` variables, not one per statement, whose frame would
+   * overflow the stack before its first statement ran.
+   */
+  temps = 0;
+  /** The most temporaries in use at once: how many the body declares. */
+  private maxTemps = 0;
   /** Depth of generated loops around the code being generated. */
   loops = 0;
   /** Per generated loop (innermost last): the variable a `break` of it sets, if it has one (a `while` told to the host). */
@@ -41,12 +49,14 @@ class Gen {
   }
 
   temp(): string {
-    return `t${this.temps++}`;
+    const t = `t${this.temps++}`;
+    if (this.temps > this.maxTemps) this.maxTemps = this.temps;
+    return t;
   }
 
   tempDecl(): string {
-    if (this.temps === 0) return "";
-    return `let ${Array.from({ length: this.temps }, (_, i) => `t${i}`).join(", ")};`;
+    if (this.maxTemps === 0) return "";
+    return `let ${Array.from({ length: this.maxTemps }, (_, i) => `t${i}`).join(", ")};`;
   }
 }
 
@@ -195,7 +205,11 @@ function fallback(s: Stmt, cx: Cx, g: Gen): string {
 
 function stmts(list: Stmt[], cx: Cx, g: Gen, top = false): string {
   let out = "";
-  for (const s of list) out += stmt(s, cx, g, top);
+  const mark = g.temps;
+  for (const s of list) {
+    out += stmt(s, cx, g, top);
+    g.temps = mark; // the statement's temporaries are free again (see Gen.temps)
+  }
   return out;
 }
 
@@ -303,8 +317,30 @@ function forRange(s: ForStmt, cx: Cx, g: Gen): string {
   );
 }
 
-/** Compiles statements of a function body (or a module's top level) to one JS function. */
+/**
+ * Statements per generated JS function. V8 compiles a function whole, in time that grows faster
+ * than its length: a generated program of 160,000 statements as one function took seconds to
+ * compile before its first statement ran. A longer list is compiled in chunks, each a function
+ * of its own run in order (a signal other than NORMAL, a `return`, ends the list as before), and
+ * each compiled by V8 only when it is reached.
+ */
+const CHUNK_STATEMENTS = 2000;
+
+/** Compiles statements of a function body (or a module's top level) to JS: one function, or chunks of them in order. */
 export function generateBody(list: Stmt[], cx: Cx, topLevel = false): StmtFn {
+  if (list.length <= CHUNK_STATEMENTS) return generateChunk(list, cx, topLevel);
+  const chunks: StmtFn[] = [];
+  for (let i = 0; i < list.length; i += CHUNK_STATEMENTS) chunks.push(generateChunk(list.slice(i, i + CHUNK_STATEMENTS), cx, topLevel));
+  return (f) => {
+    for (const chunk of chunks) {
+      const s = chunk(f);
+      if (s !== NORMAL) return s;
+    }
+    return NORMAL;
+  };
+}
+
+function generateChunk(list: Stmt[], cx: Cx, topLevel: boolean): StmtFn {
   const g = new Gen();
   const code = stmts(list, cx, g, topLevel);
   const src = `"use strict";\nreturn function body(f) {\nlet s;\n${g.tempDecl()}\n${code}return ${NORMAL};\n};`;

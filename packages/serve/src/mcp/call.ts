@@ -76,6 +76,8 @@ export async function callTool(options: ToolCallOptions): Promise<CallToolResult
     const before = result.output === "" ? "" : result.output.endsWith("\n") ? result.output : `${result.output}\n`;
     return errorResult(`${before}${diagnosticsText(errors, new SourceFile(tool.source, tool.file))}\n${note}`);
   }
+  const nonFinite = nonFiniteNumber(tool, result.value ?? null);
+  if (nonFinite !== null) return errorResult(`${result.output}${result.output === "" || result.output.endsWith("\n") ? "" : "\n"}${nonFinite}\n`);
   const text = entryResultText({ output: result.output, value: result.value }) + note;
   const content: CallToolResult["content"] = [{ type: "text", text }];
   // Without an agent the value is a prompt, not of the declared type: no structuredContent (server.ts lists no outputSchema then).
@@ -89,11 +91,29 @@ export async function callTool(options: ToolCallOptions): Promise<CallToolResult
  * out is null (a trailing one is left off, so that the entry's own check says it is missing).
  */
 function argumentList(tool: McpTool, given: Record<string, unknown>): JsonValue[] | string {
-  const unknown = Object.keys(given).filter((k) => !tool.params.includes(k));
-  if (unknown.length > 0) return `${tool.name} has no parameter ${unknown.map((k) => `'${k}'`).join(", ")}: ${tool.signature}`;
+  const unknown = unknownParameters(tool, given);
+  if (unknown !== null) return unknown;
   const args = tool.params.map((p) => (Object.prototype.hasOwnProperty.call(given, p) ? (given[p] as JsonValue) : undefined));
   while (args.length > 0 && args[args.length - 1] === undefined) args.pop();
   return args.map((a) => (a === undefined ? null : a));
+}
+
+/** The tool error for arguments named as no parameter of `tool` (`__proto__` included: JSON.parse keeps it as an own key), or null. */
+export function unknownParameters(tool: McpTool, given: Record<string, unknown>): string | null {
+  const unknown = Object.keys(given).filter((k) => !tool.params.includes(k));
+  return unknown.length > 0 ? `${tool.name} has no parameter ${unknown.map((k) => `'${k}'`).join(", ")}: ${tool.signature}` : null;
+}
+
+/**
+ * A declared `number` result that arrived as null: the entry returned Infinity, -Infinity or NaN
+ * (`1e308 + 1e308`), which JSON cannot carry, so the value became null; the client would reject
+ * it against the output schema. A tool error says so instead.
+ */
+function nonFiniteNumber(tool: McpTool, value: unknown): string | null {
+  if (!tool.output || value !== null) return null;
+  const schema = tool.output.wrapped ? (tool.output.schema.properties as Record<string, { type?: unknown }> | undefined)?.value : tool.output.schema;
+  const type = schema?.type;
+  return type === "number" || type === "integer" ? `${tool.name} returned a number that is not finite (Infinity, -Infinity or NaN): JSON cannot carry it` : null;
 }
 
 function errorResult(text: string): CallToolResult {

@@ -8,14 +8,16 @@
 import { watch, type FSWatcher } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Server, type CallToolResult, type ServerContext, type Transport } from "@modelcontextprotocol/server";
-import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { RecyclingAgent, type Logger, type RunEvent } from "@patchwork/agent";
 import { buildCatalog, pwFiles, type Catalog, type McpTool } from "./catalog.js";
 import type { ProgressNote } from "./progress.js";
 import { callTool, type ThinkAnswerer } from "./call.js";
 import { startHttp, type HttpHandle } from "./http.js";
+import type { SessionLimits } from "./sessions.js";
 import { SamplingAgent } from "./sampling.js";
 import { SharedAgent } from "../shared-agent.js";
+import { guardedStdio } from "./stdio.js";
+import { inspectCall } from "./inspect.js";
 
 export interface McpServeOptions {
   /** `.pw` files and folders (a folder: the `.pw` files in it). */
@@ -27,7 +29,7 @@ export interface McpServeOptions {
   /** Most tool calls running at once, and most worker tasks of each (default 8). */
   maxWorkers?: number;
   /** Streamable HTTP on 127.0.0.1:`port` (0: any free port) instead of stdio; with `token`, requests need `Authorization: Bearer <token>`. */
-  http?: { port: number; token?: string };
+  http?: { port: number; token?: string; sessions?: Partial<SessionLimits> };
   /** Watch the files and folders and send `tools/list_changed` (default true). */
   watch?: boolean;
   /** A transport to serve instead of stdio (tests). */
@@ -62,14 +64,16 @@ export async function serveMcp(options: McpServeOptions): Promise<McpServerHandl
   const cwd = options.cwd ?? process.cwd();
   pwFiles(options.paths, cwd); // a missing path fails here, before anything is served
   const state = new ServeState(options, cwd);
+  const inspect = (message: Record<string, unknown>) => inspectCall(message, () => state.catalog.tools);
   let http: HttpHandle | null = null;
   let closeResolve!: () => void;
   const closed = new Promise<void>((r) => (closeResolve = r));
   if (options.http) {
-    http = await startHttp({ port: options.http.port, token: options.http.token, create: () => state.newServer(), logger: options.logger });
+    const { port, token, sessions } = options.http;
+    http = await startHttp({ port, token, create: () => state.newServer(), logger: options.logger, inspect, ...(sessions ? { sessions } : {}) });
   } else {
     const server = state.newServer(() => closeResolve());
-    const transport = options.transport ?? new StdioServerTransport();
+    const transport = options.transport ?? guardedStdio(options.logger, inspect);
     await server.connect(transport);
   }
   const handle: McpServerHandle = {

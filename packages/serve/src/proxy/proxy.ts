@@ -15,6 +15,7 @@
 import { statSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { Readable, Writable } from "node:stream";
+import { guardedLines } from "../guard/lines.js";
 import { isAbsolute } from "node:path";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import {
@@ -85,11 +86,20 @@ interface ProxySession extends PanelSession {
   successorCommands: acp.AvailableCommand[];
 }
 
-/** An ACP stream over a process's stdin and stdout (what an editor starts `patchwork acp` with). */
-export function stdioStream(input: NodeJS.ReadableStream = process.stdin, output: NodeJS.WritableStream = process.stdout): acp.Stream {
+/**
+ * An ACP stream over a process's stdin and stdout (what an editor starts `patchwork acp` with).
+ * Every line passes the servers' checks first (`guardedLines`: size, depth, JSON-RPC shape); a
+ * refused request is answered here and `log` says why.
+ */
+export function stdioStream(
+  input: NodeJS.ReadableStream = process.stdin,
+  output: NodeJS.WritableStream = process.stdout,
+  log: (message: string) => void = () => undefined,
+): acp.Stream {
+  const reply = (response: object) => void output.write(JSON.stringify(response) + "\n");
   return acp.ndJsonStream(
     Writable.toWeb(output as Writable) as WritableStream<Uint8Array>,
-    Readable.toWeb(input as Readable) as ReadableStream<Uint8Array>,
+    Readable.toWeb(guardedLines(input as Readable, { reply, log })) as ReadableStream<Uint8Array>,
   );
 }
 
