@@ -9,7 +9,7 @@
  * binary operator…), the chunk boundaries no longer hold: the whole text is parsed again.
  * `patchwork check` uses the same class with one chunk (the file as `parse` sees it).
  */
-import { parse, SourceFile, type Comment, type Diagnostic, type Severity, type TopLevel } from "@patchwork/parser";
+import { mainNotRunMessage, mainNotRunRange, parse, SourceFile, unrunMain, type Comment, type Diagnostic, type Severity, type TopLevel } from "@patchwork/parser";
 import { CHECKS, findingMessage } from "./codes.js";
 import { ModuleIndex, type Unit } from "./combine.js";
 import { unitFacts, type UnitFacts } from "./facts.js";
@@ -337,7 +337,16 @@ export class AnalysisDocument {
     if (this.diags) return this.diags;
     const out: OffsetDiagnostic[] = [];
     for (const c of this.chunkList) {
-      for (const d of c.parseDiagnostics) out.push({ ...d, message: this.relocate(d.message, d.code, c), start: d.start + c.start, end: d.end + c.start });
+      for (const d of c.parseDiagnostics) {
+        // A chunk's own PW2030 sees only the chunk: the whole file's is below.
+        if (d.code !== "PW2030") out.push({ ...d, message: this.relocate(d.message, d.code, c), start: d.start + c.start, end: d.end + c.start });
+      }
+    }
+    const unrun = unrunMain(this.chunkList.map((c) => c.body));
+    if (unrun) {
+      const c = this.chunkList[unrun.body]!;
+      const { start, end } = mainNotRunRange(unrun.fun, c.text);
+      out.push({ code: "PW2030", severity: "warning", message: mainNotRunMessage(unrun.fun.name), start: start + c.start, end: end + c.start });
     }
     // A bare command (`echo hi`, PW2008) or a JavaScript word (`let x = 1`, PW2010) is one
     // error, not also an undefined variable; nor is a use of what such a line declared

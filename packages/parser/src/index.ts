@@ -2,7 +2,7 @@ export type * from "./ast.js";
 export { SourceFile } from "./source.js";
 export { DIAGNOSTICS_SHOWN_PER_FILE, EXCERPT_MAX, formatDiagnostic, formatDiagnostics, hasErrors } from "./diagnostics.js";
 export type { Diagnostic, Severity } from "./diagnostics.js";
-export { parse } from "./parse.js";
+export { mainNotRunMessage, mainNotRunRange, parse, unrunMain } from "./parse.js";
 export type { Comment, ParseOptions, ParseResult } from "./parse.js";
 export { loadThreadbare } from "./threadbare.js";
 export type { LoadOptions } from "./threadbare.js";

@@ -1,6 +1,6 @@
 /** `parse(source)`: source text to AST and diagnostics. Never throws. */
 import type { ILexingError, IToken, Lexer } from "./chevrotain.js";
-import type { Program, Span } from "./ast.js";
+import type { Program, Span, TopLevel } from "./ast.js";
 import type { Diagnostic } from "./diagnostics.js";
 import { tokenize } from "./lexer/lexer.js";
 import * as T from "./lexer/tokens.js";
@@ -137,23 +137,38 @@ function withTemplatesAsOne(diagnostics: Diagnostic[], src: SourceFile, fileName
 const ITEMS = new Set(["FunDecl", "TraitDecl", "TypeDecl", "Import"]);
 
 /**
- * A file with top-level statements runs them, not its `main` (or `__main__`): a warning at the
- * fun (PW2030) when the statements never name it, so that a `main` left unrun is not silent.
+ * A file with top-level statements runs them, not its `main` (or `__main__`): the fun that does
+ * not run when the statements never name it (PW2030), so that a `main` left unrun is not silent.
+ * `bodies`: the file's top level, in one piece or in the pieces the language server parses apart.
  */
-function mainNotRun(body: Program["body"], src: SourceFile, fileName: string | undefined): Diagnostic | undefined {
-  const statements = body.filter((s) => !ITEMS.has(s.kind));
+export function unrunMain(bodies: readonly (readonly TopLevel[])[]): { body: number; fun: Extract<TopLevel, { kind: "FunDecl" }> } | undefined {
+  const statements = bodies.flatMap((body) => body.filter((s) => !ITEMS.has(s.kind)));
   if (statements.length === 0) return undefined;
-  const main = body.find((s): s is Extract<typeof s, { kind: "FunDecl" }> => s.kind === "FunDecl" && (s.name === "main" || s.name === "__main__"));
-  if (!main || names(statements, main.name)) return undefined;
-  const start = main.span.start.offset;
-  let lineEnd = src.text.indexOf("\n", start);
-  if (lineEnd < 0) lineEnd = src.text.length;
-  const d: Diagnostic = {
-    code: Codes.mainNotRun,
-    severity: "warning",
-    message: `'${main.name}' does not run: a file with top-level statements runs them instead; call \`${main.name}()\` after them, or move them into '${main.name}'`,
-    span: src.span(start, Math.min(lineEnd, main.span.end.offset)),
-  };
+  for (let i = 0; i < bodies.length; i++) {
+    const fun = bodies[i]!.find((s): s is Extract<TopLevel, { kind: "FunDecl" }> => s.kind === "FunDecl" && (s.name === "main" || s.name === "__main__"));
+    if (fun) return names(statements, fun.name) ? undefined : { body: i, fun };
+  }
+  return undefined;
+}
+
+/** PW2030's message for the unrun `name`. */
+export function mainNotRunMessage(name: string): string {
+  return `'${name}' does not run: a file with top-level statements runs them instead; call \`${name}()\` after them, or move them into '${name}'`;
+}
+
+/** PW2030's range in `text`: the fun's first line. */
+export function mainNotRunRange(fun: { span: Span }, text: string): { start: number; end: number } {
+  const start = fun.span.start.offset;
+  let lineEnd = text.indexOf("\n", start);
+  if (lineEnd < 0) lineEnd = text.length;
+  return { start, end: Math.min(lineEnd, fun.span.end.offset) };
+}
+
+function mainNotRun(body: Program["body"], src: SourceFile, fileName: string | undefined): Diagnostic | undefined {
+  const unrun = unrunMain([body]);
+  if (!unrun) return undefined;
+  const { start, end } = mainNotRunRange(unrun.fun, src.text);
+  const d: Diagnostic = { code: Codes.mainNotRun, severity: "warning", message: mainNotRunMessage(unrun.fun.name), span: src.span(start, end) };
   if (fileName !== undefined) d.fileName = fileName;
   return d;
 }

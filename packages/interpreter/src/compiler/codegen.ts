@@ -299,6 +299,8 @@ function forRange(s: ForStmt, cx: Cx, g: Gen): string {
   const varCx = childCx(cx);
   const slot = varCx.scope.declare(s.name).slot;
   const inner: Cx = { ...childCx(varCx), loops: cx.loops + 1 };
+  // Taken before the body's: its statements give back only the temporaries they took (Gen.temps).
+  const [loop, done, ok] = cx.m.rt.events ? [g.temp(), g.temp(), g.temp()] : [];
   g.loops++;
   g.breakFlags.push(null);
   const body = stmts(s.body.statements, inner, g);
@@ -308,7 +310,6 @@ function forRange(s: ForStmt, cx: Cx, g: Gen): string {
   if (!cx.m.rt.events) return head + `for (; ${i} <= ${end}; ${i}++) {\n${tick(s, g)}f[${slot}] = ${i};\n${body}}\n`;
   // A host listens: the loop's progress events (loop-progress.ts). `finally` ends it however it
   // is left; a `break` or `return` counts the item it leaves from as done, an error does not.
-  const [loop, done, ok] = [g.temp(), g.temp(), g.temp()];
   return (
     head +
     `${loop} = H.loopStart(${g.k(s)}, ${i}, ${end});\n${done} = 0;\n${ok} = true;\ntry {\n` +
