@@ -9,5 +9,6 @@ export { runWithAgent } from "./thread/run.js";
 export { EvaluatorThreadAhead, type EvaluatorThreadAheadOptions } from "./thread/ahead.js";
 export type { ParsedProgram, RunWithAgentOptions, RunWithAgentResult } from "./thread/run.js";
 export type { AcpAgentOptions } from "./acp/agent.js";
+export type { BatchPolicyOptions } from "./batch/policy.js";
 export { addUsage, emptyUsage, type UsageFigures } from "./acp/turn-record.js";
 export type { AsyncAgent, PermissionAnswer, PermissionQuestion, RunEvent } from "./types.js";

@@ -111,7 +111,25 @@ export type AgentEvent =
    */
   | { type: "task-start"; worker: string; thread?: number }
   | { type: "task-end"; worker: string; ok: boolean }
-  | { type: "agent-stderr"; text: string };
+  | { type: "agent-stderr"; text: string }
+  /**
+   * A think failed for a reason that may pass (an overload or rate limit of the agent's model,
+   * the agent's silence past the idle timeout) and is asked again in a fresh session after
+   * `delayMs` (`RetryingAgent`, docs/agent.md "Retries"): `attempt` of `retries`.
+   */
+  | { type: "think-retry"; thinkId: number; attempt: number; retries: number; delayMs: number; reason: string; code?: string }
+  /**
+   * The run's governor (`Governor`, docs/agent.md "The governor"): thinks in flight
+   * (`concurrency`), how many it lets run at once now (`limit`), the `--rate` cap per minute, and
+   * why it holds new thinks back, if it does.
+   */
+  | {
+      type: "governor";
+      concurrency: number;
+      limit: number;
+      rate: number | null;
+      holding: null | { reason: "rate" | "overload" | "cpu" | "memory"; detail: string };
+    };
 
 /**
  * Everything `onEvent` receives: the evaluator's own events (print, think-start with

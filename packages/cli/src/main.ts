@@ -114,7 +114,12 @@ function commandLine(
             describe: "restart the agent process between thinks after this many sessions, 0 never (default: per agent)",
           })
           .option("mcp-transport", { choices: ["http", "stdio", "acp"] as const, describe: "force the MCP transport for the do tool" })
-          .group(["agent", "no-agent", "ask-user", "verbose", "permissions", "idle-timeout", "restart-agent-after", "mcp-transport"], "Agent:")
+          .option("retries", {
+            type: "number",
+            describe: "ask a think again, in a fresh session, when it fails transiently (model overloaded, rate limit, idle timeout); 0 never (default 6, or $PATCHWORK_RETRIES)",
+          })
+          .option("rate", { type: "string", describe: "start at most N thinks per minute, workers included: N, N/min, N/s (default no cap, or $PATCHWORK_RATE)" })
+          .group(["agent", "no-agent", "ask-user", "verbose", "permissions", "idle-timeout", "restart-agent-after", "mcp-transport", "retries", "rate"], "Agent:")
           .option("entry", { type: "string", describe: "item to run instead of the default entry point" })
           .option("arg", { type: "string", array: true, describe: "a named argument of the entry: --arg name=value (repeatable)" })
           .option("cwd", { type: "string", describe: "working directory of the program (an existing folder)" })

@@ -15,6 +15,7 @@ import {
 import type { EvaluatorThreadAhead } from "@patchwork/agent/ahead";
 import { ParseCache } from "./cache.js";
 import { UsageError, readSource, renderDiagnostics, workingDirectory } from "./files.js";
+import { batchPolicy } from "./batch-options.js";
 import { loadProgram } from "./programs.js";
 import type { Recording } from "./recording.js";
 import type { Terminal } from "./terminal.js";
@@ -39,6 +40,9 @@ export interface RunArgs {
   timeout?: number;
   idleTimeout?: number;
   restartAgentAfter?: number;
+  /** `--retries N` and `--rate N/min` (batch-options.ts). */
+  retries?: number;
+  rate?: string;
   verbose?: boolean;
   /** Write a JSON-lines trace of the run here (docs/trace.md). */
   trace?: string;
@@ -112,6 +116,7 @@ function planRun(args: RunArgs): RunPlan {
     throw new UsageError("--restart-agent-after takes a whole number of sessions (0: never restart)");
   }
   if (Array.isArray(args.entry)) throw new UsageError("--entry is given twice");
+  batchPolicy(args); // (its usage errors, before anything starts)
   if (args.maxWorkers !== undefined && !(Number.isInteger(args.maxWorkers) && args.maxWorkers >= 1)) {
     throw new UsageError("--max-workers takes a whole number ≥ 1");
   }

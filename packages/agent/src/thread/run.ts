@@ -19,6 +19,8 @@ import { EvaluatorPool } from "./pool.js";
 import type { ParsedModules, WorkerInit } from "./protocol.js";
 import type { TraceWriter } from "../trace/writer.js";
 import { recorded } from "./record.js";
+import { withBatchPolicy, type BatchPolicyOptions } from "../batch/policy.js";
+import { genericTransient } from "../batch/transient.js";
 
 export interface RunWithAgentOptions {
   source: string;
@@ -55,6 +57,12 @@ export interface RunWithAgentOptions {
   mcpTransport?: McpTransport | "auto";
   permissions?: PermissionPolicy | { do?: PermissionPolicy; other?: PermissionPolicy };
   askPermission?: (question: PermissionQuestion) => Promise<PermissionAnswer>;
+  /**
+   * Batch policy around every think (docs/agent.md "Retries", "The governor"): retries of
+   * transient failures with backoff, the `rate` cap, adaptive concurrency, holding new sessions
+   * while the machine is saturated. Absent: none of it (each think is asked once).
+   */
+  batch?: BatchPolicyOptions;
   /** Cancel the whole run after this long. */
   timeoutMs?: number;
   /** Per-think limits for ACP agents (see `AcpAgentOptions`). */
@@ -386,17 +394,28 @@ function evaluate(
   const takesAhead =
     ahead !== undefined && !init.gated && options.evaluatorModule === undefined && ahead.fits({ cwd, env: options.env, shellStdin: options.shellStdin });
   if (!takesAhead) ahead?.discard();
+  const maxWorkers = options.maxWorkers ?? DEFAULT_MAX_WORKERS;
+  const policed =
+    runAgent && options.batch
+      ? withBatchPolicy(runAgent.agent, options.batch, {
+          // What counts as transient is the agent profile's (once the ACP agent is up), else the generic rule.
+          classify: (failure) => (started ? started.transient(failure) : genericTransient(failure)),
+          emit,
+          // The program's thread and each worker's: their thinks, not counting nested ones.
+          maxConcurrency: maxWorkers + 1,
+        })
+      : null;
   const pool = new EvaluatorPool({
     workerPath,
     init,
-    agent: runAgent?.agent ?? null,
+    agent: policed ?? runAgent?.agent ?? null,
     runSignal: runController.signal,
     // A replay's agent and its runtime start once its program runs (its first event): they take
     // no CPU from the thread's start, and they load while the replayed thinks run.
     emit: runAgent?.loadRuntime ? (event) => (runAgent.loadRuntime!(), emit(event)) : emit,
     env: options.env ?? process.env,
     shellStdin: options.shellStdin ?? "ignore",
-    maxWorkers: options.maxWorkers ?? DEFAULT_MAX_WORKERS,
+    maxWorkers,
     ...(options.cpuSlots !== undefined ? { cpuSlots: options.cpuSlots } : {}),
     ...(options.starvedMs !== undefined ? { starvedMs: options.starvedMs } : {}),
     onOutput: (text) => {

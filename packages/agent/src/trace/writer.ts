@@ -277,6 +277,12 @@ export class TraceWriter {
         };
       case "anomaly":
         return { t, type: "anomaly", code: event.code, message: event.message };
+      case "think-retry": {
+        const { thinkId, type: _type, ...retry } = event;
+        return { t, type: "think-retry", think: thinkId, ...retry };
+      }
+      case "governor":
+        return { t, ...event };
     }
   }
 
