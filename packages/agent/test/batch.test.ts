@@ -75,7 +75,9 @@ describe("what counts as transient", () => {
   it("Claude Code's profile reads its error kind; other profiles use the generic rule", () => {
     const claude = profileFor({ protocolVersion: 1, agentInfo: { name: "@agentclientprotocol/claude-agent-acp", version: "0" } } as never);
     expect(claude.transient?.({ code: "PW4013", message: "the agent answered with an error: Internal error: Overloaded", data: { errorKind: "overloaded" } }))
-      .toMatchObject({ kind: "overload" });
+      .toMatchObject({ kind: "overload", reason: "overloaded" });
+    expect(claude.transient?.({ code: "PW4013", message: "Internal error: API Error: 529 Overloaded. This is a server-side issue", data: { errorKind: "server_error" } }))
+      .toEqual({ kind: "overload", reason: "529 overloaded" });
     expect(claude.transient?.({ code: "PW4013", message: "the agent answered with an error: Internal error: bad request", data: { errorKind: "invalid_request" } })).toBeNull();
   });
 

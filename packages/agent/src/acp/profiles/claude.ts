@@ -23,7 +23,7 @@
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import type { AgentProfile } from "./index.js";
 import { chooseMode } from "./modes.js";
-import type { ThinkFailure, Transient } from "../../batch/transient.js";
+import { overloadIn, type ThinkFailure, type Transient } from "../../batch/transient.js";
 
 export const CLAUDE_SESSION_OPTIONS = {
   allowDangerouslySkipPermissions: false,
@@ -74,8 +74,9 @@ function claudeTransient(failure: ThinkFailure): Transient | null | undefined {
   if (typeof kind !== "string" || kind === "unknown") return undefined;
   const reason = CLAUDE_TRANSIENT[kind];
   if (reason === undefined) return null;
-  const status = /API Error: (\d{3})/.exec(failure.message)?.[1];
-  return { kind: "overload", reason: status ? `${status} ${reason}` : reason };
+  // (A 529 comes as `server_error` with the text `API Error: 529 Overloaded…`: the text words it better.)
+  const said = overloadIn(failure.message);
+  return said ?? { kind: "overload", reason };
 }
 
 /** `_meta.claudeCode.toolName` of a tool call (set by Claude Agent SDK adapters), when it is a string. */
