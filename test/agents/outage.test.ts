@@ -9,7 +9,7 @@
 import { appendFileSync } from "node:fs";
 import { expect, it } from "vitest";
 import { describeRun, installed, runAgent, type AgentSetup } from "./harness.js";
-import { claude } from "./setups.js";
+import { claude, codex, gemini } from "./setups.js";
 import type { Outage } from "./fakes/server.js";
 
 const BATCH = `worker categorize(doc) {
@@ -78,3 +78,31 @@ it_("Claude Code (CLAUDE_CODE_MAX_RETRIES=1) with --retries 0: the overload fail
   expect(r.code, describeRun(r)).toBe(1);
   expect(r.stderr).toMatch(/program\.pw:1:7: error\[PW4013\]: the agent answered with an error: Internal error: API Error: 529 Overloaded/);
 });
+
+/** The other preset agents: the same batch through a 40-second outage of their API. */
+const OTHERS: [AgentSetup, string, Outage["status"], RegExp][] = [
+  // Codex's provider is configured with request_max_retries = 0 (setups.ts): the first 429 reaches us.
+  [codex, "codex-acp", 429, /\(1\/6\): 429 rate limited\]|\(1\/6\): [^\]]*\]/],
+  // Gemini CLI retries a 503 by itself first.
+  [gemini, "gemini", 503, /\(1\/6\): [^\]]*\]/],
+];
+
+for (const [setup, command, status, retried] of OTHERS) {
+  const run = installed(command) ? it : it.skip;
+  run(`${setup.name}: a six-document worker batch through a 40-second ${status} outage finishes`, async () => {
+    const r = await runAgent(withOutage(setup, { ms: 40_000, status }, {}), {
+      source: BATCH,
+      args: ["--verbose"],
+      rules: [{ when: "Categorize document", reply: { text: "news" } }],
+      timeoutMs: 400_000,
+    });
+    keep(`${setup.name} ${status}`, r.stderr);
+    expect(r.code, describeRun(r)).toBe(0);
+    expect(r.stdout).toBe(DOCS);
+    const failed = r.requests.filter((q) => q.status === status).length;
+    expect(failed).toBeGreaterThan(0);
+    const retries = (r.stderr.match(/\[retrying think/g) ?? []).length;
+    if (retries > 0) expect(r.stderr).toMatch(retried);
+    console.log(`${setup.name} outage run: ${Math.round(r.ms / 1000)} s, ${failed} requests answered ${status}, ${retries} retries by Patchwork`);
+  }, 420_000);
+}
