@@ -81,6 +81,16 @@ describe("what counts as transient", () => {
     expect(claude.transient?.({ code: "PW4013", message: "the agent answered with an error: Internal error: bad request", data: { errorKind: "invalid_request" } })).toBeNull();
   });
 
+  it("Codex's failed turn, which comes as its answer, is an error: transient when it names a 429 or 5xx", () => {
+    const codex = profileFor({ protocolVersion: 1, agentInfo: { name: "@agentclientprotocol/codex-acp", version: "0" } } as never);
+    const said = codex.answerIsError?.("exceeded retry limit, last status: 429 Too Many Requests\n\n");
+    expect(said).toBe("exceeded retry limit, last status: 429 Too Many Requests");
+    expect(genericTransient({ code: "PW4013", message: `the agent answered with an error: ${said}` })).toEqual({ kind: "overload", reason: "429 rate limited" });
+    expect(codex.answerIsError?.("unexpected status 503 Service Unavailable: overloaded")).toMatch(/^unexpected status 503/);
+    expect(codex.answerIsError?.("The last status was fine: exceeded retry limit, last status: 429")).toBeNull();
+    expect(codex.answerIsError?.("news")).toBeNull();
+  });
+
   it("a retry-after in its usual spellings", () => {
     expect(retryAfterIn("Retry-After: 7")).toBe(7000);
     expect(retryAfterIn("retry after 1500ms")).toBe(1500);

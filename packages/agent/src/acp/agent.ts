@@ -437,6 +437,7 @@ export class AcpAgent implements AsyncAgent {
       cancelSession: (sessionId) => self.cancelSession(sessionId),
       closeSession: (sessionId) => self.closeSession(sessionId),
       failure: (error) => self.failure(error),
+      answerIsError: (answer) => self.profile.answerIsError?.(answer) ?? null,
       track(handler, active) {
         if (active) {
           self.active.add(handler);

@@ -103,6 +103,12 @@ export interface AgentProfile {
    * undefined to leave it to the generic rule (`genericTransient`).
    */
   transient?(failure: ThinkFailure): Transient | null | undefined;
+  /**
+   * For an agent that reports a failed turn as its answer (message text, stop reason
+   * `end_turn`): the error that answer says, or null when it is an answer. The think then fails
+   * (PW4013) instead of taking the error text as its value.
+   */
+  answerIsError?(answer: string): string | null;
 }
 
 /**
