@@ -5,7 +5,7 @@
 // that arrives in the first L seconds of the agent's life is answered with Claude Code's
 // "API Error: 529 Overloaded" (what it reports once its own retries are spent). Prints both
 // wall times, the retries, and what the outage cost beyond its own length.
-// Full size: 40 documents, a 60 s outage, the default retry schedule (5, 10, 20, 40, 60, 60 s);
+// Full size: 40 documents, a 60 s outage, the default retry schedule (5, 10, 20, 40, 60, 60, 60, 60 s);
 // --smoke: 6 documents, a 2 s outage, retries from 0.3 s.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";

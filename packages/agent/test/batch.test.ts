@@ -106,14 +106,14 @@ describe("RetryingAgent", () => {
 
   it("retries a transient failure with exponential backoff, capped, jittered by the random source", async () => {
     const clock = fakeClock();
-    const inner = flaky(6, overloaded);
+    const inner = flaky(8, overloaded);
     const events: AgentEvent[] = [];
     const agent = new RetryingAgent(inner, { policy, classify: genericTransient, governor: null, clock, random: () => 0.5 });
     expect((await ask(agent, events)).text).toBe("ok");
-    expect(clock.slept).toEqual([5_000, 10_000, 20_000, 40_000, 60_000, 60_000]);
-    expect(inner.calls).toBe(7);
+    expect(clock.slept).toEqual([5_000, 10_000, 20_000, 40_000, 60_000, 60_000, 60_000, 60_000]);
+    expect(inner.calls).toBe(9);
     expect(events.filter((e) => e.type === "think-retry")).toEqual(
-      clock.slept.map((delayMs, i) => ({ type: "think-retry", thinkId: 7, attempt: i + 1, retries: 6, delayMs, reason: "529 overloaded", code: "PW4013" })),
+      clock.slept.map((delayMs, i) => ({ type: "think-retry", thinkId: 7, attempt: i + 1, retries: 8, delayMs, reason: "529 overloaded", code: "PW4013" })),
     );
     // Jitter: ±20 % at the random source's extremes.
     const low = fakeClock();
@@ -128,6 +128,14 @@ describe("RetryingAgent", () => {
     expect(error).toBeInstanceOf(AgentError);
     expect((error as AgentError).code).toBe("PW4013");
     expect((error as AgentError).message).toMatch(/529 .*still failing after 2 retries over 15 s; --retries sets how many/);
+  });
+
+  it("an idle timeout is retried at most twice", async () => {
+    const clock = fakeClock();
+    const silent = flaky(10, () => new AgentError("PW4006", "the think at p.pw:3:1 timed out: the agent was silent for 600000 ms"));
+    const error = await ask(new RetryingAgent(silent, { policy, classify: genericTransient, governor: null, clock, random: () => 0.5 })).catch((e: AgentError) => e);
+    expect((error as AgentError).message).toMatch(/silent for 600000 ms \(still failing after 2 retries/);
+    expect(silent.calls).toBe(3);
   });
 
   it("--retries 0 and non-transient failures are not retried", async () => {
@@ -194,7 +202,7 @@ describe("Governor", () => {
     expect(events[1]).toMatchObject({ holding: null });
   });
 
-  it("halves its limit on overloads (once per wave) and raises it one per `limit` successes", async () => {
+  it("halves its limit on overloads (once per wave) and raises it by one per success", async () => {
     const events: AgentEvent[] = [];
     const governor = new Governor({ rate: null, maxConcurrency: 8, probe: null, emit: (e) => events.push(e) });
     const tickets: Ticket[] = [];
@@ -203,31 +211,32 @@ describe("Governor", () => {
     tickets[1]!.failed(overload); // same wave: no second cut
     tickets[2]!.failed({ kind: "timeout", reason: "silent" }); // not an overload
     expect(governor.concurrencyLimit).toBe(4);
-    // 5 in flight, limit 4: a new think waits until two have ended.
+    // 5 in flight, limit 4: a new think waits until one more has ended (4 in flight, limit 5).
     let admitted = false;
     const waiting = governor.admit("late").then((t) => ((admitted = true), t));
     await new Promise((r) => setTimeout(r, 10));
     expect(admitted).toBe(false);
     expect(events.at(-1)).toMatchObject({ type: "governor", limit: 4, holding: { reason: "overload" } });
-    tickets[3]!.succeeded();
+    tickets[3]!.failed(null); // (a failure that is not an overload changes no limit)
     await new Promise((r) => setTimeout(r, 10));
     expect(admitted).toBe(false);
     tickets[4]!.succeeded();
     const late = await waiting;
+    expect(governor.concurrencyLimit).toBe(5);
     for (const t of tickets.slice(5)) t.succeeded();
     late.succeeded();
     // A failure of a think started after the cut cuts again (from what was in flight: 1).
     const again = await governor.admit("again");
     again.failed(overload);
     expect(governor.concurrencyLimit).toBe(1);
-    // Recovery: 1 → 2 after one success, → 3 after two more, → 4 after three more.
+    // Recovery: one more per success, up to the run's own bound.
     const limits: number[] = [];
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < 9; i++) {
       (await governor.admit("w")).succeeded();
       limits.push(governor.concurrencyLimit);
     }
-    expect(limits).toEqual([2, 2, 3, 3, 3, 4]);
-    expect(events.filter((e) => e.type === "governor" && e.holding === null).map((e) => (e as { limit: number }).limit)).toContain(4);
+    expect(limits).toEqual([2, 3, 4, 5, 6, 7, 8, 8, 8]);
+    expect(events.filter((e) => e.type === "governor" && e.holding === null).map((e) => (e as { limit: number }).limit)).toContain(8);
   });
 
   it("holds new sessions while the machine is saturated, never the ones it needs to go on", async () => {

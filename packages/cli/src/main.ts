@@ -116,7 +116,7 @@ function commandLine(
           .option("mcp-transport", { choices: ["http", "stdio", "acp"] as const, describe: "force the MCP transport for the do tool" })
           .option("retries", {
             type: "number",
-            describe: "ask a think again, in a fresh session, when it fails transiently (model overloaded, rate limit, idle timeout); 0 never (default 6, or $PATCHWORK_RETRIES)",
+            describe: "ask a think again, in a fresh session, when it fails transiently (model overloaded, rate limit, idle timeout); 0 never (default 8, or $PATCHWORK_RETRIES)",
           })
           .option("rate", { type: "string", describe: "start at most N thinks per minute, workers included: N, N/min, N/s (default no cap, or $PATCHWORK_RATE)" })
           .group(["agent", "no-agent", "ask-user", "verbose", "permissions", "idle-timeout", "restart-agent-after", "mcp-transport", "retries", "rate"], "Agent:")

@@ -44,7 +44,7 @@ describe("retries of transient failures", () => {
     const r = batch({ outage: { ms: 1500, error: OVERLOADED }, fallback: answer }, ["--verbose", "--trace", "t.jsonl"]);
     expect(r.stdout).toBe(DOCS);
     expect(r.status).toBe(0);
-    expect(r.stderr).toMatch(/\[categorize#\d\] \[retrying think at batch\.pw:2 in 0\.\d s \(1\/6\): 529 overloaded\]/);
+    expect(r.stderr).toMatch(/\[categorize#\d\] \[retrying think at batch\.pw:2 in 0\.\d s \(1\/8\): 529 overloaded\]/);
     const trace = readFileSync(join(r.dir, "t.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record);
     const retries = trace.filter((t) => t.type === "think-retry");
     expect(retries.length).toBeGreaterThanOrEqual(6);
@@ -85,7 +85,7 @@ describe("retries of transient failures", () => {
     const r = batch(script, ["--idle-timeout", "0.5", "--verbose"]);
     expect(r.stdout).toBe(DOCS);
     expect(r.status).toBe(0);
-    expect(r.stderr).toMatch(/\[retrying think at batch\.pw:2 in 0\.\d s \(1\/6\): the agent was silent \(idle timeout\)\]/);
+    expect(r.stderr).toMatch(/\[retrying think at batch\.pw:2 in 0\.\d s \(1\/2\): the agent was silent \(idle timeout\)\]/);
   });
 
   it("usage errors: --retries and --rate take what they say", () => {

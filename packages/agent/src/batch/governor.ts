@@ -5,8 +5,8 @@
  * - **rate**: at most `rate` thinks start in any 60 seconds (`--rate N/min`), nested ones included;
  * - **overload**: the thinks in flight are kept under a limit that halves when a think fails
  *   with an overload of the model (once per wave: failures of thinks started before the last
- *   cut do not cut again) and grows by one for every `limit` thinks that succeed (additive
- *   increase, multiplicative decrease), up to the run's own bound;
+ *   cut do not cut again) and grows by one for each think that succeeds (additive increase,
+ *   multiplicative decrease), up to the run's own bound;
  * - **cpu / memory**: a new session waits while the machine is saturated — its CPU busy
  *   (≥ 90 % since the previous reading) with at least four thinks per core in flight, or its
  *   available memory under max(512 MiB, 5 %) with any in flight — so that starting more
@@ -165,13 +165,9 @@ export class Governor {
       },
       succeeded: () => {
         if (!end() || this.limit >= this.options.maxConcurrency) return;
-        const before = Math.floor(this.limit);
-        // Additive increase: one more for every `limit` thinks that succeed.
-        this.limit = Math.min(this.options.maxConcurrency, this.limit + 1 / before);
-        if (Math.floor(this.limit + 1e-9) > before) {
-          this.limit = Math.round(this.limit);
-          this.changed();
-        }
+        // Additive increase: one more for each think that succeeds.
+        this.limit = Math.min(this.options.maxConcurrency, Math.floor(this.limit) + 1);
+        this.changed();
       },
     };
   }

@@ -50,7 +50,7 @@ export class RetryingAgent implements AsyncAgent {
         const transient = this.transient(error, signal);
         ticket?.failed(transient);
         if (!transient) throw error;
-        if (attempt >= policy.retries) throw attempt === 0 ? error : exhausted(error, attempt, this.clock.now() - started);
+        if (attempt >= retriesFor(transient, policy.retries)) throw attempt === 0 ? error : exhausted(error, attempt, this.clock.now() - started);
         await this.wait(transient, attempt + 1, error, signal, context);
         continue;
       }
@@ -90,7 +90,7 @@ export class RetryingAgent implements AsyncAgent {
   }
 
   private async wait(transient: Transient, attempt: number, error: unknown, signal: AbortSignal, context: ThinkContext): Promise<void> {
-    const retries = this.options.policy.retries;
+    const retries = retriesFor(transient, this.options.policy.retries);
     const delayMs = retryDelay(this.options.policy, attempt, this.random, transient.retryAfterMs);
     const code = failureOf(error)?.code;
     context.emit({ type: "think-retry", thinkId: context.thinkId, attempt, retries, delayMs, reason: transient.reason, ...(code ? { code } : {}) });
@@ -118,4 +118,9 @@ function exhausted(error: unknown, retries: number, ms: number): unknown {
   const cut = failure.message.indexOf("\nagent stderr:");
   const message = cut < 0 ? failure.message + note : failure.message.slice(0, cut) + note + failure.message.slice(cut);
   return new AgentError(failure.code, message);
+}
+
+/** Most retries for this failure: an idle timeout (ten minutes of silence by default) at most twice. */
+function retriesFor(transient: Transient, retries: number): number {
+  return transient.kind === "timeout" ? Math.min(2, retries) : retries;
 }
