@@ -2,7 +2,7 @@
 // A worker batch through a model outage (npm run bench:outage; issue 32): `patchwork run` (the
 // real binary) of N documents, a worker and a think each, `--max-workers 8`, with the scripted
 // agent answering each think after a 2 s turn. Once as is, once with an outage: every prompt
-// that arrives in the first L seconds of the agent's life is answered with Claude Code's
+// that arrives in the L seconds from the first one is answered with Claude Code's
 // "API Error: 529 Overloaded" (what it reports once its own retries are spent). Prints both
 // wall times, the retries, and what the outage cost beyond its own length.
 // Full size: 40 documents, a 60 s outage, the default retry schedule (5, 10, 20, 40, 60, 60, 60, 60 s);

@@ -47,7 +47,7 @@ export function runTestAgentMain(argv: string[]): void {
   let sessionCount = 0;
   let sessionRequests = 0;
   let promptCount = 0;
-  const startedAt = Date.now();
+  let firstPromptAt: number | null = null;
 
   const app = acp
     .agent({ name: "patchwork-test-agent" })
@@ -106,8 +106,9 @@ export function runTestAgentMain(argv: string[]): void {
       if (!session) throw acp.RequestError.resourceNotFound(params.sessionId);
       const text = params.prompt.map((b) => (b.type === "text" ? b.text : "")).join("");
       const nth = ++promptCount;
+      firstPromptAt ??= Date.now();
       const outage = script.outage;
-      if (outage && ((outage.prompts !== undefined && nth <= outage.prompts) || (outage.ms !== undefined && Date.now() - startedAt < outage.ms))) {
+      if (outage && ((outage.prompts !== undefined && nth <= outage.prompts) || (outage.ms !== undefined && Date.now() - firstPromptAt < outage.ms))) {
         log(`prompt ${nth} fails: outage`);
         throw new acp.RequestError(-32603, `Internal error: ${outage.error}`, outage.data);
       }

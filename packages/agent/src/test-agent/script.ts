@@ -81,7 +81,7 @@ export const scriptSchema = z
     /** Wait this long more before answering a `session/new` that names MCP servers (an agent that registers them first, as OpenCode does). */
     mcpServersDelayMs: z.number().int().min(0).optional(),
     /**
-     * A model outage: prompts that arrive within `ms` of the agent's start, or the first
+     * A model outage: prompts that arrive within `ms` of the first prompt, or the first
      * `prompts` prompts, are answered with a JSON-RPC internal error `Internal error: ERROR`
      * (`data` as given), as an agent reports an overload its own retries did not get past.
      */
