@@ -29,7 +29,9 @@ print(len(self.delegate(tasks).await))
 `;
 
 for (const workers of settings) {
-  it.runIf(docs > 0 && installed("claude-agent-acp"))(`Claude Code: ${docs} documents at --max-workers ${workers}`, async () => {
+  const runs = docs > 0 && installed("claude-agent-acp");
+  const title = `Claude Code: ${docs} documents at --max-workers ${workers}`;
+  it.runIf(runs)(runs ? title : `${title} (skipped: a benchmark, set PW_BATCH_DOCS; needs claude-agent-acp)`, async () => {
     const load = loadavg()[0]!.toFixed(1);
     const r = await runAgent(claude, {
       source: source(docs),
