@@ -164,6 +164,27 @@ describe("RetryingAgent", () => {
     await expect(pending).rejects.toMatchObject({ code: "PW4010" });
   });
 
+  it("asks the governor by the think's task, not the thread that carries it (decision 0016)", async () => {
+    // Two tasks suspended in thinks on one thread: their bridge's worker is the same, their requests' differ.
+    const releases: (() => void)[] = [];
+    const inner: AsyncAgent = { think: () => new Promise((resolve) => releases.push(() => resolve({ text: "ok" }))) };
+    const governor = new Governor({ rate: null, maxConcurrency: 1, probe: null, emit: () => undefined });
+    const agent = new RetryingAgent(inner, { policy, classify: genericTransient, governor });
+    const on = (worker: string) =>
+      agent.think({ ...request, worker } as ThinkRequest, async () => ({ ok: true, text: "" }), new AbortController().signal, { thinkId: 1, emit: () => undefined, worker: "w#1" });
+    const first = on("w#1");
+    let secondStarted = false;
+    const second = on("w#2").then((r) => ((secondStarted = true), r));
+    await new Promise((r) => setTimeout(r, 10));
+    expect([releases.length, secondStarted]).toEqual([1, false]); // held: one think at a time
+    releases[0]!();
+    await first;
+    await new Promise((r) => setTimeout(r, 10));
+    expect(releases.length).toBe(2);
+    releases[1]!();
+    expect((await second).text).toBe("ok");
+  });
+
   it("a repair turn that fails transiently is answered by the think asked afresh", async () => {
     const clock = fakeClock();
     let calls = 0;

@@ -42,7 +42,7 @@ export class RetryingAgent implements AsyncAgent {
     const { policy } = this.options;
     const started = this.clock.now();
     for (let attempt = 0; ; attempt++) {
-      const ticket = await this.admit(context, signal);
+      const ticket = await this.admit(request, context, signal);
       let reply: AsyncThinkReply;
       try {
         reply = await this.inner.think(request, runChild, signal, context);
@@ -78,9 +78,13 @@ export class RetryingAgent implements AsyncAgent {
     };
   }
 
-  private async admit(context: ThinkContext, signal: AbortSignal): Promise<Ticket | null> {
+  /**
+   * The governor's place for the think, by its task (the request's worker key: a thread that
+   * carries several tasks suspended in thinks, decision 0016, serves all their thinks).
+   */
+  private async admit(request: ThinkRequest, context: ThinkContext, signal: AbortSignal): Promise<Ticket | null> {
     const governor = this.options.governor;
-    return governor ? governor.admit(context.worker ?? "main", signal) : null;
+    return governor ? governor.admit(request.worker ?? context.worker ?? "main", signal) : null;
   }
 
   private transient(error: unknown, signal: AbortSignal): Transient | null {
