@@ -51,7 +51,7 @@ describe("retries of transient failures", () => {
     expect(retries.length).toBe(12);
     expect(new Set(retries.map((t) => t.think)).size).toBe(6);
     expect(retries.every((t) => t.reason === "529 overloaded")).toBe(true);
-    // AIMD: the limit falls below the run's own bound (6 workers + the program), then rises again.
+    // AIMD: the limit falls to what was in flight at most, halved, then rises again.
     const limits = trace.filter((t) => t.type === "governor").map((t) => t.limit!);
     const lowest = Math.min(...limits);
     expect(lowest).toBeLessThan(7);

@@ -15,7 +15,7 @@ import { agentError, AgentCodes, toAgentError } from "../errors.js";
 import type { AsyncAgent, Logger, McpTransport, PermissionAnswer, PermissionPolicy, PermissionQuestion, RunEvent } from "../types.js";
 import { countThinks, countThreadbareThinks, newSession, removeSessionDir } from "@patchwork/interpreter/core";
 import type { EvaluatorThreadAhead } from "./ahead.js";
-import { EvaluatorPool } from "./pool.js";
+import { EvaluatorPool, TASKS_PER_THREAD } from "./pool.js";
 import type { ParsedModules, WorkerInit } from "./protocol.js";
 import type { TraceWriter } from "../trace/writer.js";
 import { recorded } from "./record.js";
@@ -401,8 +401,10 @@ function evaluate(
           // What counts as transient is the agent profile's (once the ACP agent is up), else the generic rule.
           classify: (failure) => (started ? started.transient(failure) : genericTransient(failure)),
           emit,
-          // The program's thread and each worker's: their thinks, not counting nested ones.
-          maxConcurrency: maxWorkers + 1,
+          // The most thinks the run itself may have in flight, not counting nested ones: the
+          // program's, and each task's (a thread carries up to TASKS_PER_THREAD tasks suspended in
+          // thinks, decision 0016). The limit only falls below it under overloads.
+          maxConcurrency: maxWorkers * TASKS_PER_THREAD + 1,
         })
       : null;
   const pool = new EvaluatorPool({
