@@ -260,6 +260,19 @@ describe("Governor", () => {
     expect(events.filter((e) => e.type === "governor" && e.holding === null).map((e) => (e as { limit: number }).limit)).toContain(8);
   });
 
+  it("lets a held think through when no think has ended for `stallMs` (those in flight may wait for it), one per period", async () => {
+    const clock = fakeClock();
+    const events: AgentEvent[] = [];
+    const governor = new Governor({ rate: null, maxConcurrency: 16, probe: () => ({ ...quiet, cpuBusy: 1 }), emit: (e) => events.push(e), clock, stallMs: 30_000, pollMs: 500 });
+    for (let i = 0; i < 8; i++) await governor.admit(`w${i}`);
+    // The fake clock's sleeps pass at once: the ninth is held for the CPU, polling every 500 ms, until 30 s have passed.
+    await governor.admit("w8");
+    expect(clock.now()).toBe(30_000);
+    expect(events[0]).toMatchObject({ holding: { reason: "cpu" } });
+    await governor.admit("w9");
+    expect(clock.now()).toBe(60_000);
+  });
+
   it("holds new sessions while the machine is saturated, never the ones it needs to go on", async () => {
     let reading = { ...quiet, cpuBusy: 0.99 };
     const events: AgentEvent[] = [];

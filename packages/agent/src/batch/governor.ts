@@ -54,6 +54,12 @@ export interface GovernorOptions {
   memoryFloorBytes?: number;
   /** How often a held think looks at the machine again (default 500 ms). */
   pollMs?: number;
+  /**
+   * A think held for overloads or the machine starts anyway once no think has ended for this
+   * long (default 30 s): the thinks in flight may be waiting for it (a `do` block receiving
+   * what another task sends after its think). One such think per period.
+   */
+  stallMs?: number;
 }
 
 type Hold = { reason: "rate" | "overload" | "cpu" | "memory"; detail: string };
@@ -79,10 +85,13 @@ export class Governor {
   private holding: Hold | null = null;
   private readonly waiters = new Set<() => void>();
   private reading: { at: number; value: MachineReading } | null = null;
+  /** When a think last ended (or a stalled hold last let one through). */
+  private progressAt: number;
 
   constructor(private readonly options: GovernorOptions) {
     this.clock = options.clock ?? realClock;
     this.limit = Math.max(1, options.maxConcurrency);
+    this.progressAt = this.clock.now();
   }
 
   /** The limit on thinks in flight now (whole). */
@@ -117,13 +126,22 @@ export class Governor {
       return { hold: { reason: "rate", detail }, wait: (signal) => this.clock.sleep(ms, signal) };
     }
     if (nested) return null;
+    const stallMs = this.options.stallMs ?? 30_000;
+    let held: { hold: Hold; wait: (signal?: AbortSignal) => Promise<void> } | null = null;
     if (this.inFlight >= Math.floor(this.limit)) {
       const detail = `${this.inFlight} thinks in flight, at most ${Math.floor(this.limit)} while the model is overloaded`;
-      return { hold: { reason: "overload", detail }, wait: (signal) => this.released(signal) };
+      const until = this.progressAt + stallMs - now;
+      held = { hold: { reason: "overload", detail }, wait: (signal) => this.released(signal, until) };
+    } else {
+      const machine = this.machineHold();
+      if (machine) held = { hold: machine, wait: (signal) => this.clock.sleep(this.options.pollMs ?? 500, signal) };
     }
-    const machine = this.machineHold();
-    if (machine) return { hold: machine, wait: (signal) => this.clock.sleep(this.options.pollMs ?? 500, signal) };
-    return null;
+    if (held && now - this.progressAt >= stallMs) {
+      // No think has ended for `stallMs`: this one goes (the next waits a period more).
+      this.progressAt = now;
+      return null;
+    }
+    return held;
   }
 
   private machineHold(): Hold | null {
@@ -151,6 +169,7 @@ export class Governor {
       if (left > 0) this.perWorker.set(worker, left);
       else this.perWorker.delete(worker);
       if (!nested) this.inFlight--;
+      this.progressAt = this.clock.now();
       for (const wake of [...this.waiters]) wake();
       return true;
     };
@@ -172,13 +191,16 @@ export class Governor {
     };
   }
 
-  private released(signal?: AbortSignal): Promise<void> {
+  /** Resolves when a think ends, or after `ms` at most. */
+  private released(signal: AbortSignal | undefined, ms: number): Promise<void> {
+    const timeout = new AbortController();
     return new Promise<void>((resolve, reject) => {
-      const wake = () => (this.waiters.delete(wake), signal?.removeEventListener("abort", onAbort), resolve());
-      const onAbort = () => (this.waiters.delete(wake), reject(signal!.reason));
+      const wake = () => (this.waiters.delete(wake), timeout.abort(), signal?.removeEventListener("abort", onAbort), resolve());
+      const onAbort = () => (this.waiters.delete(wake), timeout.abort(), reject(signal!.reason));
       if (signal?.aborted) return reject(signal.reason);
       this.waiters.add(wake);
       signal?.addEventListener("abort", onAbort, { once: true });
+      this.clock.sleep(Math.max(0, ms), timeout.signal).then(wake, () => undefined);
     });
   }
 
