@@ -83,6 +83,14 @@ const runs = [
     ],
   },
   {
+    script: "bench-outage.mjs",
+    expect: [
+      `^no outage: wall ${number} s, ${number} retries`,
+      `^${number} s outage: wall ${number} s, ${number} retries, governor limit down to ${number}`,
+      `^extra wall time beyond the outage: ${number} s \\(${number}% of the outage\\)`,
+    ],
+  },
+  {
     script: "bench-trace-read.mjs",
     expect: [
       `^trace: ${number} MB, [\\d,]+ records`,

@@ -22,6 +22,7 @@ export const endToEndSuites = [
   "packages/cli/test/resume.test.ts",
   "packages/cli/test/resume-batches.test.ts",
   "packages/cli/test/settle.test.ts",
+  "packages/cli/test/retries-cli.test.ts",
   "packages/cli/test/run.test.ts",
   "packages/cli/test/signals.test.ts",
   "packages/cli/test/spinner.test.ts",

@@ -42,6 +42,12 @@ export type {
   RunEvent,
   ThinkContext,
 } from "./types.js";
+export { RetryingAgent, type RetryingOptions } from "./batch/retrying.js";
+export { Governor, realClock, type Clock, type GovernorOptions, type Ticket } from "./batch/governor.js";
+export { withBatchPolicy, type BatchPolicyOptions } from "./batch/policy.js";
+export { genericTransient, overloadIn, retryAfterIn, type Classify, type ThinkFailure, type Transient } from "./batch/transient.js";
+export { DEFAULT_BACKOFF, retryDelay, type BackoffPolicy } from "./batch/backoff.js";
+export { machineProbe, type MachineProbe, type MachineReading } from "./batch/machine.js";
 export { EvaluatorSession } from "./thread/session.js";
 export type { EvaluatorSessionOptions, ProgramHandlers, ProgramResult } from "./thread/session.js";
 export { ProgressModel, ETA_AFTER, type ProgressList, type ProgressListView, type ProgressSnapshot } from "./progress/model.js";

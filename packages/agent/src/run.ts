@@ -9,6 +9,7 @@ export { runWithAgent } from "./thread/run.js";
 export { EvaluatorThreadAhead, type EvaluatorThreadAheadOptions } from "./thread/ahead.js";
 export type { ParsedProgram, RunWithAgentOptions, RunWithAgentResult } from "./thread/run.js";
 export type { AcpAgentOptions } from "./acp/agent.js";
+export type { BatchPolicyOptions } from "./batch/policy.js";
 export { addUsage, emptyUsage, type UsageFigures } from "./acp/turn-record.js";
 export { BUDGET_EXIT_STATUS, BudgetGate, describeBudget, parseBudget, type BudgetAmount, type BudgetLimits, type BudgetStop } from "./batch/budget.js";
 export { formatTotals, groupDigits, RunTotalsCounter, type RunTotals, type SessionUsageFigures } from "./batch/totals.js";

@@ -120,9 +120,17 @@ export type AgentEvent =
    */
   | { type: "delegate-start"; group: string; owner: string; total: number; labels: string[] }
   | { type: "delegate-end"; group: string; ok: boolean }
-  /** A think failed transiently and is asked again after `delayMs` (attempt `attempt` of `retries`). */
+  /**
+   * A think failed for a reason that may pass (an overload or rate limit of the agent's model,
+   * the agent's silence past the idle timeout) and is asked again in a fresh session after
+   * `delayMs` (`RetryingAgent`, docs/agent.md "Retries"): `attempt` of `retries`.
+   */
   | { type: "think-retry"; thinkId: number; attempt: number; retries: number; delayMs: number; reason: string; code?: string }
-  /** The run's governor: thinks running at most (`concurrency` of `limit`), its rate cap, and why it holds back (null: it does not). */
+  /**
+   * The run's governor (`Governor`, docs/agent.md "The governor"): thinks in flight
+   * (`concurrency`), how many it lets run at once now (`limit`), the `--rate` cap per minute, and
+   * why it holds new thinks back, if it does.
+   */
   | {
       type: "governor";
       concurrency: number;

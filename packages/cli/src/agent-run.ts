@@ -15,6 +15,7 @@ import { signalStatus } from "@patchwork/interpreter/core";
 import { renderDiagnostics } from "./files.js";
 import { resolveAgentCommand } from "./presets.js";
 import { Progress } from "./progress.js";
+import { batchPolicy } from "./batch-options.js";
 import type { EarlyAgent } from "./early-agent.js";
 import type { Recording } from "./recording.js";
 import { parseAhead } from "./programs.js";
@@ -85,6 +86,8 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term, arg
       ...(argStrings ? { argStrings } : {}),
       entryMayBeArgument: !args.entryOption,
       maxWorkers: args.maxWorkers,
+      // Retries of transient failures and the governor (docs/agent.md), for thinks the agent answers.
+      ...(command !== undefined ? { batch: batchPolicy(args) } : {}),
       keepSession: args.keepSession,
       agent: acpOptions,
       askUser: args.askUser,

@@ -93,6 +93,20 @@ export const OPTIONS: readonly OptionSpec[] = [
     commands: { run: true },
   },
   {
+    name: "retries",
+    type: "number",
+    group: "Agent:",
+    describe: "ask a think again, in a fresh session, when it fails transiently (model overloaded, rate limit, idle timeout); 0 never (default 8, or $PATCHWORK_RETRIES)",
+    commands: { run: true },
+  },
+  {
+    name: "rate",
+    type: "string",
+    group: "Agent:",
+    describe: "start at most N thinks per minute, workers included: N, N/min, N/s (default no cap, or $PATCHWORK_RATE)",
+    commands: { run: true },
+  },
+  {
     name: "permissions",
     type: "string",
     choices: ["allow", "deny", "ask"],

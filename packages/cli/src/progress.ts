@@ -30,6 +30,13 @@ export class Progress {
   /** The worker of each think of a worker task (absent: the main program's). */
   private readonly workers = new Map<number, string>();
   private readonly model = new ProgressModel();
+  /** Where each think is written (`p.pw:3`), for retry lines. */
+  private readonly places = new Map<number, string>();
+  /** The last retry of a think still waiting for it: shown instead of its label until `until`. */
+  private readonly retrying = new Map<number, { text: (seconds: number) => string; until: number }>();
+  /** Why the governor holds new thinks back, if it does. */
+  private holding: string | null = null;
+  private limit: number | null = null;
 
   constructor(
     private readonly term: Terminal,
@@ -42,11 +49,14 @@ export class Progress {
       case "think-start": {
         if (event.worker !== undefined && event.worker !== "main") this.workers.set(event.id, event.worker);
         const where = `${event.kind} at ${event.fileName}:${event.span.start.line}`;
+        this.places.set(event.id, `${event.fileName}:${event.span.start.line}`);
         this.thinks.push({ id: event.id, label: `${this.tag(event.id)}${where}` });
         this.verbose(`${this.tag(event.id)}── ${where} ──\n`);
         break;
       }
       case "think-end":
+        this.places.delete(event.id);
+        this.retrying.delete(event.id);
         this.thinks.splice(this.thinks.findIndex((t) => t.id === event.id), 1);
         // The value as JSON, so its structure shows (print joins an array's elements with ", ").
         if (event.ok && event.value !== undefined) this.verbose(`${this.tag(event.id)}[value of think ${event.id}: ${showValue(event.value)}]\n`);
@@ -102,9 +112,23 @@ export class Progress {
       case "delegate-start":
       case "delegate-end":
       case "task-end":
-      case "think-retry":
-      case "governor":
         break;
+      case "think-retry": {
+        const place = this.places.get(event.thinkId);
+        const text = (ms: number) =>
+          `retrying think${place ? ` at ${place}` : ""} in ${secondsText(ms)} (${event.attempt}/${event.retries}): ${event.reason}`;
+        this.retrying.set(event.thinkId, { text, until: Date.now() + event.delayMs });
+        this.verbose(`${this.tag(event.thinkId)}[${text(event.delayMs)}]\n`);
+        break;
+      }
+      case "governor": {
+        const holding = event.holding ? `holding new thinks (${event.holding.reason}): ${event.holding.detail}` : null;
+        if (holding !== this.holding || event.limit !== this.limit)
+          this.verbose(`[${holding ?? `governor: ${event.concurrency} thinks in flight, at most ${event.limit} at once`}]\n`);
+        this.holding = holding;
+        this.limit = event.limit;
+        break;
+      }
       default:
         return;
     }
@@ -187,10 +211,18 @@ export class Progress {
     // A quick loop of plain code never shows.
     if (!top && (!list || (!list.work && now - list.startedAt < QUIET_MS))) return this.clear();
     this.frame = (this.frame + 1) % FRAMES.length;
-    const line = progressLine(this.model.snapshot(now), top?.label ?? null, this.thinks.length, this.dos[this.dos.length - 1] ?? null);
+    const retry = top ? this.retrying.get(top.id) : undefined;
+    const left = retry ? retry.until - now : 0;
+    const label = top && retry && left > 0 ? `${this.tag(top.id)}${retry.text(left)}` : (top?.label ?? null);
+    const line = progressLine(this.model.snapshot(now), label, this.thinks.length, this.dos[this.dos.length - 1] ?? null);
     this.term.stderr(`\r\x1b[K${FRAMES[this.frame]} ${fit(line)}`);
     this.shown = true;
   }
+}
+
+/** `8 s`, `0.3 s`: a wait as the progress line says it. */
+function secondsText(ms: number): string {
+  return ms < 1000 ? `${(Math.max(0.1, ms / 1000)).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
 }
 
 /**

@@ -15,6 +15,7 @@ import {
 import type { EvaluatorThreadAhead } from "@patchwork/agent/ahead";
 import { ParseCache } from "./cache.js";
 import { UsageError, readSource, renderDiagnostics, workingDirectory } from "./files.js";
+import { batchPolicy } from "./batch-options.js";
 import { loadProgram } from "./programs.js";
 import type { Recording } from "./recording.js";
 import type { Terminal } from "./terminal.js";
@@ -47,6 +48,9 @@ export interface RunArgs {
   budget?: string;
   /** No progress line on the terminal. */
   quiet?: boolean;
+  /** `--retries N` and `--rate N/min` (batch-options.ts). */
+  retries?: number;
+  rate?: string;
   /** Write a JSON-lines trace of the run here (docs/trace.md). */
   trace?: string;
   traceTextLimit?: number;
@@ -119,6 +123,7 @@ function planRun(args: RunArgs): RunPlan {
     throw new UsageError("--restart-agent-after takes a whole number of sessions (0: never restart)");
   }
   if (Array.isArray(args.entry)) throw new UsageError("--entry is given twice");
+  batchPolicy(args); // (its usage errors, before anything starts)
   if (args.maxWorkers !== undefined && !(Number.isInteger(args.maxWorkers) && args.maxWorkers >= 1)) {
     throw new UsageError("--max-workers takes a whole number ≥ 1");
   }

@@ -149,7 +149,7 @@ describe("patchwork run --agent", () => {
   it("--idle-timeout fails a think whose agent goes silent, at the think, exit 1", () => {
     const { command } = agentWith({ prompts: [{ steps: [{ text: "thinking…" }, { hang: true }] }] });
     const prog = join(tempFiles({ "p.pw": THINK }), "p.pw");
-    const r = patchwork(["run", prog, "--agent", command, "--idle-timeout", "1"]);
+    const r = patchwork(["run", prog, "--agent", command, "--idle-timeout", "1", "--retries", "0"]);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe("start\n");
     expect(r.stderr).toMatch(/p\.pw:2:9: error\[PW4006\]: .*silent for 1000 ms/);

@@ -80,3 +80,16 @@ it.runIf(hasScript)(hasScript ? lineTitle : `${lineTitle} (skipped: needs /usr/b
   expect(piped.stderr).toMatch(/^patchwork: 5 thinks asked, [^\n]*\n$/);
   expect(piped.stdout).toBe("ok\nok\nok\nok\nok\n");
 });
+
+const retryTitle = "says when a think waits to be asked again: retrying think at FILE:LINE in N s (k/n): reason";
+it.runIf(hasScript)(hasScript ? retryTitle : `${retryTitle} (skipped: needs /usr/bin/script, util-linux, for a terminal)`, () => {
+  const dir = tempFiles({
+    "s.json": JSON.stringify({ outage: { prompts: 1, error: "API Error: 529 Overloaded" }, prompts: [{ match: "Question", steps: [{ reply: "answer" }] }] }),
+    "p.pw": 'print("before")\nvar r = think { Question. }\nprint(r)\n',
+  });
+  const command = `"${process.execPath}" "${patchworkBin}" run p.pw --agent '"${process.execPath}" "${testAgent}" s.json'`;
+  const r = spawnSync("/usr/bin/script", ["-qfec", command, "/dev/null"], { cwd: dir, encoding: "utf8", timeout: 30_000, env: { ...process.env, PATCHWORK_RETRY_DELAY_MS: "1500" } });
+  expect(r.status).toBe(0);
+  expect(r.stdout).toMatch(/retrying think at p\.pw:2 in [12] s \(1\/8\): 529 overloaded/);
+  expect(screen(r.stdout)).toEqual(["before", "answer"]);
+});

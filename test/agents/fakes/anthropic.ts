@@ -97,7 +97,7 @@ function replyStreaming(res: ServerResponse, model: string, decision: Decision):
 export function startFakeAnthropic(rules: Rule[]): Promise<FakeApi> {
   return startFakeServer({
     rules,
-    route(entry, res, book, later) {
+    route(entry, res, book, later, failed) {
       if (entry.method !== "POST" || !entry.body || typeof entry.body !== "object") return false;
       if (entry.path === "/v1/messages/count_tokens") {
         res.writeHead(200, { "content-type": "application/json" });
@@ -107,6 +107,7 @@ export function startFakeAnthropic(rules: Rule[]): Promise<FakeApi> {
       if (entry.path !== "/v1/messages") return false;
       const body = entry.body as MessagesBody;
       entry.model = anthropicRequest(body);
+      if (failed(entry, res)) return true;
       entry.decision = book.decide(entry.model);
       const decision = entry.decision;
       const model = body.model ?? "claude-fake";
@@ -118,5 +119,10 @@ export function startFakeAnthropic(rules: Rule[]): Promise<FakeApi> {
       return true;
     },
     notFound: (e) => ({ type: "error", error: { type: "not_found_error", message: `fake API: no ${e.method} ${e.path}` } }),
+    // As the Messages API words them: 529 overloaded_error, 429 rate_limit_error, 5xx api_error.
+    errorBody: (status) => ({
+      type: "error",
+      error: status === 529 ? { type: "overloaded_error", message: "Overloaded" } : status === 429 ? { type: "rate_limit_error", message: "Rate limited" } : { type: "api_error", message: "Internal server error" },
+    }),
   });
 }

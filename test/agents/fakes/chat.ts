@@ -122,7 +122,7 @@ export const CHAT_MODEL = "fake-model";
 export function startFakeChat(rules: Rule[]): Promise<FakeApi> {
   return startFakeServer({
     rules,
-    route(entry, res, book, later) {
+    route(entry, res, book, later, failed) {
       const path = entry.path.replace(/^\/v1(?=\/)/, "");
       if (entry.method === "GET" && path === "/models") {
         res.writeHead(200, { "content-type": "application/json" });
@@ -133,11 +133,13 @@ export function startFakeChat(rules: Rule[]): Promise<FakeApi> {
       if (entry.method !== "POST" || path !== "/chat/completions" || !entry.body || typeof entry.body !== "object") return false;
       const body = entry.body as ChatBody;
       entry.model = chatRequest(body);
+      if (failed(entry, res)) return true;
       entry.decision = book.decide(entry.model);
       const reply = replyOf(entry.decision);
       later(entry.decision.delayMs, () => (body.stream ? replyStreaming(res, body, reply) : replyWhole(res, body, reply)));
       return true;
     },
     notFound: (e) => ({ error: { message: `fake API: no ${e.method} ${e.path}`, type: "not_found" } }),
+    errorBody: (status) => ({ error: { message: status === 429 ? "Rate limit reached" : "The server is overloaded", type: status === 429 ? "rate_limit_error" : "server_error", code: null } }),
   });
 }

@@ -114,7 +114,7 @@ function reply(res: ServerResponse, parts: Part[], model: string, stream: boolea
 export function startFakeGemini(rules: Rule[]): Promise<FakeApi> {
   return startFakeServer({
     rules,
-    route(entry, res, book) {
+    route(entry, res, book, _later, failed) {
       const action = /\/models\/([^/:]+):(\w+)$/.exec(entry.path);
       if (entry.method !== "POST" || !action || !entry.body || typeof entry.body !== "object") return false;
       const [, model, method] = action;
@@ -126,6 +126,7 @@ export function startFakeGemini(rules: Rule[]): Promise<FakeApi> {
       if (method !== "generateContent" && method !== "streamGenerateContent") return false;
       const body = entry.body as GenerateBody;
       entry.model = geminiRequest(body);
+      if (!entry.model.side && failed(entry, res)) return true;
       if (entry.model.side) {
         const config = body.generationConfig ?? {};
         const text = JSON.stringify(sideAnswer(config.responseJsonSchema ?? config.responseSchema));
@@ -136,5 +137,13 @@ export function startFakeGemini(rules: Rule[]): Promise<FakeApi> {
       return true;
     },
     notFound: (e) => ({ error: { code: 404, message: `fake Gemini API: no ${e.method} ${e.path}`, status: "NOT_FOUND" } }),
+    // As Google's APIs word them: 429 RESOURCE_EXHAUSTED, 503 UNAVAILABLE, 500 INTERNAL.
+    errorBody: (status) => ({
+      error: {
+        code: status,
+        message: status === 429 ? "Resource has been exhausted (e.g. check quota)." : status === 500 ? "Internal error encountered." : "The model is overloaded. Please try again later.",
+        status: status === 429 ? "RESOURCE_EXHAUSTED" : status === 500 ? "INTERNAL" : "UNAVAILABLE",
+      },
+    }),
   });
 }

@@ -136,7 +136,7 @@ function replyStreaming(res: ServerResponse, model: string, items: Record<string
 export function startFakeOpenAI(rules: Rule[]): Promise<FakeApi> {
   return startFakeServer({
     rules,
-    route(entry, res, book, later) {
+    route(entry, res, book, later, failed) {
       if (entry.method === "GET" && entry.path === "/v1/models") {
         res.writeHead(200, { "content-type": "application/json" });
         res.end(JSON.stringify({ object: "list", data: [], models: [] }));
@@ -145,6 +145,7 @@ export function startFakeOpenAI(rules: Rule[]): Promise<FakeApi> {
       if (entry.method !== "POST" || entry.path !== "/v1/responses" || !entry.body || typeof entry.body !== "object") return false;
       const body = entry.body as ResponsesBody;
       entry.model = openaiRequest(body);
+      if (failed(entry, res)) return true;
       entry.decision = book.decide(entry.model);
       const decision = entry.decision;
       const items = itemsOf(decision, body);
@@ -152,5 +153,6 @@ export function startFakeOpenAI(rules: Rule[]): Promise<FakeApi> {
       return true;
     },
     notFound: (e) => ({ error: { message: `fake API: no ${e.method} ${e.path}`, type: "not_found" } }),
+    errorBody: (status) => ({ error: { message: status === 429 ? "Rate limit reached" : "The server is overloaded", type: status === 429 ? "rate_limit_exceeded" : "server_error", code: null } }),
   });
 }

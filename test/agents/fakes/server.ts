@@ -104,8 +104,23 @@ export interface LoggedRequest {
   decision?: Decision;
 }
 
+/**
+ * A model outage (the retry tests): every model request within `ms` of the first one after
+ * `outage()` was called is answered with HTTP `status` and the API's own error body, with a
+ * `retry-after` header when `retryAfterS` is given.
+ */
+export interface Outage {
+  ms: number;
+  status: 429 | 500 | 503 | 529;
+  retryAfterS?: number;
+}
+
 export interface FakeApi {
   url: string;
+  /** Starts an outage at the next model request (see `Outage`). */
+  outage(outage: Outage): void;
+  /** Model requests answered with the outage's error so far. */
+  readonly failed: number;
   port: number;
   /** Every request, in order of arrival. */
   requests: LoggedRequest[];
@@ -121,10 +136,15 @@ export interface FakeApi {
  */
 export interface FakeServerOptions {
   rules: Rule[];
-  route(entry: LoggedRequest, res: ServerResponse, rules: RuleBook, later: Later): boolean;
+  route(entry: LoggedRequest, res: ServerResponse, rules: RuleBook, later: Later, failed: Failed): boolean;
   notFound(entry: LoggedRequest): unknown;
+  /** The API's error body for an HTTP status of an outage. */
+  errorBody(status: number): unknown;
   onRequest?(entry: LoggedRequest): void;
 }
+
+/** Answers a model request with the outage's error and returns true while an outage lasts; else false. */
+export type Failed = (entry: LoggedRequest, res: ServerResponse) => boolean;
 
 /** Runs `fn` after `ms` (a rule's `delayMs`), unless the server is closed first. */
 export type Later = (ms: number | undefined, fn: () => void) => void;
@@ -138,6 +158,21 @@ export async function startFakeServer(options: FakeServerOptions): Promise<FakeA
     const timer = setTimeout(() => (timers.delete(timer), fn()), ms);
     timers.add(timer);
   };
+  let outage: (Outage & { from: number | null }) | null = null;
+  let failedCount = 0;
+  const failed: Failed = (entry, res) => {
+    if (!outage) return false;
+    outage.from ??= Date.now();
+    if (Date.now() - outage.from >= outage.ms) return false;
+    failedCount++;
+    entry.status = outage.status;
+    res.writeHead(outage.status, {
+      "content-type": "application/json",
+      ...(outage.retryAfterS !== undefined ? { "retry-after": String(outage.retryAfterS) } : {}),
+    });
+    res.end(JSON.stringify(options.errorBody(outage.status)));
+    return true;
+  };
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -149,7 +184,7 @@ export async function startFakeServer(options: FakeServerOptions): Promise<FakeA
     const path = (req.url ?? "/").split("?")[0];
     const entry: LoggedRequest = { time: Date.now(), method: req.method ?? "GET", path, body, status: 200 };
     requests.push(entry);
-    if (!options.route(entry, res, rules, later)) {
+    if (!options.route(entry, res, rules, later, failed)) {
       entry.status = 404;
       res.writeHead(404, { "content-type": "application/json" });
       res.end(JSON.stringify(options.notFound(entry)));
@@ -166,6 +201,10 @@ export async function startFakeServer(options: FakeServerOptions): Promise<FakeA
     port: address.port,
     url: `http://127.0.0.1:${address.port}`,
     requests,
+    outage: (o) => void (outage = { ...o, from: null }),
+    get failed() {
+      return failedCount;
+    },
     modelRequests: () => requests.filter((r) => r.model),
     rules,
     close: () =>

@@ -373,6 +373,7 @@ export class AcpAgent implements AsyncAgent {
       cancelSession: (sessionId) => self.cancelSession(sessionId),
       closeSession: (sessionId) => self.closeSession(sessionId),
       failure: (error) => self.failure(error),
+      answerIsError: (answer) => self.profile.answerIsError?.(answer) ?? null,
       track(handler, active) {
         if (active) {
           self.active.add(handler);
@@ -486,7 +487,9 @@ export class AcpAgent implements AsyncAgent {
       const data = e.data as { details?: unknown } | string | undefined;
       const details = typeof data === "string" ? data : typeof data?.details === "string" ? data.details : "";
       const message = `${e.message ?? String(error)}${details ? ` (${details})` : ""}`;
-      return agentError(AgentCodes.requestFailed, `the agent answered with an error: ${message}${this.process.stderrSuffix()}`);
+      const failed = agentError(AgentCodes.requestFailed, `the agent answered with an error: ${message}${this.process.stderrSuffix()}`);
+      // The error's `data` (Claude Code's `errorKind`…) stays with it for the retry rule (batch/transient.ts).
+      return e.data !== undefined ? Object.assign(failed, { data: e.data }) : failed;
     }
     return toAgentError(error, AgentCodes.requestFailed);
   }

@@ -22,6 +22,7 @@ import type { Diagnostic } from "@patchwork/parser";
 import type { AsyncAgent, AsyncRunChild, AsyncThinkReply, SessionHint, ThinkContext } from "../types.js";
 import { AcpAgent, type AcpAgentOptions } from "./agent.js";
 import type { AgentProcess, ProcessFault } from "./process.js";
+import { genericTransient, type ThinkFailure, type Transient } from "../batch/transient.js";
 
 export class RecyclingAgent implements AsyncAgent {
   private current: AcpAgent;
@@ -124,6 +125,12 @@ export class RecyclingAgent implements AsyncAgent {
     }
     this.restarts++;
     this.renewal = null;
+  }
+
+  /** Whether a failed think may pass if asked again: by the agent's profile, else the generic rule (batch/transient.ts). */
+  transient(failure: ThinkFailure): Transient | null {
+    const own = this.current.profile.transient?.(failure);
+    return own !== undefined ? own : genericTransient(failure);
   }
 
   /** Sessions made ahead of need: by the current process (none while a restart is under way). */

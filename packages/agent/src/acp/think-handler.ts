@@ -46,6 +46,8 @@ export interface HandlerRuntime {
   cancelSession(sessionId: string): void;
   /** Frees the agent's session (`session/close` where advertised); fire and forget. */
   closeSession(sessionId: string): void;
+  /** The error a turn's answer says, for an agent that reports failures as its answer (`AgentProfile.answerIsError`); else null. */
+  answerIsError(answer: string): string | null;
   /** Maps a failed request or a dead connection to an AgentError. */
   failure(error: unknown): Promise<Error>;
   /** Registers the handler while its turn may still receive messages. */
@@ -223,6 +225,8 @@ export class ThinkHandler implements Thinker {
       const said = this.record.allText().trim();
       throw agentError(code, `${what}${said ? `; it said: ${clip(said)}` : ""}`);
     }
+    const said = this.runtime.answerIsError(this.record.answer());
+    if (said !== null) throw agentError(AgentCodes.requestFailed, `the agent answered with an error: ${said}`);
     const { errors, recovered } = this.record.outcome();
     for (const failure of recovered) {
       const message = `${failure.reason}; the model then ran ${failure.index === null || failure.kind === "unknown-block" ? "a do block" : "it"} again successfully`;

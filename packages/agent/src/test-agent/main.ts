@@ -46,6 +46,8 @@ export function runTestAgentMain(argv: string[]): void {
   const sessions = new Map<string, Session>();
   let sessionCount = 0;
   let sessionRequests = 0;
+  let promptCount = 0;
+  let firstPromptAt: number | null = null;
 
   const app = acp
     .agent({ name: "patchwork-test-agent" })
@@ -103,6 +105,13 @@ export function runTestAgentMain(argv: string[]): void {
       const session = sessions.get(params.sessionId);
       if (!session) throw acp.RequestError.resourceNotFound(params.sessionId);
       const text = params.prompt.map((b) => (b.type === "text" ? b.text : "")).join("");
+      const nth = ++promptCount;
+      firstPromptAt ??= Date.now();
+      const outage = script.outage;
+      if (outage && ((outage.prompts !== undefined && nth <= outage.prompts) || (outage.ms !== undefined && Date.now() - firstPromptAt < outage.ms))) {
+        log(`prompt ${nth} fails: outage`);
+        throw new acp.RequestError(-32603, `Internal error: ${outage.error}`, outage.data);
+      }
       const cancel = new AbortController();
       session.cancel = cancel;
       const turn = new Turn(session, client, cancel.signal);
@@ -221,6 +230,7 @@ class Turn {
       await this.update({ sessionUpdate: "tool_call", toolCallId: `tc-${Date.now()}`, title: step.toolCall, status: "completed" });
     else if ("stop" in step) return step.stop;
     else if ("sleep" in step) await sleep(step.sleep, this.signal);
+    else if ("fail" in step) throw new acp.RequestError(-32603, `Internal error: ${step.fail}`, step.data);
     else if ("hang" in step) {
       await new Promise<void>((resolve) => this.signal.addEventListener("abort", () => resolve(), { once: true }));
       return "cancelled";

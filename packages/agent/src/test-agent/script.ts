@@ -33,6 +33,8 @@ const step = z.union([
   z.object({ readFile: z.string() }).strict(),
   z.object({ stop: z.enum(["end_turn", "refusal", "max_tokens", "max_turn_requests", "cancelled"]) }).strict(),
   z.object({ sleep: z.number().int().min(0) }).strict(),
+  /** Answers the prompt with a JSON-RPC internal error (`Internal error: TEXT`, `data` as given), as Claude Code reports an API error. */
+  z.object({ fail: z.string(), data: z.record(z.string(), z.unknown()).optional() }).strict(),
   z.object({ hang: z.literal(true) }).strict(),
   z.object({ crash: z.literal(true) }).strict(),
   z.object({ exit: z.number().int() }).strict(),
@@ -78,6 +80,20 @@ export const scriptSchema = z
     sessionNewDelayMs: z.number().int().min(0).optional(),
     /** Wait this long more before answering a `session/new` that names MCP servers (an agent that registers them first, as OpenCode does). */
     mcpServersDelayMs: z.number().int().min(0).optional(),
+    /**
+     * A model outage: prompts that arrive within `ms` of the first prompt, or the first
+     * `prompts` prompts, are answered with a JSON-RPC internal error `Internal error: ERROR`
+     * (`data` as given), as an agent reports an overload its own retries did not get past.
+     */
+    outage: z
+      .object({
+        ms: z.number().int().min(0).optional(),
+        prompts: z.number().int().min(0).optional(),
+        error: z.string(),
+        data: z.record(z.string(), z.unknown()).optional(),
+      })
+      .strict()
+      .optional(),
     /** Also append every log line to this file (synchronously, before the answer it logs goes out). */
     logFile: z.string().optional(),
     /** Text written to stdout at start-up (makes the process not an ACP agent). */

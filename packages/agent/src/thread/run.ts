@@ -15,12 +15,14 @@ import { agentError, AgentCodes, toAgentError } from "../errors.js";
 import type { AsyncAgent, Logger, McpTransport, PermissionAnswer, PermissionPolicy, PermissionQuestion, RunEvent } from "../types.js";
 import { countThinks, countThreadbareThinks, newSession, removeSessionDir } from "@patchwork/interpreter/core";
 import type { EvaluatorThreadAhead } from "./ahead.js";
-import { EvaluatorPool } from "./pool.js";
+import { EvaluatorPool, TASKS_PER_THREAD } from "./pool.js";
 import type { ParsedModules, WorkerInit } from "./protocol.js";
 import type { TraceWriter } from "../trace/writer.js";
 import { recorded } from "./record.js";
 import { BudgetGate, BUDGET_EXIT_STATUS, type BudgetLimits, type BudgetStop } from "../batch/budget.js";
 import { RunTotalsCounter, type RunTotals } from "../batch/totals.js";
+import { withBatchPolicy, type BatchPolicyOptions } from "../batch/policy.js";
+import { genericTransient } from "../batch/transient.js";
 
 export interface RunWithAgentOptions {
   source: string;
@@ -57,6 +59,12 @@ export interface RunWithAgentOptions {
   mcpTransport?: McpTransport | "auto";
   permissions?: PermissionPolicy | { do?: PermissionPolicy; other?: PermissionPolicy };
   askPermission?: (question: PermissionQuestion) => Promise<PermissionAnswer>;
+  /**
+   * Batch policy around every think (docs/agent.md "Retries", "The governor"): retries of
+   * transient failures with backoff, the `rate` cap, adaptive concurrency, holding new sessions
+   * while the machine is saturated. Absent: none of it (each think is asked once).
+   */
+  batch?: BatchPolicyOptions;
   /** Cancel the whole run after this long. */
   timeoutMs?: number;
   /** Per-think limits for ACP agents (see `AcpAgentOptions`). */
@@ -410,10 +418,24 @@ function evaluate(
   const takesAhead =
     ahead !== undefined && !init.gated && options.evaluatorModule === undefined && ahead.fits({ cwd, env: options.env, shellStdin: options.shellStdin });
   if (!takesAhead) ahead?.discard();
+  const maxWorkers = options.maxWorkers ?? DEFAULT_MAX_WORKERS;
+  const policed =
+    runAgent && options.batch
+      ? withBatchPolicy(runAgent.agent, options.batch, {
+          // What counts as transient is the agent profile's (once the ACP agent is up), else the generic rule.
+          classify: (failure) => (started ? started.transient(failure) : genericTransient(failure)),
+          emit,
+          // The most thinks the run itself may have in flight, not counting nested ones: the
+          // program's, and each task's (a thread carries up to TASKS_PER_THREAD tasks suspended in
+          // thinks, decision 0016). The limit only falls below it under overloads.
+          maxConcurrency: maxWorkers * TASKS_PER_THREAD + 1,
+        })
+      : null;
   const pool = new EvaluatorPool({
     workerPath,
     init,
-    agent: runAgent ? gate.wrap(runAgent.agent) : null,
+    // The budget's gate outside the batch policy: a think counts once, however often it is retried.
+    agent: runAgent ? gate.wrap(policed ?? runAgent.agent) : null,
     usage: () => totals.usage(),
     runSignal: runController.signal,
     // A replay's agent and its runtime start once its program runs (its first event): they take
@@ -421,7 +443,7 @@ function evaluate(
     emit: runAgent?.loadRuntime ? (event) => (runAgent.loadRuntime!(), emit(event)) : emit,
     env: options.env ?? process.env,
     shellStdin: options.shellStdin ?? "ignore",
-    maxWorkers: options.maxWorkers ?? DEFAULT_MAX_WORKERS,
+    maxWorkers,
     ...(options.cpuSlots !== undefined ? { cpuSlots: options.cpuSlots } : {}),
     ...(options.starvedMs !== undefined ? { starvedMs: options.starvedMs } : {}),
     onOutput: (text) => {

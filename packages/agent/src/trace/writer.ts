@@ -262,8 +262,6 @@ export class TraceWriter {
         return { t, ...event, durationMs: round(t - start) };
       }
       case "loop-item": // a loop's items: its start and end say how many and how long
-      case "think-retry": // (recorded by the retries' own records)
-      case "governor":
       case "task-start": // a task's thinks carry its worker key; its start and end are not recorded
       case "task-end":
         return null;
@@ -315,9 +313,14 @@ export class TraceWriter {
         return { t, type: "anomaly", code: event.code, message: event.message };
       case "budget-stop":
         return { t, ...event };
-      case "think-retry": // (recorded by the retries' work)
       case "run-totals": // `run-end` carries them
         return null;
+      case "think-retry": {
+        const { thinkId, type: _type, ...retry } = event;
+        return { t, type: "think-retry", think: thinkId, ...retry };
+      }
+      case "governor":
+        return { t, ...event };
     }
   }
 

@@ -24,6 +24,8 @@ export interface ThinkNode {
   reply: string | null;
   error: string | null;
   repairs: number;
+  /** Times the think was asked again after a transient failure (`think-retry` records), and the last reason. */
+  retries?: { count: number; reason: string };
   usage: UsageFigures | null;
   children: TreeNode[];
   omitted?: OmittedNode;
@@ -182,6 +184,11 @@ export class TreeBuilder {
         node.repairs = r.repairs;
         if (r.usage) node.usage = r.usage;
         endOf(node);
+        break;
+      }
+      case "think-retry": {
+        const node = this.thinks.get(r.think);
+        if (node) node.retries = { count: (node.retries?.count ?? 0) + 1, reason: r.reason };
         break;
       }
       case "do-start": {

@@ -28,6 +28,7 @@ export function label(node: TreeNode): string {
       const u = usageText(node.usage);
       if (u) parts.push(u);
       if (node.repairs > 0) parts.push(`${node.repairs} repair turn${node.repairs === 1 ? "" : "s"}`);
+      if (node.retries) parts.push(`${node.retries.count} ${node.retries.count === 1 ? "retry" : "retries"} (${node.retries.reason})`);
       if (node.ok && node.reply !== null) parts.push(JSON.stringify(oneLine(node.reply, 50)));
       if (node.error) parts.push(oneLine(node.error, 80));
       return parts.join(" · ");

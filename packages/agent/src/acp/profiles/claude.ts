@@ -23,6 +23,7 @@
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import type { AgentProfile } from "./index.js";
 import { chooseMode } from "./modes.js";
+import { overloadIn, type ThinkFailure, type Transient } from "../../batch/transient.js";
 
 export const CLAUDE_SESSION_OPTIONS = {
   allowDangerouslySkipPermissions: false,
@@ -51,7 +52,32 @@ export const claudeProfile: AgentProfile = {
   // dearest wait of a think (docs/benchmarks.md), worth making ahead; an unused one costs a
   // process start and is closed (its process ended) when the run ends.
   sessionsAhead: { total: 4, perWorker: 2 },
+  transient: claudeTransient,
 };
+
+/** Claude Code's `errorKind`s (the Claude Agent SDK's assistant message errors) worth asking again. */
+const CLAUDE_TRANSIENT: Record<string, string> = {
+  overloaded: "overloaded",
+  rate_limit: "rate limited",
+  server_error: "server error",
+  transport_lost: "connection to the model lost",
+};
+
+/**
+ * A turn that ended with an API error the adapter's own retries did not get past comes as a
+ * JSON-RPC internal error whose `data.errorKind` names its kind and whose message is Claude
+ * Code's text (`API Error: 529 …`), docs/agents.md. A known kind decides; else the text does.
+ */
+function claudeTransient(failure: ThinkFailure): Transient | null | undefined {
+  if (failure.code !== "PW4013") return undefined;
+  const kind = (failure.data as { errorKind?: unknown } | undefined)?.errorKind;
+  if (typeof kind !== "string" || kind === "unknown") return undefined;
+  const reason = CLAUDE_TRANSIENT[kind];
+  if (reason === undefined) return null;
+  // (A 529 comes as `server_error` with the text `API Error: 529 Overloaded…`: the text words it better.)
+  const said = overloadIn(failure.message);
+  return said ?? { kind: "overload", reason };
+}
 
 /** `_meta.claudeCode.toolName` of a tool call (set by Claude Agent SDK adapters), when it is a string. */
 export function claudeToolName(call: acp.ToolCallUpdate | undefined): string | undefined {

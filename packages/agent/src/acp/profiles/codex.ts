@@ -33,7 +33,19 @@ export const codexProfile: AgentProfile = {
   restartAfterSessions: 50,
   // A session is a thread of the app-server (cheap to make); an unused one is closed and deleted at the end.
   sessionsAhead: { total: 4, perWorker: 2 },
+  answerIsError: codexError,
 };
+
+/**
+ * codex-acp (2.6.0) reports a turn whose model requests failed as the turn's message text and
+ * ends it `end_turn` (unless the client speaks JetBrains' AIR session failures): `exceeded
+ * retry limit, last status: 429 Too Many Requests` once Codex's own retries are spent,
+ * `unexpected status 503 …` for one it does not retry (docs/agents.md).
+ */
+function codexError(answer: string): string | null {
+  const text = answer.trim();
+  return /^(exceeded retry limit, last status: \d{3}\b|unexpected status \d{3}\b|stream disconnected before completion\b)/.test(text) ? text : null;
+}
 
 /**
  * codex-acp builds these from the MCP call item codex runs (`{server, tool, arguments}`), never

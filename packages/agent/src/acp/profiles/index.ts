@@ -11,6 +11,7 @@ import { copilotProfile } from "./copilot.js";
 import { geminiProfile } from "./gemini.js";
 import { opencodeProfile } from "./opencode.js";
 import { qwenProfile } from "./qwen.js";
+import type { ThinkFailure, Transient } from "../../batch/transient.js";
 
 /** What a profile may use of the connection after a session is created. */
 export interface ProfileSession {
@@ -96,6 +97,18 @@ export interface AgentProfile {
    * `DEFAULT_AHEAD`.
    */
   readonly sessionsAhead?: { total: number; perWorker: number };
+  /**
+   * Whether a failed think may pass if asked again (an overload or rate limit of the agent's
+   * model), from what this agent reports (docs/agents.md): a `Transient`, null for no, or
+   * undefined to leave it to the generic rule (`genericTransient`).
+   */
+  transient?(failure: ThinkFailure): Transient | null | undefined;
+  /**
+   * For an agent that reports a failed turn as its answer (message text, stop reason
+   * `end_turn`): the error that answer says, or null when it is an answer. The think then fails
+   * (PW4013) instead of taking the error text as its value.
+   */
+  answerIsError?(answer: string): string | null;
 }
 
 /**
