@@ -8,6 +8,8 @@ export { runWithAgent } from "./thread/run.js";
 export type { ParsedProgram, RunWithAgentOptions, RunWithAgentResult } from "./thread/run.js";
 export { EvaluatorThreadAhead, type EvaluatorThreadAheadOptions } from "./thread/ahead.js";
 export type { ParsedModules, SessionEntry } from "./thread/protocol.js";
+export { ThinkNumbers, type RootEnd, type TaskReports, type TaskScheduler, type TaskSchedulerFactory } from "./thread/scheduler.js";
+export type { TaskRun } from "./thread/thread-host.js";
 export { AcpAgent, spawnAcpAgent } from "./acp/agent.js";
 export { RecyclingAgent } from "./acp/recycling.js";
 export type { AcpAgentOptions } from "./acp/agent.js";

@@ -19,6 +19,7 @@ import { EvaluatorPool } from "./pool.js";
 import type { ParsedModules, WorkerInit } from "./protocol.js";
 import type { TraceWriter } from "../trace/writer.js";
 import { recorded } from "./record.js";
+import type { TaskSchedulerFactory } from "./scheduler.js";
 
 export interface RunWithAgentOptions {
   source: string;
@@ -110,6 +111,8 @@ export interface RunWithAgentOptions {
    * thread for the agent (no replay), or whose cwd, env or shellStdin differ, stops it instead.
    */
   evaluatorThread?: EvaluatorThreadAhead;
+  /** Where the program's worker tasks run (scheduler.ts; default: this process's evaluator threads). */
+  scheduler?: TaskSchedulerFactory;
 }
 
 /** A program's AST and parse diagnostics, and those of every file its imports load (by path). */
@@ -404,6 +407,7 @@ function evaluate(
       options.onOutput?.(text);
     },
     ...(takesAhead ? { ahead } : {}),
+    ...(options.scheduler ? { scheduler: options.scheduler } : {}),
   });
 
   return new Promise<RunWithAgentResult>((resolve) => {
