@@ -120,10 +120,14 @@ function commandLine(
           .option("cwd", { type: "string", describe: "working directory of the program (an existing folder)" })
           .option("timeout", { type: "number", describe: "stop the program after this many seconds" })
           .option("max-workers", { type: "number", describe: "most worker tasks running at once (default 8; the rest wait)" })
+          .option("queue", {
+            type: "string",
+            describe: "run the worker tasks on a fleet: jobs on this Redis (redis://HOST:PORT[/DB], rediss://…; default $PATCHWORK_QUEUE) taken by `patchwork worker` processes",
+          })
           .option("keep-session", { type: "boolean", describe: "keep self.session.dir after the run" })
           .option("no-cache", { type: "boolean", describe: "parse every file afresh; read and write no cache entry (docs/cli.md)" })
           .option("json", { type: "boolean", describe: "print one JSON object {value, output} at the end instead of the output as it comes" })
-          .group(["entry", "arg", "cwd", "timeout", "max-workers", "keep-session", "no-cache", "json"], "Program:")
+          .group(["entry", "arg", "cwd", "timeout", "max-workers", "queue", "keep-session", "no-cache", "json"], "Program:")
           .option("trace", { type: "string", describe: "write a JSON-lines trace of the run to this file (docs/trace.md)" })
           .option("trace-text-limit", {
             type: "number",
@@ -148,6 +152,21 @@ function commandLine(
         if (onRun) return onRun(runArgs);
         const { runCommand } = await import("./run-command.js");
         result.status = await runCommand(runArgs, term);
+      },
+    )
+    .command(
+      "worker",
+      "take a fleet's worker tasks from the queue (run --queue) and run them here with this machine's agent, until Ctrl-C",
+      (y) =>
+        known("worker", y)
+          .option("queue", { type: "string", describe: "the fleet's Redis: redis://HOST:PORT[/DB] or rediss://… (default $PATCHWORK_QUEUE)" })
+          .option("agent", { type: "string", describe: "ACP agent command line, or a preset (default: $PATCHWORK_AGENT; none: thinks evaluate to their prompt)" })
+          .option("no-agent", { type: "boolean", describe: "run without an agent even if $PATCHWORK_AGENT is set" })
+          .option("concurrency", { type: "number", describe: "most tasks running at once in this process (default 8)" })
+          .option("cwd", { type: "string", describe: "the project's folder: the runs' files are found under it (default: the current one)" }),
+      async (args) => {
+        const { workerCommand } = await import("./worker-command.js");
+        result.status = await workerCommand(args as never, term);
       },
     )
     .command(

@@ -5,6 +5,7 @@
  * that seam: a delegation's tasks, the join that waits for them, and cancellation (a failed task
  * stops its siblings, a task that ends stops the tasks it delegated and never awaited).
  */
+import { writeSync } from "node:fs";
 import type { JoinResult, WorkerFailure, WorkerTask } from "@patchwork/interpreter";
 import { AgentError } from "@patchwork/interpreter/core";
 import type { Span } from "@patchwork/parser";
@@ -104,13 +105,16 @@ export class EvaluatorPool implements GroupLogic {
     this.local.shutdown(code, message);
   }
 
-  // ───────────────────────────── what tasks report ─────────────────────────────
+  // ───────────── what tasks of another scheduler report (a fleet's) ─────────────
+  // (This process's threads write their output and `log` text themselves: writeOutput.)
 
   emit(event: RunEvent): void {
+    if (event.type === "log" && this.options.init.writeOutput) writeSync(2, event.text);
     this.options.emit(event);
   }
 
   output(text: string): void {
+    if (this.options.init.writeOutput) writeSync(1, text);
     this.options.onOutput(text);
   }
 
@@ -118,7 +122,8 @@ export class EvaluatorPool implements GroupLogic {
 
   delegate(owner: EvaluatorThread, id: number, tasks: WorkerTask[]): void {
     const group: Group = { owner, id, runs: [], results: tasks.map(() => null), left: tasks.length, failure: null, joinReply: null };
-    const prefix = owner.run ? `${owner.label}/` : "";
+    // (The program's thread of a run of one task, a fleet worker's, names its tasks after it too.)
+    const prefix = owner.run || this.options.init.task ? `${owner.label}/` : "";
     group.runs = tasks.map((spec, index) => ({ spec, key: `${prefix}${spec.worker}#${++owner.delegated}`, group, index, state: "queued", thread: null }));
     owner.groups.set(id, group);
     this.scheduler.submit(group.runs);

@@ -1,0 +1,55 @@
+/**
+ * What goes through Redis between a run (the coordinator) and `patchwork worker` processes:
+ * the BullMQ queue's jobs (one per worker task), each run's stream of task reports, the think
+ * journal of each task, and the cancel channel. Every key starts with the queue's prefix.
+ */
+import type { CassetteThink, JsonValue, WorkerTask } from "@patchwork/interpreter";
+import type { RootEnd, RunEvent } from "@patchwork/agent";
+import type { SourceFiles } from "./sources.js";
+
+/** The BullMQ queue (its keys: `pw:tasks:…`). */
+export const QUEUE_NAME = "tasks";
+export const PREFIX = "pw";
+
+export interface TaskJob {
+  /** The run's id (its journal's key); `epoch`: this coordinator's life of it (a resumed run has a new one). */
+  run: string;
+  epoch: string;
+  /** The task's worker key in the run (`NAME#N`). */
+  key: string;
+  /** Its file relative to the run's cwd (or absolute outside it). */
+  file: string;
+  worker: string;
+  args: JsonValue[];
+  sources: SourceFiles;
+  /** Thinks of this task the coordinator's cassette has (a resumed run's). */
+  replay?: CassetteThink[];
+  /** Most worker tasks of the run running at once on the fleet. */
+  limits?: Record<string, number>;
+  keepSession?: boolean;
+}
+
+/** One report of a task, in the order its worker made them. */
+export type TaskReport =
+  | { key: string; attempt: string; kind: "start"; host: string; cwd: string }
+  | { key: string; attempt: string; kind: "event"; event: RunEvent }
+  | { key: string; attempt: string; kind: "output"; n: number; text: string }
+  | { key: string; attempt: string; kind: "end"; end: RootEnd };
+
+export const reportsKey = (run: string, epoch: string) => `${PREFIX}:run:${run}:${epoch}:reports`;
+export const journalKey = (run: string, key: string) => `${PREFIX}:run:${run}:journal:${key}`;
+/** The set of a run's journal keys (to remove them at its end). */
+export const journalsKey = (run: string) => `${PREFIX}:run:${run}:journals`;
+export const cancelledKey = (run: string, epoch: string) => `${PREFIX}:run:${run}:${epoch}:cancelled`;
+export const mailboxKey = (run: string, epoch: string, name: string) => `${PREFIX}:run:${run}:${epoch}:mailbox:${name}`;
+export const CANCEL_CHANNEL = `${PREFIX}:cancel`;
+
+/** On the cancel channel: stop these tasks (`key` absent: all of the run's epoch). */
+export interface CancelMessage {
+  run: string;
+  epoch: string;
+  key?: string;
+  why: string;
+}
+
+export const jobId = (run: string, epoch: string, key: string) => `${run}.${epoch}.${key}`;

@@ -1,0 +1,189 @@
+/**
+ * `patchwork worker --queue URL`: a long-running process that takes the fleet's task jobs
+ * (BullMQ) and runs each as a run of one task (`runWithAgent({task})`) with this process's agent,
+ * reporting its output, events and end on its run's Redis stream in order. Each think's
+ * cassette entry goes to the task's journal in Redis as soon as the think ends; a job taken
+ * again (its first worker died: BullMQ's stalled-job check) replays those and asks only the rest.
+ */
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { WaitingError, Worker, type ConnectionOptions, type Job } from "bullmq";
+import type { Redis } from "ioredis";
+import { CassetteRecorder, type CassetteThink, type PwEvent } from "@patchwork/interpreter";
+import { runWithAgent, type AsyncAgent, type RootEnd, type RunEvent } from "@patchwork/agent";
+import { checkReachable, redisOf } from "./connect.js";
+import { CANCEL_CHANNEL, PREFIX, QUEUE_NAME, cancelledKey, journalKey, journalsKey, reportsKey, type CancelMessage, type TaskJob, type TaskReport } from "./protocol.js";
+import { checkSources, localPath } from "./sources.js";
+import { FleetError, type QueueAddress } from "./url.js";
+
+export interface FleetWorkerOptions {
+  address: QueueAddress;
+  /** Where the project's files are (task files are named relative to it). */
+  cwd: string;
+  /** Thinks go to it (shared by this process's tasks); null: no agent (thinks evaluate to their prompt). */
+  agent: AsyncAgent | null;
+  /** Tasks at once in this process. */
+  concurrency: number;
+  /** One line per task (and about the process). */
+  log: (line: string) => void;
+  /** How long a job's lock lasts without renewal: a dead worker's tasks go to another after about this (default 30 s). */
+  lockMs?: number;
+}
+
+/** A task running here. */
+interface Running {
+  job: TaskJob;
+  controller: AbortController;
+  /** Stopped to be handed back (the worker stops now), not cancelled by its run. */
+  handBack: boolean;
+}
+
+export interface FleetWorker {
+  /** Resolves when the worker has stopped. */
+  readonly closed: Promise<void>;
+  /** Stops taking jobs; `now`: stops the running tasks too (their jobs go to other workers), else lets them finish. */
+  stop(now: boolean): Promise<void>;
+}
+
+export async function startFleetWorker(options: FleetWorkerOptions): Promise<FleetWorker> {
+  await checkReachable(options.address);
+  const redis = redisOf(options.address);
+  redis.on("error", () => undefined);
+  const subscriber = redisOf(options.address);
+  subscriber.on("error", () => undefined);
+  const running = new Set<Running>();
+  const host = `${hostname()}:${process.pid}`;
+  await subscriber.subscribe(CANCEL_CHANNEL);
+  subscriber.on("message", (_channel: string, text: string) => {
+    let message: CancelMessage;
+    try {
+      message = JSON.parse(text) as CancelMessage;
+    } catch {
+      return;
+    }
+    for (const r of running) {
+      if (r.job.run === message.run && r.job.epoch === message.epoch && (message.key === undefined || message.key === r.job.key)) {
+        options.log(`cancel ${r.job.key} (${message.why})`);
+        r.controller.abort();
+      }
+    }
+  });
+  const lockMs = options.lockMs ?? 30_000;
+  const worker = new Worker<TaskJob>(QUEUE_NAME, (job, token) => runJob(job, token, options, redis, running, host), {
+    connection: { ...options.address.options, maxRetriesPerRequest: null } as ConnectionOptions,
+    prefix: PREFIX,
+    concurrency: options.concurrency,
+    lockDuration: lockMs,
+    stalledInterval: Math.max(500, Math.floor(lockMs / 2)),
+    // A task whose machines keep dying is given up after this many.
+    maxStalledCount: 20,
+  });
+  worker.on("error", (error) => options.log(`queue error: ${error.message}`));
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  let stopping: Promise<void> | null = null;
+  const stop = (now: boolean): Promise<void> => {
+    if (now) {
+      for (const r of running) {
+        r.handBack = true;
+        r.controller.abort();
+      }
+    }
+    stopping ??= (async () => {
+      await worker.close();
+      await subscriber.quit().catch(() => undefined);
+      await redis.quit().catch(() => undefined);
+      resolveClosed();
+    })();
+    return stopping;
+  };
+  await worker.waitUntilReady();
+  options.log(`worker ${host} takes tasks from ${options.address.shown} (${options.concurrency} at once)`);
+  return { closed, stop };
+}
+
+async function runJob(job: Job<TaskJob>, token: string | undefined, options: FleetWorkerOptions, redis: Redis, running: Set<Running>, host: string): Promise<void> {
+  const data = job.data;
+  const attempt = `${host}:${randomBytes(4).toString("hex")}`;
+  const stream = reportsKey(data.run, data.epoch);
+  let last: Promise<unknown> = Promise.resolve();
+  const report = (r: TaskReport) => {
+    last = redis.xadd(stream, "*", "m", JSON.stringify(r));
+    last.catch(() => undefined);
+  };
+  const cancelled = await redis.smismember(cancelledKey(data.run, data.epoch), data.key, "*");
+  if (cancelled.some((x) => x === 1)) return;
+  report({ key: data.key, attempt, kind: "start", host, cwd: options.cwd });
+  const end = (e: RootEnd) => report({ key: data.key, attempt, kind: "end", end: e });
+  const fileName = localPath(data.file, options.cwd);
+  try {
+    checkSources(data.sources, options.cwd, `worker ${host}`);
+  } catch (error) {
+    const message = error instanceof FleetError ? `[${error.code}] ${error.message}` : String(error);
+    options.log(`refused ${data.key}: ${message}`);
+    end({ kind: "crashed", message });
+    await last;
+    return;
+  }
+  const journal = journalKey(data.run, data.key);
+  const journaled = (await redis.lrange(journal, 0, -1)).map((text) => JSON.parse(text) as CassetteThink);
+  const known = new Set<string>();
+  const thinks: CassetteThink[] = [];
+  for (const t of [...journaled, ...(data.replay ?? [])]) {
+    const id = `${t.worker ?? "main"}\0${t.think}`;
+    if (known.has(id)) continue;
+    known.add(id);
+    thinks.push(t);
+  }
+  const recorder = new CassetteRecorder(undefined, (entry) => {
+    const id = `${entry.worker ?? "main"}\0${entry.think}`;
+    if (known.has(id)) return;
+    known.add(id);
+    void redis.multi().rpush(journal, JSON.stringify(entry)).sadd(journalsKey(data.run), journal).exec().catch(() => undefined);
+  });
+  const controller = new AbortController();
+  const mine: Running = { job: data, controller, handBack: false };
+  running.add(mine);
+  const started = Date.now();
+  let outputs = 0;
+  try {
+    const result = await runWithAgent({
+      source: readFileSync(fileName, "utf8"),
+      fileName,
+      cwd: options.cwd,
+      agent: options.agent,
+      task: { spec: { fileName, worker: data.worker, args: data.args }, key: data.key },
+      writeOutput: false,
+      onOutput: (text) => report({ key: data.key, attempt, kind: "output", n: outputs++, text }),
+      onEvent: (event: RunEvent) => {
+        recorder.handle(event as PwEvent);
+        report({ key: data.key, attempt, kind: "event", event });
+      },
+      ...(thinks.length > 0 ? { replay: { cassette: { version: 1, thinks } } } : {}),
+      ...(data.limits ? { limits: data.limits } : {}),
+      ...(data.keepSession ? { keepSession: true } : {}),
+      signal: controller.signal,
+    });
+    if (controller.signal.aborted) {
+      if (!mine.handBack) {
+        options.log(`stopped ${data.key} after ${Date.now() - started} ms`);
+        return;
+      }
+      // This worker stops: the job goes back to the queue, for another worker (which replays its journal).
+      options.log(`handed back ${data.key} after ${Date.now() - started} ms`);
+      await last;
+      await job.moveToWait(token);
+      throw new WaitingError();
+    }
+    const { value, output, diagnostics, thrown } = result;
+    end({ kind: "done", outcome: { value, output, diagnostics, ...(thrown !== undefined ? { thrown } : {}) } });
+    const replayed = journaled.length > 0 ? `, ${journaled.length} thinks replayed` : "";
+    options.log(`${result.ok ? "done" : "failed"} ${data.key} in ${Date.now() - started} ms${replayed}`);
+  } catch (error) {
+    end({ kind: "crashed", message: `the task failed on worker ${host}: ${error instanceof Error ? error.message : String(error)}` });
+  } finally {
+    running.delete(mine);
+  }
+  await last;
+}
