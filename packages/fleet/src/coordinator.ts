@@ -11,7 +11,7 @@
  * given twice.
  */
 import { randomBytes } from "node:crypto";
-import { relative } from "node:path";
+import { relative, resolve, sep } from "node:path";
 import { Queue, type ConnectionOptions } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Cassette } from "@patchwork/interpreter";
@@ -47,8 +47,9 @@ interface Remote {
   outputs: number;
   plain: number;
   attemptPlain: number;
-  /** The worker's cwd (its files' names are the run's under ours). */
+  /** The worker's cwd and its name of the task's file (its files' names are made the run's). */
   workerCwd: string | null;
+  workerFile: string | null;
 }
 
 export class Fleet {
@@ -133,7 +134,7 @@ class FleetScheduler implements TaskScheduler {
       const run = this.pending.shift()!;
       if (run.state !== "queued") continue;
       run.state = "running";
-      this.remotes.set(run.key, { run, thinkIds: new Map(), endedThinks: new Set(), attempt: null, outputs: 0, plain: 0, attemptPlain: 0, workerCwd: null });
+      this.remotes.set(run.key, { run, thinkIds: new Map(), endedThinks: new Set(), attempt: null, outputs: 0, plain: 0, attemptPlain: 0, workerCwd: null, workerFile: null });
       let data: TaskJob;
       try {
         data = this.jobOf(run);
@@ -151,15 +152,16 @@ class FleetScheduler implements TaskScheduler {
 
   private jobOf(run: TaskRun): TaskJob {
     const { cwd } = this.fleet.options;
-    let sources = this.sources.get(run.spec.fileName);
-    if (!sources) this.sources.set(run.spec.fileName, (sources = sourcesOf(run.spec.fileName, cwd)));
-    const rel = relative(cwd, run.spec.fileName);
+    const abs = resolve(cwd, run.spec.fileName);
+    let sources = this.sources.get(abs);
+    if (!sources) this.sources.set(abs, (sources = sourcesOf(abs, cwd)));
+    const rel = relative(cwd, abs);
     const replay = this.replayOf.get(run.key);
     return {
       run: this.fleet.run,
       epoch: this.fleet.epoch,
       key: run.key,
-      file: rel.startsWith("..") ? run.spec.fileName : rel,
+      file: rel.startsWith("..") ? abs : rel,
       worker: run.spec.worker,
       args: run.spec.args,
       sources,
@@ -235,6 +237,7 @@ class FleetScheduler implements TaskScheduler {
       remote.attempt = report.attempt;
       remote.attemptPlain = 0;
       remote.workerCwd = report.cwd;
+      remote.workerFile = report.file;
       if (first) this.reports.emit({ type: "task-start", worker: report.key });
       return;
     }
@@ -270,16 +273,26 @@ class FleetScheduler implements TaskScheduler {
 
   /** An event with its file named as on this machine (a worker's cwd may be another folder). */
   private here(remote: Remote, event: RunEvent): RunEvent {
-    const theirs = remote.workerCwd;
     const fileName = (event as { fileName?: unknown }).fileName;
-    if (theirs === null || theirs === this.fleet.options.cwd || typeof fileName !== "string" || !fileName.startsWith(theirs + "/")) return event;
-    return { ...event, fileName: this.fleet.options.cwd + fileName.slice(theirs.length) } as RunEvent;
+    return typeof fileName === "string" ? ({ ...event, fileName: this.nameHere(remote, fileName) } as RunEvent) : event;
+  }
+
+  /** A worker's name of a file, as the run names it: the task's file as the run gave it, others under the run's cwd. */
+  private nameHere(remote: Remote, fileName: string): string {
+    if (fileName === remote.workerFile) return remote.run.spec.fileName;
+    const theirs = remote.workerCwd;
+    if (theirs === null || theirs === this.fleet.options.cwd || !fileName.startsWith(theirs + sep)) return fileName;
+    return this.fleet.options.cwd + fileName.slice(theirs.length);
   }
 
   private end(key: string, end: RootEnd): void {
     const remote = this.remotes.get(key);
     if (!remote) return;
     this.remotes.delete(key);
+    if (end.kind === "done") {
+      const diagnostics = end.outcome.diagnostics.map((d) => (d.fileName === undefined ? d : { ...d, fileName: this.nameHere(remote, d.fileName) }));
+      end = { ...end, outcome: { ...end.outcome, diagnostics } };
+    }
     this.reports.ended(remote.run, end);
     this.pump();
   }

@@ -31,7 +31,7 @@ export interface TaskJob {
 
 /** One report of a task, in the order its worker made them. */
 export type TaskReport =
-  | { key: string; attempt: string; kind: "start"; host: string; cwd: string }
+  | { key: string; attempt: string; kind: "start"; host: string; cwd: string; file: string }
   | { key: string; attempt: string; kind: "event"; event: RunEvent }
   | { key: string; attempt: string; kind: "output"; n: number; text: string }
   | { key: string; attempt: string; kind: "end"; end: RootEnd };

@@ -114,9 +114,9 @@ async function runJob(job: Job<TaskJob>, token: string | undefined, options: Fle
   };
   const cancelled = await redis.smismember(cancelledKey(data.run, data.epoch), data.key, "*");
   if (cancelled.some((x) => x === 1)) return;
-  report({ key: data.key, attempt, kind: "start", host, cwd: options.cwd });
-  const end = (e: RootEnd) => report({ key: data.key, attempt, kind: "end", end: e });
   const fileName = localPath(data.file, options.cwd);
+  report({ key: data.key, attempt, kind: "start", host, cwd: options.cwd, file: fileName });
+  const end = (e: RootEnd) => report({ key: data.key, attempt, kind: "end", end: e });
   try {
     checkSources(data.sources, options.cwd, `worker ${host}`);
   } catch (error) {

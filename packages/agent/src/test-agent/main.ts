@@ -103,6 +103,7 @@ export function runTestAgentMain(argv: string[]): void {
       const session = sessions.get(params.sessionId);
       if (!session) throw acp.RequestError.resourceNotFound(params.sessionId);
       const text = params.prompt.map((b) => (b.type === "text" ? b.text : "")).join("");
+      if (script.logPrompts) log(`prompt text: ${JSON.stringify(text)}`);
       const cancel = new AbortController();
       session.cancel = cancel;
       const turn = new Turn(session, client, cancel.signal);
