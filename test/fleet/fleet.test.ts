@@ -111,7 +111,7 @@ describe("patchwork run --queue with patchwork worker processes", () => {
     const dir = scratchDir();
     const n = 40;
     writeFileSync(join(dir, "batch.pw"), batchProgram(n));
-    const replies = batchReplies(n, "document", 150);
+    const replies = batchReplies(n, "document", 400);
     const survivor = agentCommand(dir, "survivor", replies);
     const workers: { w: WorkerProcess; log: string; concurrency: number }[] = [];
     const start = async (name: string) => {
@@ -124,10 +124,14 @@ describe("patchwork run --queue with patchwork worker processes", () => {
     const kills = 3;
     const run = patchwork(["run", "batch.pw", "--agent", coordinator.command, "--queue", redis.url, "--max-workers", "8"], { cwd: dir });
     try {
-      // Kill the first worker at a random moment, start another, kill it too…
+      // Kill the first worker at a random moment once it has asked a few thinks (its tasks are
+      // then under way: some answered, some in flight), start another, kill it too…
       for (let k = 0; k < kills; k++) {
-        await new Promise((r) => setTimeout(r, 700 + Math.floor(Math.random() * 1500)));
-        await killWorker(workers[workers.length === 2 ? 0 : workers.length - 1]!.w);
+        const victim = workers[workers.length === 2 ? 0 : workers.length - 1]!;
+        const asked = 2 + Math.floor(Math.random() * 6);
+        while (promptsAsked(victim.log).length < asked) await new Promise((r) => setTimeout(r, 50));
+        await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 300)));
+        await killWorker(victim.w);
         await start(`victim${k + 1}`);
       }
       const result = await run;
@@ -143,6 +147,8 @@ describe("patchwork run --queue with patchwork worker processes", () => {
       expect(counts.size).toBe(2 * n);
       const twice = [...counts.values()].filter((c) => c > 1).reduce((s, c) => s + c - 1, 0);
       expect(twice).toBeLessThanOrEqual(kills * 4);
+      // The kills did land mid-task: some task was taken again and replayed thinks answered before.
+      expect(workers.map((x) => x.w.stderr()).join("")).toMatch(/done summarize#\d+ in \d+ ms, [12] thinks replayed/);
     } finally {
       await Promise.all(workers.map((x) => x.w.stop()));
     }
