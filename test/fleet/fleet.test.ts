@@ -5,7 +5,7 @@
 // differ refused, and cancel reaching the workers.
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { agentCommand, freePort, killWorker, patchwork, promptsAsked, scratchDir, startRedis, startWorker, type RedisServer, type WorkerProcess } from "./helpers.js";
 
 /** A batch of `n` tasks, each with two thinks (the second uses the first's answer). */
@@ -66,11 +66,12 @@ function cassetteThinks(path: string): CassetteThink[] {
   return thinks.sort((a, b) => (a.worker ?? "").localeCompare(b.worker ?? "", "en", { numeric: true }) || a.think - b.think);
 }
 
+// A Redis of its own for each test: nothing a test leaves behind reaches another.
 let redis: RedisServer;
-beforeAll(async () => {
+beforeEach(async () => {
   redis = await startRedis({ appendOnly: true });
 });
-afterAll(async () => {
+afterEach(async () => {
   await redis?.stop();
 });
 
@@ -109,27 +110,32 @@ describe("patchwork run --queue with patchwork worker processes", () => {
 
   it("loses nothing when workers are SIGKILLed mid-task: another takes the job, replays its answered thinks and asks only the rest", async () => {
     const dir = scratchDir();
-    const n = 40;
+    const n = 60;
     writeFileSync(join(dir, "batch.pw"), batchProgram(n));
     const replies = batchReplies(n, "document", 400);
     const survivor = agentCommand(dir, "survivor", replies);
     const workers: { w: WorkerProcess; log: string; concurrency: number }[] = [];
     const start = async (name: string) => {
       const a = agentCommand(dir, name, replies);
-      workers.push({ w: await startWorker(redis.url, { agent: a.command, concurrency: 4, cwd: dir }), log: a.log, concurrency: 4 });
+      workers.push({ w: await startWorker(redis.url, { agent: a.command, concurrency: 3, cwd: dir }), log: a.log, concurrency: 3 });
     };
     await start("victim0");
-    workers.push({ w: await startWorker(redis.url, { agent: survivor.command, concurrency: 4, cwd: dir }), log: survivor.log, concurrency: 4 });
+    workers.push({ w: await startWorker(redis.url, { agent: survivor.command, concurrency: 3, cwd: dir }), log: survivor.log, concurrency: 3 });
     const coordinator = agentCommand(dir, "coordinator", []);
     const kills = 3;
+    let killed = 0;
     const run = patchwork(["run", "batch.pw", "--agent", coordinator.command, "--queue", redis.url, "--max-workers", "8"], { cwd: dir });
     try {
       // Kill the first worker at a random moment once it has asked a few thinks (its tasks are
       // then under way: some answered, some in flight), start another, kill it too…
+      let ended = false;
+      void run.then(() => (ended = true));
       for (let k = 0; k < kills; k++) {
         const victim = workers[workers.length === 2 ? 0 : workers.length - 1]!;
         const asked = 2 + Math.floor(Math.random() * 6);
-        while (promptsAsked(victim.log).length < asked) await new Promise((r) => setTimeout(r, 50));
+        while (promptsAsked(victim.log).length < asked && !ended) await new Promise((r) => setTimeout(r, 50));
+        if (ended) break;
+        killed++;
         await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 300)));
         await killWorker(victim.w);
         await start(`victim${k + 1}`);
@@ -146,7 +152,8 @@ describe("patchwork run --queue with patchwork worker processes", () => {
       // Every think asked; a think asked twice only if it was in flight on a killed worker (at most its concurrency per kill).
       expect(counts.size).toBe(2 * n);
       const twice = [...counts.values()].filter((c) => c > 1).reduce((s, c) => s + c - 1, 0);
-      expect(twice).toBeLessThanOrEqual(kills * 4);
+      expect(killed).toBeGreaterThan(0);
+      expect(twice).toBeLessThanOrEqual(killed * 3);
       // The kills did land mid-task: some task was taken again and replayed thinks answered before.
       expect(workers.map((x) => x.w.stderr()).join("")).toMatch(/done summarize#\d+ in \d+ ms, [12] thinks replayed/);
     } finally {

@@ -11,7 +11,8 @@ import { hostname } from "node:os";
 import { WaitingError, Worker, type ConnectionOptions, type Job } from "bullmq";
 import type { Redis } from "ioredis";
 import { CassetteRecorder, type CassetteThink, type PwEvent } from "@patchwork/interpreter";
-import { runWithAgent, type AsyncAgent, type RootEnd, type RunEvent } from "@patchwork/agent";
+import { TaskHost, type AsyncAgent, type RootEnd, type RunEvent } from "@patchwork/agent";
+import { parse } from "@patchwork/parser";
 import { checkReachable, redisOf } from "./connect.js";
 import { CANCEL_CHANNEL, PREFIX, QUEUE_NAME, cancelledKey, journalKey, journalsKey, reportsKey, type CancelMessage, type TaskJob, type TaskReport } from "./protocol.js";
 import { checkSources, localPath } from "./sources.js";
@@ -69,8 +70,18 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
       }
     }
   });
+  // One pool of evaluator threads for every task this process runs (threads reused, files parsed once).
+  const tasks = new TaskHost({
+    cwd: options.cwd,
+    agent: options.agent,
+    maxWorkers: Math.max(8, options.concurrency * 2),
+    parse: (text, fileName) => {
+      const r = parse(text, { fileName });
+      return { program: r.program, diagnostics: r.diagnostics };
+    },
+  });
   const lockMs = options.lockMs ?? 30_000;
-  const worker = new Worker<TaskJob>(QUEUE_NAME, (job, token) => runJob(job, token, options, redis, running, host), {
+  const worker = new Worker<TaskJob>(QUEUE_NAME, (job, token) => runJob(job, token, tasks, options, redis, running, host), {
     connection: { ...options.address.options, maxRetriesPerRequest: null } as ConnectionOptions,
     prefix: PREFIX,
     concurrency: options.concurrency,
@@ -83,6 +94,16 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
   let stopping: Promise<void> | null = null;
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    subscriber.disconnect();
+    redis.disconnect();
+    void worker.disconnect().catch(() => undefined);
+    tasks.close();
+    resolveClosed();
+  };
   const stop = (now: boolean): Promise<void> => {
     if (now) {
       for (const r of running) {
@@ -92,10 +113,12 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
     }
     stopping ??= (async () => {
       await worker.close();
-      await subscriber.quit().catch(() => undefined);
-      await redis.quit().catch(() => undefined);
-      resolveClosed();
+      await bounded(subscriber.quit());
+      await bounded(redis.quit());
+      finish();
     })();
+    // Stopping now does not wait for a Redis that has gone (its connections would retry forever).
+    if (now) void bounded(stopping).then(finish);
     return stopping;
   };
   await worker.waitUntilReady();
@@ -103,7 +126,18 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
   return { closed, stop };
 }
 
-async function runJob(job: Job<TaskJob>, token: string | undefined, options: FleetWorkerOptions, redis: Redis, running: Set<Running>, host: string): Promise<void> {
+/** `promise`, or nothing after `ms` (and never a rejection). */
+function bounded(promise: Promise<unknown>, ms = 5000): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    promise.then(
+      () => (clearTimeout(timer), resolve()),
+      () => (clearTimeout(timer), resolve()),
+    );
+  });
+}
+
+async function runJob(job: Job<TaskJob>, token: string | undefined, tasks: TaskHost, options: FleetWorkerOptions, redis: Redis, running: Set<Running>, host: string): Promise<void> {
   const data = job.data;
   const attempt = `${host}:${randomBytes(4).toString("hex")}`;
   const stream = reportsKey(data.run, data.epoch);
@@ -148,24 +182,21 @@ async function runJob(job: Job<TaskJob>, token: string | undefined, options: Fle
   const started = Date.now();
   let outputs = 0;
   try {
-    const result = await runWithAgent({
-      source: readFileSync(fileName, "utf8"),
-      fileName,
-      cwd: options.cwd,
-      agent: options.agent,
-      task: { spec: { fileName, worker: data.worker, args: data.args }, key: data.key },
-      writeOutput: false,
-      onOutput: (text) => report({ key: data.key, attempt, kind: "output", n: outputs++, text }),
-      onEvent: (event: RunEvent) => {
-        recorder.handle(event as PwEvent);
-        report({ key: data.key, attempt, kind: "event", event });
+    const { end: ended, cancelled } = await tasks.run(
+      {
+        spec: { fileName, worker: data.worker, args: data.args },
+        key: data.key,
+        ...(thinks.length > 0 ? { replay: { version: 1, thinks } } : {}),
+        onOutput: (text) => report({ key: data.key, attempt, kind: "output", n: outputs++, text }),
+        onEvent: (event: RunEvent) => {
+          recorder.handle(event as PwEvent);
+          report({ key: data.key, attempt, kind: "event", event });
+        },
+        signal: controller.signal,
       },
-      ...(thinks.length > 0 ? { replay: { cassette: { version: 1, thinks } } } : {}),
-      ...(data.limits ? { limits: data.limits } : {}),
-      ...(data.keepSession ? { keepSession: true } : {}),
-      signal: controller.signal,
-    });
-    if (controller.signal.aborted) {
+      readFileSync(fileName, "utf8"),
+    );
+    if (cancelled) {
       if (!mine.handBack) {
         options.log(`stopped ${data.key} after ${Date.now() - started} ms`);
         return;
@@ -176,12 +207,10 @@ async function runJob(job: Job<TaskJob>, token: string | undefined, options: Fle
       await job.moveToWait(token);
       throw new WaitingError();
     }
-    const { value, output, diagnostics, thrown } = result;
-    end({ kind: "done", outcome: { value, output, diagnostics, ...(thrown !== undefined ? { thrown } : {}) } });
+    end(ended);
+    const ok = ended.kind === "done" && !ended.outcome.diagnostics.some((d) => d.severity === "error");
     const replayed = journaled.length > 0 ? `, ${journaled.length} thinks replayed` : "";
-    options.log(`${result.ok ? "done" : "failed"} ${data.key} in ${Date.now() - started} ms${replayed}`);
-  } catch (error) {
-    end({ kind: "crashed", message: `the task failed on worker ${host}: ${error instanceof Error ? error.message : String(error)}` });
+    options.log(`${ok ? "done" : "failed"} ${data.key} in ${Date.now() - started} ms${replayed}`);
   } finally {
     running.delete(mine);
   }

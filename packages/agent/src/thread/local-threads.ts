@@ -12,6 +12,7 @@ import { ensureSessionDir } from "@patchwork/interpreter/core";
 import { sharesThread } from "@patchwork/interpreter/tasks";
 import type { Program, Span } from "@patchwork/parser";
 import { AgentCodes } from "../errors.js";
+import type { RunEvent } from "../types.js";
 import type { EvaluatorThreadAhead } from "./ahead.js";
 import type { BatchMessage } from "./outbox.js";
 import type { PoolOptions } from "./pool.js";
@@ -27,6 +28,16 @@ export interface GroupLogic extends TaskReports {
   join(t: EvaluatorThread, reply: (result: JoinResult) => void, id: number): void;
   /** Tasks a stopped or ended evaluator delegated and never awaited end with it. */
   cancelGroupsOf(t: EvaluatorThread, why: string): void;
+  /** Where a task's events and output go, when not to the run's (a task another run delegated: task-host.ts). */
+  routeOf(run: TaskRun): TaskRoute | undefined;
+}
+
+/** The events, output and init of a task (and of the tasks it delegates) that are not the run's own. */
+export interface TaskRoute {
+  emit: (event: RunEvent) => void;
+  output: (text: string) => void;
+  /** Added to its thread's init (a replay cassette of its own). */
+  init?: Partial<WorkerInit>;
 }
 
 /**
@@ -215,7 +226,8 @@ export class LocalThreads implements TaskScheduler {
   }
 
   private onMessage(t: EvaluatorThread, message: FromThread, ended: (end: RootEnd) => void): void {
-    const { emit } = this.options;
+    const route = t.run ? this.groups.routeOf(t.run) : undefined;
+    const emit = route?.emit ?? this.options.emit;
     switch (message.type) {
       case "think": {
         // (An evaluator that does not number its requests keeps them unnumbered.)
@@ -231,7 +243,7 @@ export class LocalThreads implements TaskScheduler {
         emit(this.numbers.renumber(t.thinkIds, message.event));
         return;
       case "output":
-        this.options.onOutput(message.text);
+        (route?.output ?? this.options.onOutput)(message.text);
         return;
       case "shell":
         void t.shells
@@ -396,7 +408,8 @@ export class LocalThreads implements TaskScheduler {
 
   /** `run` starts on `host` (a new thread got it in its init). */
   private assign(host: ThreadHost, run: TaskRun, init: WorkerInit, fresh: boolean): void {
-    const t = new EvaluatorThread(init.taskId!, run.key, run, host, this.hostOptions);
+    const route = this.groups.routeOf(run);
+    const t = new EvaluatorThread(init.taskId!, run.key, run, host, route ? { ...this.hostOptions, emit: route.emit } : this.hostOptions);
     this.threads.add(t);
     run.state = "running";
     run.thread = t;
@@ -404,7 +417,7 @@ export class LocalThreads implements TaskScheduler {
     const known = key !== undefined && host.programs.has(key);
     if (key !== undefined) host.programs.add(key);
     if (!fresh) host.worker.postMessage({ type: "next-task", init: known ? { ...init, taskProgram: undefined } : init } satisfies NextTaskMessage);
-    this.options.emit({ type: "task-start", worker: run.key, thread: host.number });
+    (route?.emit ?? this.options.emit)({ type: "task-start", worker: run.key, thread: host.number });
   }
 
   /**
@@ -435,6 +448,9 @@ export class LocalThreads implements TaskScheduler {
     const program = this.taskProgramOf(run.spec);
     const key = program ? `${run.spec.fileName}\0${run.spec.worker}` : undefined;
     const task: WorkerInit = { ...this.standbyInit(), task: run.spec, taskProgram: program, taskProgramKey: key, worker: run.key, taskId: ++this.taskCount };
+    // (Every key of a route's init is set, to undefined if need be: a reused thread's init is updated in place.)
+    const routed = this.groups.routeOf(run)?.init;
+    if (routed) Object.assign(task, routed);
     // A thread given the AST never reads the program's text (a copy per task otherwise: 0.3 MB each for a 300 KB program).
     if (program) task.source = "";
     return task;

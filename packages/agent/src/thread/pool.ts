@@ -12,7 +12,7 @@ import type { Span } from "@patchwork/parser";
 import { AgentCodes } from "../errors.js";
 import type { AsyncAgent, RunEvent } from "../types.js";
 import type { EvaluatorThreadAhead } from "./ahead.js";
-import { LocalThreads, type GroupLogic } from "./local-threads.js";
+import { LocalThreads, type GroupLogic, type TaskRoute } from "./local-threads.js";
 import type { WorkerInit } from "./protocol.js";
 import { ThinkNumbers, type RootEnd, type TaskScheduler, type TaskSchedulerFactory } from "./scheduler.js";
 import type { EvaluatorThread, Group, HostOptions, TaskRun } from "./thread-host.js";
@@ -58,6 +58,8 @@ export class EvaluatorPool implements GroupLogic {
   private readonly local: LocalThreads;
   /** Where worker tasks run. */
   private readonly scheduler: TaskScheduler;
+  /** Tasks that another run delegated (task-host.ts), with where their reports go. */
+  private readonly adopted = new Map<TaskRun, TaskRoute & { ended: (end: RootEnd) => void }>();
 
   constructor(private readonly options: PoolOptions) {
     const hostOptions: HostOptions = { ...options, agent: options.agent ?? noAgent };
@@ -118,6 +120,35 @@ export class EvaluatorPool implements GroupLogic {
     this.options.onOutput(text);
   }
 
+  // ───────────────────────────── tasks of another run ─────────────────────────────
+
+  /**
+   * Runs a task that another run delegated (a fleet's coordinator: task-host.ts) on this pool's
+   * threads, in a group of its own; it and the tasks it delegates report to `route`, its end to `ended`.
+   */
+  adopt(spec: WorkerTask, key: string, route: TaskRoute & { ended: (end: RootEnd) => void }): TaskRun {
+    const group = { owner: undefined, id: -1, runs: [], results: [null], left: 1, failure: null, joinReply: null } as unknown as Group;
+    const run: TaskRun = { spec, key, group, index: 0, state: "queued", thread: null };
+    group.runs.push(run);
+    this.adopted.set(run, route);
+    this.scheduler.submit([run]);
+    return run;
+  }
+
+  /** Stops an adopted task (and the tasks it delegated); its end is not reported. */
+  abandon(run: TaskRun, why: string): void {
+    this.adopted.delete(run);
+    this.cancelRun(run, why);
+  }
+
+  routeOf(run: TaskRun): TaskRoute | undefined {
+    for (let r: TaskRun | null | undefined = run; r; r = r.group.owner?.run) {
+      const route = this.adopted.get(r);
+      if (route) return route;
+    }
+    return undefined;
+  }
+
   // ───────────────────────────── fork and join ─────────────────────────────
 
   delegate(owner: EvaluatorThread, id: number, tasks: WorkerTask[]): void {
@@ -150,6 +181,12 @@ export class EvaluatorPool implements GroupLogic {
 
   /** A task ended (its thread freed by the scheduler): its group counts it, and fails fast on an error. */
   ended(run: TaskRun, end: RootEnd): void {
+    const adopted = this.adopted.get(run);
+    if (adopted) {
+      this.adopted.delete(run);
+      run.state = "done";
+      return adopted.ended(end);
+    }
     const group = run.group;
     const ok = end.kind === "done" && !end.outcome.diagnostics.some((d) => d.severity === "error");
     this.options.emit({ type: "task-end", worker: run.key, ok });
