@@ -228,6 +228,48 @@ describe("patchwork run --queue with patchwork worker processes", () => {
     }
   });
 
+  it("gives remote tasks the run's self.session id, and stops the siblings of a task that fails within seconds", async () => {
+    const dir = scratchDir();
+    writeFileSync(
+      join(dir, "session.pw"),
+      `worker ident(n: number) {
+    "\${self.session.id} \${self.session.timestamp}"
+}
+worker slow(n: number) {
+    think { Wait forever ${"${n}"}. }
+}
+worker failing() {
+    $ sleep 2
+    throw "broken"
+}
+var ids = self.delegate([ident(1), ident(2)]).await
+print(ids[0] == "\${self.session.id} \${self.session.timestamp}")
+print(ids[1] == ids[0])
+try {
+    self.delegate([slow(1), slow(2), failing()]).await
+} catch e {
+    print("caught: \${e}")
+}
+`,
+    );
+    const a = agentCommand(dir, "w", [{ match: "Wait forever", reply: "never", sleepMs: 120_000 }]);
+    const worker = await startWorker(redis.url, { agent: a.command, concurrency: 4, cwd: dir });
+    try {
+      const run = await patchwork(["run", "session.pw", "--queue", redis.url], { cwd: dir });
+      expect(run.stderr).not.toMatch(/error/);
+      expect(run.status).toBe(0);
+      expect(run.stdout.split("\n").slice(0, 2)).toEqual(["true", "true"]);
+      expect(run.stdout).toContain("caught: ");
+      expect(run.stdout).toContain("broken");
+      expect(run.ms).toBeLessThan(30_000);
+      await new Promise((r) => setTimeout(r, 2000));
+      expect(worker.stderr().match(/stopped slow#/g)?.length).toBe(2);
+      expect(readFileSync(a.log, "utf8").match(/cancel received/g)?.length).toBe(2);
+    } finally {
+      await worker.stop();
+    }
+  });
+
   it("stops the remote tasks within seconds when the run times out, and the workers go on with other runs", async () => {
     const dir = scratchDir();
     writeFileSync(join(dir, "slow.pw"), batchProgram(4, "slowly"));

@@ -34,7 +34,6 @@ export async function openFleet(
       maxWorkers: args.maxWorkers ?? 8,
       ...(cassette !== undefined ? { run: createHash("sha256").update(resolve(cassette)).digest("hex").slice(0, 16) } : {}),
       ...(recording?.replay ? { replay: recording.replay.cassette } : {}),
-      ...(args.keepSession ? { keepSession: true } : {}),
     });
     return { fleet };
   } catch (error) {

@@ -14,7 +14,7 @@ import { randomBytes } from "node:crypto";
 import { relative, resolve, sep } from "node:path";
 import { Queue, type ConnectionOptions } from "bullmq";
 import type { Redis } from "ioredis";
-import type { Cassette } from "@patchwork/interpreter";
+import type { Cassette, SessionInfo } from "@patchwork/interpreter";
 import type { RootEnd, RunEvent, TaskReports, TaskRun, TaskScheduler, TaskSchedulerFactory, ThinkNumbers } from "@patchwork/agent";
 import { checkReachable, redisOf } from "./connect.js";
 import { CANCEL_CHANNEL, PREFIX, QUEUE_NAME, cancelledKey, jobId, journalsKey, reportsKey, type CancelMessage, type TaskJob, type TaskReport } from "./protocol.js";
@@ -31,8 +31,6 @@ export interface FleetRunOptions {
   run?: string;
   /** A resumed run's cassette: each task's job carries that task's recorded thinks. */
   replay?: Cassette;
-  keepSession?: boolean;
-  limits?: Record<string, number>;
 }
 
 /** A task on the fleet, from its job's addition to its end. */
@@ -75,8 +73,8 @@ export class Fleet {
   }
 
   /** The scheduler for `runWithAgent({scheduler})`. */
-  readonly scheduler: TaskSchedulerFactory = (reports, numbers) => {
-    const s = new FleetScheduler(this, reports, numbers);
+  readonly scheduler: TaskSchedulerFactory = (reports, numbers, run) => {
+    const s = new FleetScheduler(this, reports, numbers, run.session);
     this.schedulers.push(s);
     return s;
   };
@@ -109,6 +107,7 @@ class FleetScheduler implements TaskScheduler {
     private readonly fleet: Fleet,
     private readonly reports: TaskReports,
     private readonly numbers: ThinkNumbers,
+    private readonly session: SessionInfo | undefined,
   ) {
     this.reader = redisOf(fleet.options.address);
     this.reader.on("error", () => undefined);
@@ -166,8 +165,7 @@ class FleetScheduler implements TaskScheduler {
       args: run.spec.args,
       sources,
       ...(replay ? { replay } : {}),
-      ...(this.fleet.options.keepSession ? { keepSession: true } : {}),
-      ...(this.fleet.options.limits ? { limits: this.fleet.options.limits } : {}),
+      ...(this.session ? { session: { id: this.session.id, timestamp: this.session.timestamp } } : {}),
     };
   }
 

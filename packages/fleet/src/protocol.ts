@@ -22,11 +22,10 @@ export interface TaskJob {
   worker: string;
   args: JsonValue[];
   sources: SourceFiles;
+  /** The run's `self.session` id and timestamp (its `dir` is each machine's own). */
+  session?: { id: string; timestamp: string };
   /** Thinks of this task the coordinator's cassette has (a resumed run's). */
   replay?: CassetteThink[];
-  /** Most worker tasks of the run running at once on the fleet. */
-  limits?: Record<string, number>;
-  keepSession?: boolean;
 }
 
 /** One report of a task, in the order its worker made them. */

@@ -7,7 +7,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { hostname } from "node:os";
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
 import { WaitingError, Worker, type ConnectionOptions, type Job } from "bullmq";
 import type { Redis } from "ioredis";
 import { CassetteRecorder, type CassetteThink, type PwEvent } from "@patchwork/interpreter";
@@ -187,6 +188,8 @@ async function runJob(job: Job<TaskJob>, token: string | undefined, tasks: TaskH
         spec: { fileName, worker: data.worker, args: data.args },
         key: data.key,
         ...(thinks.length > 0 ? { replay: { version: 1, thinks } } : {}),
+        ...(data.session ? { session: { ...data.session, dir: join(tmpdir(), `patchwork-session-${data.session.id}`) } } : {}),
+        scope: `${data.run}.${data.epoch}`,
         onOutput: (text) => report({ key: data.key, attempt, kind: "output", n: outputs++, text }),
         onEvent: (event: RunEvent) => {
           recorder.handle(event as PwEvent);

@@ -36,9 +36,14 @@ export interface GroupLogic extends TaskReports {
 export interface TaskRoute {
   emit: (event: RunEvent) => void;
   output: (text: string) => void;
-  /** Added to its thread's init (a replay cassette of its own). */
+  /** Added to its thread's init (a replay cassette, a session of its own). */
   init?: Partial<WorkerInit>;
+  /** Its mailboxes are apart from those of tasks of other scopes (another run's). */
+  scope?: string;
 }
+
+/** A mailbox's name in the one table of this process: apart per route scope. */
+const boxOf = (route: TaskRoute | undefined, name: string) => (route?.scope === undefined ? name : `${route.scope}\0${name}`);
 
 /**
  * Most tasks one thread carries (all but one of them suspended: decision 0016). Waiting tasks
@@ -260,16 +265,16 @@ export class LocalThreads implements TaskScheduler {
         this.pump();
         return;
       case "send":
-        this.mailboxes.send(message.mailbox, message.value);
+        this.mailboxes.send(boxOf(route, message.mailbox), message.value);
         return;
       case "receive":
-        this.mailboxes.receive(t, t.receiveReply(message.seq), message.mailbox, message.timeoutMs);
+        this.mailboxes.receive(t, t.receiveReply(message.seq), boxOf(route, message.mailbox), message.timeoutMs);
         return;
       case "wait": {
         t.suspended = true;
         const wait = message.wait;
         if (wait.kind === "join") this.groups.join(t, t.joinReply(null), wait.group);
-        else if (wait.kind === "receive") this.mailboxes.receive(t, t.receiveReply(null), wait.mailbox, wait.timeoutMs);
+        else if (wait.kind === "receive") this.mailboxes.receive(t, t.receiveReply(null), boxOf(route, wait.mailbox), wait.timeoutMs);
         else {
           // A think its task is suspended in (decision 0016, "Thinks"); its `think-start` came as an event.
           const request = { ...wait.request, id: this.numbers.of(t.thinkIds, wait.request.id) };
@@ -281,7 +286,7 @@ export class LocalThreads implements TaskScheduler {
         return;
       }
       case "session-dir": {
-        const dir = this.options.init.session?.dir;
+        const dir = (route?.init?.session ?? this.options.init.session)?.dir;
         let result: { ok: true } | { ok: false; message: string } = { ok: true };
         try {
           if (dir === undefined) throw new Error("this run has no session");

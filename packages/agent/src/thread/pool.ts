@@ -65,7 +65,7 @@ export class EvaluatorPool implements GroupLogic {
     const hostOptions: HostOptions = { ...options, agent: options.agent ?? noAgent };
     const numbers = new ThinkNumbers();
     this.local = new LocalThreads(options, hostOptions, this, numbers);
-    this.scheduler = options.scheduler?.(this, numbers) ?? this.local;
+    this.scheduler = options.scheduler?.(this, numbers, { session: options.init.session }) ?? this.local;
   }
 
   /** Threads started so far (the program's included), for tests and benchmarks. */

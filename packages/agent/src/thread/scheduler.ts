@@ -7,6 +7,7 @@
  * package). The groups above the seam (fail-fast, join) and the evaluator, the journal and the
  * hosts do not know which one runs.
  */
+import type { SessionInfo } from "@patchwork/interpreter";
 import type { RunEvent } from "../types.js";
 import type { RunOutcome } from "./protocol.js";
 import type { TaskRun } from "./thread-host.js";
@@ -36,8 +37,8 @@ export interface TaskReports {
   ended(run: TaskRun, end: RootEnd): void;
 }
 
-/** Creates the scheduler of a run's tasks (default: its evaluator threads). */
-export type TaskSchedulerFactory = (reports: TaskReports, numbers: ThinkNumbers) => TaskScheduler;
+/** Creates the scheduler of a run's tasks (default: its evaluator threads); `run.session`: the run's `self.session`. */
+export type TaskSchedulerFactory = (reports: TaskReports, numbers: ThinkNumbers, run: { session?: SessionInfo }) => TaskScheduler;
 
 /**
  * Think numbers across the run: each evaluator numbers its thinks from 1; events, traces and

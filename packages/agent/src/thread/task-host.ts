@@ -6,7 +6,7 @@
  * route. The tasks a task delegates run here too.
  */
 import { fileURLToPath } from "node:url";
-import type { Cassette, WorkerTask } from "@patchwork/interpreter";
+import type { Cassette, SessionInfo, WorkerTask } from "@patchwork/interpreter";
 import { newSession, removeSessionDir } from "@patchwork/interpreter/core";
 import type { Diagnostic } from "@patchwork/parser";
 import type { AsyncAgent, RunEvent } from "../types.js";
@@ -31,6 +31,10 @@ export interface HostedTask {
   key: string;
   /** Answers already given to its thinks (a retried task's journal). */
   replay?: Cassette;
+  /** Its run's session (`self.session`: the id and timestamp of the run; `dir` this machine's). */
+  session?: SessionInfo;
+  /** Tasks of one scope (one run) share mailboxes; others do not see them. */
+  scope?: string;
   onEvent: (event: RunEvent) => void;
   onOutput: (text: string) => void;
   signal: AbortSignal;
@@ -81,7 +85,8 @@ export class TaskHost {
         emit: task.onEvent,
         output: task.onOutput,
         // Set even when absent: a reused thread's init is updated in place.
-        init: { replay: task.replay ? { cassette: task.replay } : undefined },
+        init: { replay: task.replay ? { cassette: task.replay } : undefined, session: task.session ?? this.init.session },
+        ...(task.scope !== undefined ? { scope: task.scope } : {}),
         ended: (end) => {
           task.signal.removeEventListener("abort", onAbort);
           resolve({ end, cancelled: false });
