@@ -5,7 +5,7 @@
 import type { Argv } from "yargs";
 
 /** The commands `patchwork --help` lists (mcp-relay is internal). */
-export const COMMANDS = ["run", "list", "test", "trace", "acp", "mcp", "plugin", "parse", "check", "fmt", "lsp"] as const;
+export const COMMANDS = ["run", "worker", "list", "test", "trace", "acp", "mcp", "plugin", "parse", "check", "fmt", "lsp"] as const;
 
 /** What yargs knew when it failed: the command it entered (none: the top level) and that command's options. */
 export interface UsageContext {
