@@ -97,6 +97,7 @@ class FleetScheduler implements TaskScheduler {
   private readonly pending: TaskRun[] = [];
   private readonly remotes = new Map<string, Remote>();
   private closed = false;
+  private pumping = false;
   private readonly reader: Redis;
   private readonly sources = new Map<string, SourceFiles>();
   private readonly replayOf = new Map<string, NonNullable<TaskJob["replay"]>>();
@@ -123,6 +124,16 @@ class FleetScheduler implements TaskScheduler {
   submit(runs: readonly TaskRun[]): void {
     this.pending.push(...runs);
     this.pump();
+  }
+
+  /** Pumps once the reports at hand are handled: the jobs freed slots allow go in one addBulk. */
+  private pumpSoon(): void {
+    if (this.pumping) return;
+    this.pumping = true;
+    setImmediate(() => {
+      this.pumping = false;
+      this.pump();
+    });
   }
 
   /** Adds jobs while fewer than `maxWorkers` of the run's tasks are on the fleet. */
@@ -292,7 +303,7 @@ class FleetScheduler implements TaskScheduler {
       end = { ...end, outcome: { ...end.outcome, diagnostics } };
     }
     this.reports.ended(remote.run, end);
-    this.pump();
+    this.pumpSoon();
   }
 }
 

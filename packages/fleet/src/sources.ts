@@ -5,7 +5,7 @@
  * commands and files are its project's) and refuses the task if one differs or is missing.
  */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { importedFiles, moduleDir } from "@patchwork/interpreter";
 import { parse } from "@patchwork/parser";
@@ -54,19 +54,33 @@ export function localPath(name: string, cwd: string): string {
   return isAbsolute(name) ? name : resolve(cwd, name);
 }
 
+/** This machine's files as last read: text and hash, kept while their size and mtime stay the same. */
+const known = new Map<string, { size: number; mtimeMs: number; text: string; hash: string }>();
+
+/** A file of this machine with its SHA-256 (read again only when it changed). */
+export function localFile(path: string): { text: string; hash: string } {
+  const stat = statSync(path);
+  const seen = known.get(path);
+  if (seen && seen.size === stat.size && seen.mtimeMs === stat.mtimeMs) return seen;
+  const text = readFileSync(path, "utf8");
+  const entry = { size: stat.size, mtimeMs: stat.mtimeMs, text, hash: sha256(text) };
+  known.set(path, entry);
+  return entry;
+}
+
 /** Throws PW4062 naming the first file of `expected` whose copy under `cwd` differs or is missing. */
 export function checkSources(expected: SourceFiles, cwd: string, where: string): void {
   for (const [name, hash] of Object.entries(expected.hashes)) {
-    let text: string;
+    let file: { text: string; hash: string };
     try {
-      text = readFileSync(localPath(name, cwd), "utf8");
+      file = localFile(localPath(name, cwd));
     } catch {
       throw new FleetError(FleetCodes.sourcesDiffer, `${where} has no file ${name} under ${cwd}: it runs only tasks whose sources it has, the same`);
     }
-    if (sha256(text) !== hash) {
+    if (file.hash !== hash) {
       throw new FleetError(
         FleetCodes.sourcesDiffer,
-        `${where} has another ${name} than the run's (sha256 ${sha256(text).slice(0, 12)}…, the run's ${hash.slice(0, 12)}…): it runs only tasks whose sources are the same`,
+        `${where} has another ${name} than the run's (sha256 ${file.hash.slice(0, 12)}…, the run's ${hash.slice(0, 12)}…): it runs only tasks whose sources are the same`,
       );
     }
   }

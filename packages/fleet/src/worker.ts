@@ -6,7 +6,6 @@
  * again (its first worker died: BullMQ's stalled-job check) replays those and asks only the rest.
  */
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { WaitingError, Worker, type ConnectionOptions, type Job } from "bullmq";
@@ -16,7 +15,7 @@ import { TaskHost, type AsyncAgent, type RootEnd, type RunEvent } from "@patchwo
 import { parse } from "@patchwork/parser";
 import { checkReachable, redisOf } from "./connect.js";
 import { CANCEL_CHANNEL, PREFIX, QUEUE_NAME, cancelledKey, journalKey, journalsKey, reportsKey, type CancelMessage, type TaskJob, type TaskReport } from "./protocol.js";
-import { checkSources, localPath } from "./sources.js";
+import { checkSources, localFile, localPath } from "./sources.js";
 import { FleetError, type QueueAddress } from "./url.js";
 
 export interface FleetWorkerOptions {
@@ -147,7 +146,9 @@ async function runJob(job: Job<TaskJob>, token: string | undefined, tasks: TaskH
     last = redis.xadd(stream, "*", "m", JSON.stringify(r));
     last.catch(() => undefined);
   };
-  const cancelled = await redis.smismember(cancelledKey(data.run, data.epoch), data.key, "*");
+  const journal = journalKey(data.run, data.key);
+  // One round trip: whether the run cancelled the task meanwhile, and its journal.
+  const [cancelled, entries] = (await redis.multi().smismember(cancelledKey(data.run, data.epoch), data.key, "*").lrange(journal, 0, -1).exec())!.map(([, r]) => r) as [number[], string[]];
   if (cancelled.some((x) => x === 1)) return;
   const fileName = localPath(data.file, options.cwd);
   report({ key: data.key, attempt, kind: "start", host, cwd: options.cwd, file: fileName });
@@ -161,8 +162,7 @@ async function runJob(job: Job<TaskJob>, token: string | undefined, tasks: TaskH
     await last;
     return;
   }
-  const journal = journalKey(data.run, data.key);
-  const journaled = (await redis.lrange(journal, 0, -1)).map((text) => JSON.parse(text) as CassetteThink);
+  const journaled = entries.map((text) => JSON.parse(text) as CassetteThink);
   const known = new Set<string>();
   const thinks: CassetteThink[] = [];
   for (const t of [...journaled, ...(data.replay ?? [])]) {
@@ -197,7 +197,7 @@ async function runJob(job: Job<TaskJob>, token: string | undefined, tasks: TaskH
         },
         signal: controller.signal,
       },
-      readFileSync(fileName, "utf8"),
+      localFile(fileName).text,
     );
     if (cancelled) {
       if (!mine.handBack) {

@@ -9,8 +9,7 @@
 import { availableParallelism } from "node:os";
 import type { JoinResult, WorkerTask } from "@patchwork/interpreter";
 import { ensureSessionDir } from "@patchwork/interpreter/core";
-import { sharesThread } from "@patchwork/interpreter/tasks";
-import type { Program, Span } from "@patchwork/parser";
+import type { Span } from "@patchwork/parser";
 import { AgentCodes } from "../errors.js";
 import type { RunEvent } from "../types.js";
 import type { EvaluatorThreadAhead } from "./ahead.js";
@@ -18,7 +17,7 @@ import type { BatchMessage } from "./outbox.js";
 import type { PoolOptions } from "./pool.js";
 import type { FromThread, NextTaskMessage, WorkerInit } from "./protocol.js";
 import type { RootEnd, TaskReports, TaskScheduler, ThinkNumbers } from "./scheduler.js";
-import { taskProgram } from "./task-program.js";
+import { TaskInits } from "./task-inits.js";
 import { Mailboxes } from "./mailboxes.js";
 import { EvaluatorThread, ThreadHost, type HostOptions, type TaskRun } from "./thread-host.js";
 
@@ -61,13 +60,12 @@ export class LocalThreads implements TaskScheduler {
   private readonly mailboxes = new Mailboxes<EvaluatorThread>(() => this.pump());
   private root: EvaluatorThread | null = null;
   private closed = false;
-  private program: Program | null | undefined;
   private readonly cpuSlots: number;
   /** Armed while queued tasks wait for a CPU slot: then one starts anyway. */
   private starvedTimer: NodeJS.Timeout | null = null;
   private starved = false;
   private hostCount = 0;
-  private taskCount = 0;
+  private readonly inits: TaskInits;
 
   constructor(
     private readonly options: PoolOptions,
@@ -76,6 +74,7 @@ export class LocalThreads implements TaskScheduler {
     private readonly numbers: ThinkNumbers,
   ) {
     this.cpuSlots = Math.max(1, options.cpuSlots ?? availableParallelism());
+    this.inits = new TaskInits(options, (run) => groups.routeOf(run)?.init);
   }
 
   /** Threads started so far (the program's included), for tests and benchmarks. */
@@ -116,7 +115,7 @@ export class LocalThreads implements TaskScheduler {
    */
   private prewarm(count: number): void {
     for (let i = 0; i < count; i++) {
-      const host = this.newHost({ ...this.standbyInit(), standby: true });
+      const host = this.newHost({ ...this.inits.standbyInit(), standby: true });
       this.idle.push(host);
       this.listen(host);
     }
@@ -257,7 +256,7 @@ export class LocalThreads implements TaskScheduler {
         this.pump();
         return;
       case "delegate":
-        if (message.program && !t.run && this.program === undefined) this.program = message.program;
+        if (message.program && !t.run && this.inits.program === undefined) this.inits.program = message.program;
         this.groups.delegate(t, message.group, message.tasks);
         return;
       case "join":
@@ -348,18 +347,6 @@ export class LocalThreads implements TaskScheduler {
     return n;
   }
 
-  /**
-   * The AST of a task's file, so that its thread needs no parser: parsed ahead of the run (the
-   * CLI), or the main program's as its thread sent it with its first delegation. Otherwise the
-   * task's thread parses the file itself.
-   */
-  private programOf(fileName: string): Program | undefined {
-    const { init } = this.options;
-    if (fileName === init.fileName && !fileName.endsWith(".json")) return init.parsed?.program ?? this.program ?? undefined;
-    const module = init.modules?.[fileName];
-    return module && !module.diagnostics.some((d) => d.severity === "error") ? module.program : undefined;
-  }
-
   private runningCount(): number {
     let n = 0;
     for (const t of this.threads) if (t.run && !t.ended && t.blocked === 0 && !t.suspended) n++;
@@ -379,8 +366,8 @@ export class LocalThreads implements TaskScheduler {
    */
   private spawn(run: TaskRun): void {
     this.started();
-    const init = this.taskInit(run);
-    const shares = init.taskProgram !== undefined && this.sharesOf(run.spec);
+    const init = this.inits.taskInit(run);
+    const shares = init.taskProgram !== undefined && this.inits.sharesOf(run.spec);
     const host = this.takeIdle() ?? (shares ? this.roomFor() : undefined);
     if (host) {
       host.shared = shares;
@@ -447,56 +434,6 @@ export class LocalThreads implements TaskScheduler {
     this.hosts.delete(host);
     const i = this.idle.indexOf(host);
     if (i >= 0) this.idle.splice(i, 1);
-  }
-
-  private taskInit(run: TaskRun): WorkerInit {
-    const program = this.taskProgramOf(run.spec);
-    const key = program ? `${run.spec.fileName}\0${run.spec.worker}` : undefined;
-    const task: WorkerInit = { ...this.standbyInit(), task: run.spec, taskProgram: program, taskProgramKey: key, worker: run.key, taskId: ++this.taskCount };
-    // (Every key of a route's init is set, to undefined if need be: a reused thread's init is updated in place.)
-    const routed = this.groups.routeOf(run)?.init;
-    if (routed) Object.assign(task, routed);
-    // A thread given the AST never reads the program's text (a copy per task otherwise: 0.3 MB each for a 300 KB program).
-    if (program) task.source = "";
-    return task;
-  }
-
-  /** Each worker's AST without the functions it can never call (task-program.ts), made once per worker. */
-  private readonly taskPrograms = new Map<string, { program: Program; shares: boolean | undefined }>();
-  private taskProgramOf(spec: WorkerTask): Program | undefined {
-    const key = `${spec.fileName}\0${spec.worker}`;
-    let trimmed = this.taskPrograms.get(key);
-    if (!trimmed) {
-      const program = this.programOf(spec.fileName);
-      if (!program) return undefined;
-      this.taskPrograms.set(key, (trimmed = { program: taskProgram(program, spec.worker), shares: undefined }));
-    }
-    return trimmed.program;
-  }
-
-  /** Whether tasks of this worker may share a thread (decision 0016; imports are not looked into). */
-  private sharesOf(spec: WorkerTask): boolean {
-    const entry = this.taskPrograms.get(`${spec.fileName}\0${spec.worker}`);
-    if (!entry) return false;
-    entry.shares ??= !entry.program.body.some((item) => item.kind === "Import") && sharesThread(entry.program);
-    return entry.shares;
-  }
-
-  /** What every task thread's init shares (a task's adds the task). */
-  private standbyInit(): WorkerInit {
-    return {
-      ...this.options.init,
-      entry: undefined,
-      argStrings: undefined,
-      args: undefined,
-      entryMayBeArgument: undefined,
-      parsed: undefined,
-      gated: undefined,
-      standby: undefined,
-      lineBuffered: true,
-      // A task thread never reads the terminal: `ask` goes to the agent.
-      askUser: false,
-    };
   }
 
   /** A task's thread said it ended: its thread is freed, then its group hears of it. */
