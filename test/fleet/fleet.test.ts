@@ -161,6 +161,40 @@ describe("patchwork run --queue with patchwork worker processes", () => {
     }
   });
 
+  it("resumes a run whose coordinator was SIGKILLed: --resume with the same --queue finishes it, asking no answered think again", async () => {
+    const dir = scratchDir();
+    const n = 30;
+    writeFileSync(join(dir, "batch.pw"), batchProgram(n));
+    const replies = batchReplies(n, "document", 300);
+    const agents = [0, 1].map((i) => agentCommand(dir, `w${i}`, replies));
+    const workers = await Promise.all(agents.map((a) => startWorker(redis.url, { agent: a.command, concurrency: 3, cwd: dir })));
+    const coordinator = agentCommand(dir, "coordinator", []);
+    try {
+      let child: import("node:child_process").ChildProcess | undefined;
+      const first = patchwork(["run", "batch.pw", "--agent", coordinator.command, "--record", "run.cassette", "--queue", redis.url], { cwd: dir, onStart: (c) => (child = c) });
+      // Killed once a third of the thinks have been asked.
+      while (agents.flatMap((a) => promptsAsked(a.log)).length < (2 * n) / 3) await new Promise((r) => setTimeout(r, 50));
+      child!.kill("SIGKILL");
+      expect((await first).status).toBe(null);
+      const before = agents.flatMap((a) => promptsAsked(a.log)).length;
+      const resumed = await patchwork(["run", "batch.pw", "--agent", coordinator.command, "--resume", "run.cassette", "--queue", redis.url], { cwd: dir });
+      expect(resumed.stderr).not.toMatch(/error/);
+      expect(resumed.status).toBe(0);
+      expect(resultLines(resumed.stdout)).toEqual(Array.from({ length: n }, (_, i) => `${i + 1}: R${i + 1}`));
+      // Every think asked; twice only if in flight when the coordinator died (the old epoch's tasks are stopped).
+      const asked = agents.flatMap((a) => promptsAsked(a.log));
+      const counts = new Map<string, number>();
+      for (const p of asked) counts.set(p, (counts.get(p) ?? 0) + 1);
+      expect(counts.size).toBe(2 * n);
+      const twice = [...counts.values()].filter((c) => c > 1).reduce((s, c) => s + c - 1, 0);
+      expect(before).toBeGreaterThan(0);
+      expect(twice).toBeLessThanOrEqual(6);
+      expect(cassetteThinks(join(dir, "run.cassette"))).toHaveLength(2 * n);
+    } finally {
+      await Promise.all(workers.map((w) => w.stop()));
+    }
+  });
+
   it("says that Redis does not answer, exit 2, without a stack (run and worker)", async () => {
     const dir = scratchDir();
     writeFileSync(join(dir, "batch.pw"), batchProgram(2));

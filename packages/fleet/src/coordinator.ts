@@ -17,7 +17,7 @@ import type { Redis } from "ioredis";
 import type { Cassette, SessionInfo } from "@patchwork/interpreter";
 import type { RootEnd, RunEvent, TaskReports, TaskRun, TaskScheduler, TaskSchedulerFactory, ThinkNumbers } from "@patchwork/agent";
 import { checkReachable, redisOf } from "./connect.js";
-import { CANCEL_CHANNEL, PREFIX, QUEUE_NAME, cancelledKey, jobId, journalsKey, reportsKey, type CancelMessage, type TaskJob, type TaskReport } from "./protocol.js";
+import { CANCEL_CHANNEL, PREFIX, QUEUE_NAME, cancelledKey, epochKey, jobId, journalsKey, reportsKey, type CancelMessage, type TaskJob, type TaskReport } from "./protocol.js";
 import { sourcesOf, type SourceFiles } from "./sources.js";
 import { FleetCodes, type QueueAddress } from "./url.js";
 
@@ -69,7 +69,12 @@ export class Fleet {
   /** Checks that Redis answers (PW4061), then opens the queue. */
   static async open(options: FleetRunOptions): Promise<Fleet> {
     await checkReachable(options.address);
-    return new Fleet(options);
+    const fleet = new Fleet(options);
+    // This coordinator's epoch is the run's now: the tasks of an earlier one (a coordinator
+    // killed, then `--resume`d) stop, and their jobs still queued are not run.
+    const stop: CancelMessage = { run: fleet.run, epoch: fleet.epoch, others: true, why: "the run goes on in another coordinator" };
+    await fleet.redis.multi().set(epochKey(fleet.run), fleet.epoch, "EX", 7 * 86_400).publish(CANCEL_CHANNEL, JSON.stringify(stop)).exec();
+    return fleet;
   }
 
   /** The scheduler for `runWithAgent({scheduler})`. */
@@ -87,7 +92,7 @@ export class Fleet {
       const keys = await this.redis.smembers(journalsKey(this.run)).catch(() => [] as string[]);
       await this.redis.del(journalsKey(this.run), ...keys).catch(() => undefined);
     }
-    await this.redis.del(reportsKey(this.run, this.epoch)).catch(() => undefined);
+    await this.redis.del(reportsKey(this.run, this.epoch), ...(options.keepJournal ? [] : [epochKey(this.run)])).catch(() => undefined);
     await this.queue.close().catch(() => undefined);
     this.redis.disconnect();
   }

@@ -43,12 +43,16 @@ export const cancelledKey = (run: string, epoch: string) => `${PREFIX}:run:${run
 export const mailboxKey = (run: string, epoch: string, name: string) => `${PREFIX}:run:${run}:${epoch}:mailbox:${name}`;
 export const CANCEL_CHANNEL = `${PREFIX}:cancel`;
 
-/** On the cancel channel: stop these tasks (`key` absent: all of the run's epoch). */
+/** On the cancel channel: stop these tasks (`key` absent: all of the run's epoch; `others`: all of the run's other epochs). */
 export interface CancelMessage {
   run: string;
   epoch: string;
   key?: string;
+  others?: true;
   why: string;
 }
+
+/** The run's epoch now: a job of another (a coordinator that died before a resume) is not run. */
+export const epochKey = (run: string) => `${PREFIX}:run:${run}:epoch`;
 
 export const jobId = (run: string, epoch: string, key: string) => `${run}.${epoch}.${key}`;

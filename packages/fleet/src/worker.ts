@@ -14,7 +14,7 @@ import { CassetteRecorder, type CassetteThink, type PwEvent } from "@patchwork/i
 import { TaskHost, type AsyncAgent, type RootEnd, type RunEvent } from "@patchwork/agent";
 import { parse } from "@patchwork/parser";
 import { checkReachable, redisOf } from "./connect.js";
-import { CANCEL_CHANNEL, PREFIX, QUEUE_NAME, cancelledKey, journalKey, journalsKey, reportsKey, type CancelMessage, type TaskJob, type TaskReport } from "./protocol.js";
+import { CANCEL_CHANNEL, PREFIX, QUEUE_NAME, cancelledKey, epochKey, journalKey, journalsKey, reportsKey, type CancelMessage, type TaskJob, type TaskReport } from "./protocol.js";
 import { checkSources, localFile, localPath } from "./sources.js";
 import { FleetError, type QueueAddress } from "./url.js";
 
@@ -64,7 +64,8 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
       return;
     }
     for (const r of running) {
-      if (r.job.run === message.run && r.job.epoch === message.epoch && (message.key === undefined || message.key === r.job.key)) {
+      const epoch = message.others ? r.job.epoch !== message.epoch : r.job.epoch === message.epoch;
+      if (r.job.run === message.run && epoch && (message.key === undefined || message.key === r.job.key)) {
         options.log(`cancel ${r.job.key} (${message.why})`);
         r.controller.abort();
       }
@@ -148,8 +149,8 @@ async function runJob(job: Job<TaskJob>, token: string | undefined, tasks: TaskH
   };
   const journal = journalKey(data.run, data.key);
   // One round trip: whether the run cancelled the task meanwhile, and its journal.
-  const [cancelled, entries] = (await redis.multi().smismember(cancelledKey(data.run, data.epoch), data.key, "*").lrange(journal, 0, -1).exec())!.map(([, r]) => r) as [number[], string[]];
-  if (cancelled.some((x) => x === 1)) return;
+  const [cancelled, entries, epoch] = (await redis.multi().smismember(cancelledKey(data.run, data.epoch), data.key, "*").lrange(journal, 0, -1).get(epochKey(data.run)).exec())!.map(([, r]) => r) as [number[], string[], string | null];
+  if (cancelled.some((x) => x === 1) || (epoch !== null && epoch !== data.epoch)) return;
   const fileName = localPath(data.file, options.cwd);
   report({ key: data.key, attempt, kind: "start", host, cwd: options.cwd, file: fileName });
   const end = (e: RootEnd) => report({ key: data.key, attempt, kind: "end", end: e });
