@@ -195,6 +195,34 @@ describe("patchwork run --queue with patchwork worker processes", () => {
     }
   });
 
+  it("a worker stopped twice (SIGTERM, SIGTERM) hands its running tasks back: another worker finishes them", async () => {
+    const dir = scratchDir();
+    const n = 6;
+    writeFileSync(join(dir, "batch.pw"), batchProgram(n));
+    const replies = batchReplies(n, "document", 1500);
+    const first = agentCommand(dir, "first", replies);
+    const leaving = await startWorker(redis.url, { agent: first.command, concurrency: 6, cwd: dir });
+    const run = patchwork(["run", "batch.pw", "--queue", redis.url], { cwd: dir });
+    while (promptsAsked(first.log).length < n) await new Promise((r) => setTimeout(r, 50));
+    leaving.child.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 200));
+    leaving.child.kill("SIGTERM");
+    expect(await leaving.stop()).toBe(0);
+    expect(leaving.stderr()).toMatch(/handed back summarize#/);
+    const second = agentCommand(dir, "second", replies);
+    const staying = await startWorker(redis.url, { agent: second.command, concurrency: 6, cwd: dir });
+    try {
+      const result = await run;
+      expect(result.status).toBe(0);
+      expect(resultLines(result.stdout)).toEqual(Array.from({ length: n }, (_, i) => `${i + 1}: R${i + 1}`));
+      expect(result.stdout.split("\n").filter((l) => l.endsWith(" starts"))).toHaveLength(n);
+      // The first think of each task had been asked of the first worker's agent: the second asked the rest.
+      expect(promptsAsked(second.log).length).toBeGreaterThan(0);
+    } finally {
+      await staying.stop();
+    }
+  });
+
   it("says that Redis does not answer, exit 2, without a stack (run and worker)", async () => {
     const dir = scratchDir();
     writeFileSync(join(dir, "batch.pw"), batchProgram(2));
