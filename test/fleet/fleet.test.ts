@@ -223,6 +223,49 @@ describe("patchwork run --queue with patchwork worker processes", () => {
     }
   });
 
+  it("carries mailbox messages between tasks on different workers and the run, first come first served, and apart per run", async () => {
+    const dir = scratchDir();
+    cpSync(join(import.meta.dirname, "..", "..", "examples", "workers", "mailbox.pw"), join(dir, "mailbox.pw"));
+    writeFileSync(
+      join(dir, "relay.pw"),
+      `worker relay(n: number) {
+    var box = self.session.mailbox.relay
+    var got = []
+    for i in 1...n {
+        got.push(box.receive(20000))
+    }
+    got
+}
+var box = self.session.mailbox.relay
+box.send("from the run")
+var [a] = self.delegate([relay(1)]).await
+print(a)
+`,
+    );
+    // One task at a time on each worker: the sender and the receiver are on different machines.
+    const workers = await Promise.all([0, 1].map(() => startWorker(redis.url, { concurrency: 1, cwd: dir })));
+    try {
+      const local = await patchwork(["run", "mailbox.pw", "test", "5"], { cwd: dir });
+      const [queued, second] = await Promise.all([
+        patchwork(["run", "mailbox.pw", "test", "5", "--queue", redis.url], { cwd: dir }),
+        patchwork(["run", "mailbox.pw", "test", "4", "--queue", redis.url], { cwd: dir }),
+      ]);
+      expect(queued.stderr).not.toMatch(/error/);
+      expect(queued.status).toBe(0);
+      expect(sortedLines(queued.stdout)).toEqual(sortedLines(local.stdout));
+      expect(queued.stdout).toContain("5 messages received, values summing to 150");
+      expect(second.stdout).toContain("4 messages received, values summing to 100");
+      expect(workers.every((w) => /done (sender|receiver)#/.test(w.stderr()))).toBe(true);
+      // The run's own send reaches a task on a worker.
+      const relay = await patchwork(["run", "relay.pw", "--queue", redis.url], { cwd: dir });
+      expect(relay.stderr).toBe("");
+      expect(relay.status).toBe(0);
+      expect(relay.stdout).toContain("from the run");
+    } finally {
+      await Promise.all(workers.map((w) => w.stop()));
+    }
+  });
+
   it("says that Redis does not answer, exit 2, without a stack (run and worker)", async () => {
     const dir = scratchDir();
     writeFileSync(join(dir, "batch.pw"), batchProgram(2));

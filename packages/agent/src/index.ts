@@ -10,6 +10,7 @@ export { EvaluatorThreadAhead, type EvaluatorThreadAheadOptions } from "./thread
 export type { ParsedModules, SessionEntry } from "./thread/protocol.js";
 export { ThinkNumbers, type RootEnd, type TaskReports, type TaskScheduler, type TaskSchedulerFactory } from "./thread/scheduler.js";
 export type { TaskRun } from "./thread/thread-host.js";
+export type { MailboxStore, MailboxStoreFactory } from "./thread/mailboxes.js";
 export { TaskHost, type HostedResult, type HostedTask, type TaskHostOptions } from "./thread/task-host.js";
 export { AcpAgent, spawnAcpAgent } from "./acp/agent.js";
 export { RecyclingAgent } from "./acp/recycling.js";

@@ -114,7 +114,7 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term, arg
       ...(recording?.trace ? { trace: recording.trace } : {}),
       ...(recording?.replay ? { replay: recording.replay } : {}),
       ...(ahead ? { evaluatorThread: ahead } : {}),
-      ...(fleet ? { scheduler: fleet.scheduler } : {}),
+      ...(fleet ? { scheduler: fleet.scheduler, mailboxes: fleet.mailboxes } : {}),
       onEvent: (event: RunEvent) => {
         recording?.onEvent?.(event);
         if (event.type === "think-start" && command === undefined && !args.noAgent && !recording?.replay && !announced) {

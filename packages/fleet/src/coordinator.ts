@@ -15,9 +15,10 @@ import { relative, resolve, sep } from "node:path";
 import { Queue, type ConnectionOptions } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Cassette, SessionInfo } from "@patchwork/interpreter";
-import type { RootEnd, RunEvent, TaskReports, TaskRun, TaskScheduler, TaskSchedulerFactory, ThinkNumbers } from "@patchwork/agent";
+import type { MailboxStoreFactory, RootEnd, RunEvent, TaskReports, TaskRun, TaskScheduler, TaskSchedulerFactory, ThinkNumbers } from "@patchwork/agent";
 import { checkReachable, redisOf } from "./connect.js";
-import { CANCEL_CHANNEL, PREFIX, QUEUE_NAME, cancelledKey, epochKey, jobId, journalsKey, reportsKey, type CancelMessage, type TaskJob, type TaskReport } from "./protocol.js";
+import { RedisMailboxes } from "./mailboxes.js";
+import { CANCEL_CHANNEL, PREFIX, QUEUE_NAME, cancelledKey, epochKey, jobId, journalsKey, mailboxKey, mailboxScope, mailboxesKey, reportsKey, type CancelMessage, type TaskJob, type TaskReport } from "./protocol.js";
 import { sourcesOf, type SourceFiles } from "./sources.js";
 import { FleetCodes, type QueueAddress } from "./url.js";
 
@@ -84,6 +85,12 @@ export class Fleet {
     return s;
   };
 
+  /** The run's mailboxes, on Redis: shared with its tasks on the workers (`runWithAgent({mailboxes})`). */
+  readonly mailboxes: MailboxStoreFactory = (changed) => {
+    const scope = mailboxScope(this.run, this.epoch);
+    return new RedisMailboxes(this.options.address, (name) => mailboxKey(scope, name), () => mailboxesKey(scope), changed);
+  };
+
   /** The run is over: its journals go when it ended well (`keepJournal`: a resume needs them). */
   async close(options: { keepJournal: boolean }): Promise<void> {
     for (const s of this.schedulers) s.shutdown("", "the run has ended");
@@ -92,7 +99,8 @@ export class Fleet {
       const keys = await this.redis.smembers(journalsKey(this.run)).catch(() => [] as string[]);
       await this.redis.del(journalsKey(this.run), ...keys).catch(() => undefined);
     }
-    await this.redis.del(reportsKey(this.run, this.epoch), ...(options.keepJournal ? [] : [epochKey(this.run)])).catch(() => undefined);
+    const boxes = await this.redis.smembers(mailboxesKey(mailboxScope(this.run, this.epoch))).catch(() => [] as string[]);
+    await this.redis.del(reportsKey(this.run, this.epoch), mailboxesKey(mailboxScope(this.run, this.epoch)), ...boxes, ...(options.keepJournal ? [] : [epochKey(this.run)])).catch(() => undefined);
     await this.queue.close().catch(() => undefined);
     this.redis.disconnect();
   }

@@ -40,7 +40,10 @@ export const journalKey = (run: string, key: string) => `${PREFIX}:run:${run}:jo
 /** The set of a run's journal keys (to remove them at its end). */
 export const journalsKey = (run: string) => `${PREFIX}:run:${run}:journals`;
 export const cancelledKey = (run: string, epoch: string) => `${PREFIX}:run:${run}:${epoch}:cancelled`;
-export const mailboxKey = (run: string, epoch: string, name: string) => `${PREFIX}:run:${run}:${epoch}:mailbox:${name}`;
+/** A mailbox's scope: the run and epoch (`run:epoch`); its list and the set of a scope's lists. */
+export const mailboxScope = (run: string, epoch: string) => `${run}:${epoch}`;
+export const mailboxKey = (scope: string, name: string) => `${PREFIX}:run:${scope}:mailbox:${name}`;
+export const mailboxesKey = (scope: string) => `${PREFIX}:run:${scope}:mailboxes`;
 export const CANCEL_CHANNEL = `${PREFIX}:cancel`;
 
 /** On the cancel channel: stop these tasks (`key` absent: all of the run's epoch; `others`: all of the run's other epochs). */

@@ -14,7 +14,8 @@ import { CassetteRecorder, type CassetteThink, type PwEvent } from "@patchwork/i
 import { TaskHost, type AsyncAgent, type RootEnd, type RunEvent } from "@patchwork/agent";
 import { parse } from "@patchwork/parser";
 import { checkReachable, redisOf } from "./connect.js";
-import { CANCEL_CHANNEL, PREFIX, QUEUE_NAME, cancelledKey, epochKey, journalKey, journalsKey, reportsKey, type CancelMessage, type TaskJob, type TaskReport } from "./protocol.js";
+import { RedisMailboxes } from "./mailboxes.js";
+import { CANCEL_CHANNEL, PREFIX, QUEUE_NAME, cancelledKey, epochKey, journalKey, journalsKey, mailboxKey, mailboxScope, mailboxesKey, reportsKey, type CancelMessage, type TaskJob, type TaskReport } from "./protocol.js";
 import { checkSources, localFile, localPath } from "./sources.js";
 import { FleetError, type QueueAddress } from "./url.js";
 
@@ -76,6 +77,14 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
     cwd: options.cwd,
     agent: options.agent,
     maxWorkers: Math.max(8, options.concurrency * 2),
+    // The tasks' mailboxes on Redis, scoped per run (local-threads.ts names them `SCOPE\0NAME`).
+    mailboxes: (changed) => {
+      const split = (name: string) => {
+        const at = name.indexOf("\0");
+        return { scope: name.slice(0, at), box: name.slice(at + 1) };
+      };
+      return new RedisMailboxes(options.address, (name) => mailboxKey(split(name).scope, split(name).box), (name) => mailboxesKey(split(name).scope), changed);
+    },
     parse: (text, fileName) => {
       const r = parse(text, { fileName });
       return { program: r.program, diagnostics: r.diagnostics };
@@ -190,7 +199,7 @@ async function runJob(job: Job<TaskJob>, token: string | undefined, tasks: TaskH
         key: data.key,
         ...(thinks.length > 0 ? { replay: { version: 1, thinks } } : {}),
         ...(data.session ? { session: { ...data.session, dir: join(tmpdir(), `patchwork-session-${data.session.id}`) } } : {}),
-        scope: `${data.run}.${data.epoch}`,
+        scope: mailboxScope(data.run, data.epoch),
         onOutput: (text) => report({ key: data.key, attempt, kind: "output", n: outputs++, text }),
         onEvent: (event: RunEvent) => {
           recorder.handle(event as PwEvent);

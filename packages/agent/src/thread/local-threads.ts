@@ -18,7 +18,7 @@ import type { PoolOptions } from "./pool.js";
 import type { FromThread, NextTaskMessage, WorkerInit } from "./protocol.js";
 import type { RootEnd, TaskReports, TaskScheduler, ThinkNumbers } from "./scheduler.js";
 import { TaskInits } from "./task-inits.js";
-import { Mailboxes } from "./mailboxes.js";
+import { Mailboxes, type MailboxStore } from "./mailboxes.js";
 import { EvaluatorThread, ThreadHost, type HostOptions, type TaskRun } from "./thread-host.js";
 
 /** What the threads ask of the fork-join groups above them (pool.ts). */
@@ -57,7 +57,7 @@ export class LocalThreads implements TaskScheduler {
   private readonly queue: TaskRun[] = [];
   /** Task threads with no task, waiting for the next (see `reuseFor`). */
   private readonly idle: ThreadHost[] = [];
-  private readonly mailboxes = new Mailboxes<EvaluatorThread>(() => this.pump());
+  private readonly mailboxes: MailboxStore<EvaluatorThread>;
   private root: EvaluatorThread | null = null;
   private closed = false;
   private readonly cpuSlots: number;
@@ -75,6 +75,7 @@ export class LocalThreads implements TaskScheduler {
   ) {
     this.cpuSlots = Math.max(1, options.cpuSlots ?? availableParallelism());
     this.inits = new TaskInits(options, (run) => groups.routeOf(run)?.init);
+    this.mailboxes = options.mailboxes?.(() => this.pump()) ?? new Mailboxes<EvaluatorThread>(() => this.pump());
   }
 
   /** Threads started so far (the program's included), for tests and benchmarks. */

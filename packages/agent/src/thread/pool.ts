@@ -13,6 +13,7 @@ import { AgentCodes } from "../errors.js";
 import type { AsyncAgent, RunEvent } from "../types.js";
 import type { EvaluatorThreadAhead } from "./ahead.js";
 import { LocalThreads, type GroupLogic, type TaskRoute } from "./local-threads.js";
+import type { MailboxStoreFactory } from "./mailboxes.js";
 import type { WorkerInit } from "./protocol.js";
 import { ThinkNumbers, type RootEnd, type TaskScheduler, type TaskSchedulerFactory } from "./scheduler.js";
 import type { EvaluatorThread, Group, HostOptions, TaskRun } from "./thread-host.js";
@@ -47,6 +48,8 @@ export interface PoolOptions {
   ahead?: EvaluatorThreadAhead;
   /** Where the worker tasks run (default: this process's threads, `LocalThreads`). */
   scheduler?: TaskSchedulerFactory;
+  /** Where the run's mailboxes are (default: this process's memory). */
+  mailboxes?: MailboxStoreFactory;
 }
 
 const noAgent: AsyncAgent = {

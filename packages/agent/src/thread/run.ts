@@ -20,6 +20,7 @@ import type { ParsedModules, WorkerInit } from "./protocol.js";
 import type { TraceWriter } from "../trace/writer.js";
 import { recorded } from "./record.js";
 import type { TaskSchedulerFactory } from "./scheduler.js";
+import type { MailboxStoreFactory } from "./mailboxes.js";
 
 export interface RunWithAgentOptions {
   source: string;
@@ -111,8 +112,9 @@ export interface RunWithAgentOptions {
    * thread for the agent (no replay), or whose cwd, env or shellStdin differ, stops it instead.
    */
   evaluatorThread?: EvaluatorThreadAhead;
-  /** Where the program's worker tasks run (scheduler.ts; default: this process's evaluator threads). */
+  /** Where the program's worker tasks run (scheduler.ts), and its mailboxes are (default: this process). */
   scheduler?: TaskSchedulerFactory;
+  mailboxes?: MailboxStoreFactory;
   /**
    * Run one worker task of `fileName` instead of the program (a fleet's `patchwork worker`):
    * `key` is its worker key in the run that delegated it (its thinks and nested tasks are named
@@ -417,6 +419,7 @@ function evaluate(
     },
     ...(takesAhead ? { ahead } : {}),
     ...(options.scheduler ? { scheduler: options.scheduler } : {}),
+    ...(options.mailboxes ? { mailboxes: options.mailboxes } : {}),
   });
 
   return new Promise<RunWithAgentResult>((resolve) => {

@@ -10,6 +10,7 @@ import type { Cassette, SessionInfo, WorkerTask } from "@patchwork/interpreter";
 import { newSession, removeSessionDir } from "@patchwork/interpreter/core";
 import type { Diagnostic } from "@patchwork/parser";
 import type { AsyncAgent, RunEvent } from "../types.js";
+import type { MailboxStoreFactory } from "./mailboxes.js";
 import { EvaluatorPool } from "./pool.js";
 import type { ParsedModules, WorkerInit } from "./protocol.js";
 import type { RootEnd } from "./scheduler.js";
@@ -21,6 +22,8 @@ export interface TaskHostOptions {
   /** Most tasks running at once here, those the tasks delegate included. */
   maxWorkers: number;
   env?: Record<string, string | undefined>;
+  /** Where the tasks' mailboxes are (default: this process's memory). */
+  mailboxes?: MailboxStoreFactory;
   /** Parses a file for the threads (a file that does not parse is left to the task's thread, which reports it). */
   parse?: (text: string, fileName: string) => { program: ParsedModules[string]["program"]; diagnostics: Diagnostic[] } | null;
 }
@@ -74,6 +77,7 @@ export class TaskHost {
       shellStdin: "ignore",
       maxWorkers: options.maxWorkers,
       onOutput: () => undefined,
+      ...(options.mailboxes ? { mailboxes: options.mailboxes } : {}),
     });
   }
 
