@@ -266,6 +266,25 @@ print(a)
     }
   });
 
+  it("goes on when Redis restarts mid-run with its append-only file", async () => {
+    const dir = scratchDir();
+    const n = 12;
+    writeFileSync(join(dir, "batch.pw"), batchProgram(n));
+    const a = agentCommand(dir, "w", batchReplies(n, "document", 1000));
+    const worker = await startWorker(redis.url, { agent: a.command, concurrency: 4, cwd: dir });
+    try {
+      const run = patchwork(["run", "batch.pw", "--queue", redis.url, "--timeout", "120"], { cwd: dir });
+      while (promptsAsked(a.log).length < 3) await new Promise((r) => setTimeout(r, 50));
+      await redis.restart(1000);
+      const result = await run;
+      expect(result.stderr).not.toMatch(/error/);
+      expect(result.status).toBe(0);
+      expect(resultLines(result.stdout)).toEqual(Array.from({ length: n }, (_, i) => `${i + 1}: R${i + 1}`));
+    } finally {
+      await worker.stop();
+    }
+  });
+
   it("says that Redis does not answer, exit 2, without a stack (run and worker)", async () => {
     const dir = scratchDir();
     writeFileSync(join(dir, "batch.pw"), batchProgram(2));

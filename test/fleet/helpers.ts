@@ -27,6 +27,8 @@ export function freePort(): Promise<number> {
 export interface RedisServer {
   url: string;
   port: number;
+  /** Stops it (SIGTERM) and starts it again on the same port and folder (its append-only file kept). */
+  restart(pauseMs: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -34,6 +36,30 @@ export interface RedisServer {
 export async function startRedis(options: { appendOnly?: boolean } = {}): Promise<RedisServer> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), "pw-redis-"));
+  let child = await redisServer(port, dir, options);
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    restart: async (pauseMs) => {
+      await stopChild(child);
+      await new Promise((r) => setTimeout(r, pauseMs));
+      child = await redisServer(port, dir, options);
+    },
+    stop: async () => {
+      await stopChild(child);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+async function redisServer(port: number, dir: string, options: { appendOnly?: boolean }): Promise<ChildProcess> {
   const args = ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", options.appendOnly ? "yes" : "no"];
   const child = spawn("redis-server", args, { stdio: ["ignore", "pipe", "pipe"] });
   let text = "";
@@ -49,18 +75,7 @@ export async function startRedis(options: { appendOnly?: boolean } = {}): Promis
     child.once("exit", (code) => reject(new Error(`redis-server exited (${code}): ${text}`)));
     child.once("error", reject);
   });
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    port,
-    stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once("exit", r));
-        child.kill("SIGTERM");
-        await exited;
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return child;
 }
 
 export function scratchDir(): string {
