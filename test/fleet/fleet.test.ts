@@ -285,6 +285,27 @@ print(a)
     }
   });
 
+  it("goes on when Redis restarts without its data: the run adds its lost tasks' jobs again", async () => {
+    const dir = scratchDir();
+    const n = 8;
+    writeFileSync(join(dir, "batch.pw"), batchProgram(n));
+    const plain = await startRedis({ appendOnly: false });
+    const a = agentCommand(dir, "w", batchReplies(n, "document", 1000));
+    const worker = await startWorker(plain.url, { agent: a.command, concurrency: 4, cwd: dir });
+    try {
+      const run = patchwork(["run", "batch.pw", "--queue", plain.url, "--timeout", "120"], { cwd: dir });
+      while (promptsAsked(a.log).length < 3) await new Promise((r) => setTimeout(r, 50));
+      await plain.restart(500);
+      const result = await run;
+      expect(result.stderr).not.toMatch(/error/);
+      expect(result.status).toBe(0);
+      expect(resultLines(result.stdout)).toEqual(Array.from({ length: n }, (_, i) => `${i + 1}: R${i + 1}`));
+    } finally {
+      await worker.stop();
+      await plain.stop();
+    }
+  });
+
   it("says that Redis does not answer, exit 2, without a stack (run and worker)", async () => {
     const dir = scratchDir();
     writeFileSync(join(dir, "batch.pw"), batchProgram(2));

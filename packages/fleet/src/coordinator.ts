@@ -49,6 +49,9 @@ interface Remote {
   /** The worker's cwd and its name of the task's file (its files' names are made the run's). */
   workerCwd: string | null;
   workerFile: string | null;
+  /** Its job, and whether the last check found it gone from the queue (see `watch`). */
+  job: TaskJob | null;
+  missing: boolean;
 }
 
 export class Fleet {
@@ -111,6 +114,7 @@ class FleetScheduler implements TaskScheduler {
   private readonly remotes = new Map<string, Remote>();
   private closed = false;
   private pumping = false;
+  private readonly watchdog: NodeJS.Timeout;
   private readonly reader: Redis;
   private readonly sources = new Map<string, SourceFiles>();
   private readonly replayOf = new Map<string, NonNullable<TaskJob["replay"]>>();
@@ -132,6 +136,29 @@ class FleetScheduler implements TaskScheduler {
       list.push(think);
     }
     this.stopped = this.read();
+    this.watchdog = setInterval(() => void this.watch(), WATCH_MS);
+    this.watchdog.unref();
+  }
+
+  /**
+   * A job gone from the queue while its task has not ended (a Redis restarted without its
+   * append-only file lost it): found gone at two checks in a row (its end report may be on its
+   * way), it is added again; its worker replays what is left of its journal.
+   */
+  private async watch(): Promise<void> {
+    const lost: TaskJob[] = [];
+    for (const remote of [...this.remotes.values()]) {
+      if (!remote.job) continue;
+      const state = await this.fleet.queue.getJobState(jobId(this.fleet.run, this.fleet.epoch, remote.run.key)).catch(() => null);
+      if (state === null || this.closed) return; // Redis not there: next time
+      if (state !== "unknown" || this.remotes.get(remote.run.key) !== remote) remote.missing = false;
+      else if (!remote.missing) remote.missing = true;
+      else {
+        remote.missing = false;
+        lost.push(remote.job);
+      }
+    }
+    if (lost.length > 0) this.add(lost.map((job) => this.jobOpts(job)));
   }
 
   submit(runs: readonly TaskRun[]): void {
@@ -152,12 +179,12 @@ class FleetScheduler implements TaskScheduler {
   /** Adds jobs while fewer than `maxWorkers` of the run's tasks are on the fleet. */
   private pump(): void {
     if (this.closed) return;
-    const jobs: { name: string; data: TaskJob; opts: { jobId: string; removeOnComplete: true; removeOnFail: true } }[] = [];
+    const jobs: ReturnType<FleetScheduler["jobOpts"]>[] = [];
     while (this.pending.length > 0 && this.remotes.size < this.fleet.options.maxWorkers) {
       const run = this.pending.shift()!;
       if (run.state !== "queued") continue;
       run.state = "running";
-      this.remotes.set(run.key, { run, thinkIds: new Map(), endedThinks: new Set(), attempt: null, outputs: 0, plain: 0, attemptPlain: 0, workerCwd: null, workerFile: null });
+      this.remotes.set(run.key, { run, thinkIds: new Map(), endedThinks: new Set(), attempt: null, outputs: 0, plain: 0, attemptPlain: 0, workerCwd: null, workerFile: null, job: null, missing: false });
       let data: TaskJob;
       try {
         data = this.jobOf(run);
@@ -165,9 +192,18 @@ class FleetScheduler implements TaskScheduler {
         this.end(run.key, { kind: "crashed", message: `the task's sources could not be read: ${error instanceof Error ? error.message : String(error)}` });
         continue;
       }
-      jobs.push({ name: run.spec.worker, data, opts: { jobId: jobId(this.fleet.run, this.fleet.epoch, run.key), removeOnComplete: true, removeOnFail: true } });
+      this.remotes.get(run.key)!.job = data;
+      jobs.push(this.jobOpts(data));
     }
     if (jobs.length === 0) return;
+    this.add(jobs);
+  }
+
+  private jobOpts(data: TaskJob) {
+    return { name: data.worker, data, opts: { jobId: jobId(this.fleet.run, this.fleet.epoch, data.key), removeOnComplete: true, removeOnFail: true } as const };
+  }
+
+  private add(jobs: ReturnType<FleetScheduler["jobOpts"]>[]): void {
     this.fleet.queue.addBulk(jobs).catch((error: unknown) => {
       for (const job of jobs) this.end(job.data.key, { kind: "crashed", message: `[${FleetCodes.lost}] the task could not be queued: ${String(error)}` });
     });
@@ -225,6 +261,7 @@ class FleetScheduler implements TaskScheduler {
       this.cancelRemote(undefined, message);
       for (const key of keys) void this.fleet.queue.remove(jobId(this.fleet.run, this.fleet.epoch, key)).catch(() => undefined);
     }
+    clearInterval(this.watchdog);
     this.reader.disconnect();
   }
 
@@ -319,6 +356,9 @@ class FleetScheduler implements TaskScheduler {
     this.pumpSoon();
   }
 }
+
+/** How often the run checks that its tasks' jobs are still on the queue. */
+const WATCH_MS = 5000;
 
 /** The worker's think number an event is about, if any. */
 function thinkOf(event: RunEvent): number | undefined {
