@@ -10,12 +10,13 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { WaitingError, Worker, type ConnectionOptions, type Job } from "bullmq";
 import type { Redis } from "ioredis";
-import { CassetteRecorder, type CassetteThink, type PwEvent } from "@patchwork/interpreter";
+import type { CassetteThink, PwEvent } from "@patchwork/interpreter";
 import { TaskHost, type AsyncAgent, type RootEnd, type RunEvent } from "@patchwork/agent";
 import { parse } from "@patchwork/parser";
 import { checkReachable, redisOf } from "./connect.js";
+import { TaskJournal } from "./journal.js";
 import { RedisMailboxes } from "./mailboxes.js";
-import { CANCEL_CHANNEL, PREFIX, QUEUE_NAME, cancelledKey, epochKey, journalKey, journalsKey, mailboxKey, mailboxScope, mailboxesKey, reportsKey, type CancelMessage, type TaskJob, type TaskReport } from "./protocol.js";
+import { CANCEL_CHANNEL, PREFIX, QUEUE_NAME, cancelledKey, epochKey, journalKey, mailboxKey, mailboxScope, mailboxesKey, reportsKey, type CancelMessage, type TaskJob, type TaskReport } from "./protocol.js";
 import { checkSources, localFile, localPath } from "./sources.js";
 import { FleetError, type QueueAddress } from "./url.js";
 
@@ -156,9 +157,8 @@ async function runJob(job: Job<TaskJob>, token: string | undefined, tasks: TaskH
     last = redis.xadd(stream, "*", "m", JSON.stringify(r));
     last.catch(() => undefined);
   };
-  const journal = journalKey(data.run, data.key);
-  // One round trip: whether the run cancelled the task meanwhile, and its journal.
-  const [cancelled, entries, epoch] = (await redis.multi().smismember(cancelledKey(data.run, data.epoch), data.key, "*").lrange(journal, 0, -1).get(epochKey(data.run)).exec())!.map(([, r]) => r) as [number[], string[], string | null];
+  // One round trip: whether the run cancelled the task meanwhile (or was resumed elsewhere), and its journal.
+  const [cancelled, entries, epoch] = (await redis.multi().smismember(cancelledKey(data.run, data.epoch), data.key, "*").lrange(journalKey(data.run, data.key), 0, -1).get(epochKey(data.run)).exec())!.map(([, r]) => r) as [number[], string[], string | null];
   if (cancelled.some((x) => x === 1) || (epoch !== null && epoch !== data.epoch)) return;
   const fileName = localPath(data.file, options.cwd);
   report({ key: data.key, attempt, kind: "start", host, cwd: options.cwd, file: fileName });
@@ -172,21 +172,7 @@ async function runJob(job: Job<TaskJob>, token: string | undefined, tasks: TaskH
     await last;
     return;
   }
-  const journaled = entries.map((text) => JSON.parse(text) as CassetteThink);
-  const known = new Set<string>();
-  const thinks: CassetteThink[] = [];
-  for (const t of [...journaled, ...(data.replay ?? [])]) {
-    const id = `${t.worker ?? "main"}\0${t.think}`;
-    if (known.has(id)) continue;
-    known.add(id);
-    thinks.push(t);
-  }
-  const recorder = new CassetteRecorder(undefined, (entry) => {
-    const id = `${entry.worker ?? "main"}\0${entry.think}`;
-    if (known.has(id)) return;
-    known.add(id);
-    void redis.multi().rpush(journal, JSON.stringify(entry)).sadd(journalsKey(data.run), journal).exec().catch(() => undefined);
-  });
+  const journal = new TaskJournal(redis, data.run, data.key, entries.map((text) => JSON.parse(text) as CassetteThink), data.replay);
   const controller = new AbortController();
   const mine: Running = { job: data, controller, handBack: false };
   running.add(mine);
@@ -197,12 +183,12 @@ async function runJob(job: Job<TaskJob>, token: string | undefined, tasks: TaskH
       {
         spec: { fileName, worker: data.worker, args: data.args },
         key: data.key,
-        ...(thinks.length > 0 ? { replay: { version: 1, thinks } } : {}),
+        ...(journal.thinks.length > 0 ? { replay: { version: 1, thinks: journal.thinks } } : {}),
         ...(data.session ? { session: { ...data.session, dir: join(tmpdir(), `patchwork-session-${data.session.id}`) } } : {}),
         scope: mailboxScope(data.run, data.epoch),
         onOutput: (text) => report({ key: data.key, attempt, kind: "output", n: outputs++, text }),
         onEvent: (event: RunEvent) => {
-          recorder.handle(event as PwEvent);
+          journal.handle(event as PwEvent);
           report({ key: data.key, attempt, kind: "event", event });
         },
         signal: controller.signal,
@@ -222,7 +208,7 @@ async function runJob(job: Job<TaskJob>, token: string | undefined, tasks: TaskH
     }
     end(ended);
     const ok = ended.kind === "done" && !ended.outcome.diagnostics.some((d) => d.severity === "error");
-    const replayed = journaled.length > 0 ? `, ${journaled.length} thinks replayed` : "";
+    const replayed = journal.journaled.length > 0 ? `, ${journal.journaled.length} thinks replayed` : "";
     options.log(`${ok ? "done" : "failed"} ${data.key} in ${Date.now() - started} ms${replayed}`);
   } finally {
     running.delete(mine);

@@ -88,7 +88,7 @@ export class LocalThreads implements TaskScheduler {
     return new Promise((resolve) => {
       const ahead = this.options.ahead;
       const host = this.newHost(this.options.init, ahead);
-      const root = new EvaluatorThread(0, this.options.init.worker ?? "main", null, host, this.hostOptions);
+      const root = new EvaluatorThread(0, "main", null, host, this.hostOptions);
       this.root = root;
       this.threads.add(root);
       this.listen(host, (end) => resolve(end));

@@ -156,8 +156,7 @@ export class EvaluatorPool implements GroupLogic {
 
   delegate(owner: EvaluatorThread, id: number, tasks: WorkerTask[]): void {
     const group: Group = { owner, id, runs: [], results: tasks.map(() => null), left: tasks.length, failure: null, joinReply: null };
-    // (The program's thread of a run of one task, a fleet worker's, names its tasks after it too.)
-    const prefix = owner.run || this.options.init.task ? `${owner.label}/` : "";
+    const prefix = owner.run ? `${owner.label}/` : "";
     group.runs = tasks.map((spec, index) => ({ spec, key: `${prefix}${spec.worker}#${++owner.delegated}`, group, index, state: "queued", thread: null }));
     owner.groups.set(id, group);
     this.scheduler.submit(group.runs);

@@ -6,7 +6,7 @@
  */
 import { setMaxListeners } from "node:events";
 import { fileURLToPath } from "node:url";
-import type { Cassette, JsonValue, RecordingSummary, WorkerTask } from "@patchwork/interpreter";
+import type { Cassette, JsonValue, RecordingSummary } from "@patchwork/interpreter";
 import type { Diagnostic, Program } from "@patchwork/parser";
 import type { AcpAgentOptions } from "../acp/agent.js";
 import type { AgentProcess } from "../acp/process.js";
@@ -115,12 +115,6 @@ export interface RunWithAgentOptions {
   /** Where the program's worker tasks run (scheduler.ts), and its mailboxes are (default: this process). */
   scheduler?: TaskSchedulerFactory;
   mailboxes?: MailboxStoreFactory;
-  /**
-   * Run one worker task of `fileName` instead of the program (a fleet's `patchwork worker`):
-   * `key` is its worker key in the run that delegated it (its thinks and nested tasks are named
-   * after it), `value` the task's result. `entry` and the arguments do not apply.
-   */
-  task?: { spec: WorkerTask; key: string };
 }
 
 /** A program's AST and parse diagnostics, and those of every file its imports load (by path). */
@@ -142,8 +136,6 @@ export interface RunWithAgentResult {
   entry?: string;
   /** With `record`: what the cassette got (`kept`: entries read from it to resume; `cut`: it ended inside an entry). */
   recording?: RecordingSummary & { kept: number; cut: boolean };
-  /** A `task` run's uncaught `throw` (its delegator's failure keeps the value). */
-  thrown?: JsonValue;
 }
 
 const workerPath = fileURLToPath(new URL("./evaluator-worker.js", import.meta.url));
@@ -390,7 +382,6 @@ function evaluate(
     // the first think the cassette lacks waits for it (`lateAgent`).
     ...(starting && !options.replay ? { gated: true } : {}),
     ...(runAgent?.hinted ? { hinted: true } : {}),
-    ...(options.task ? { task: options.task.spec, worker: options.task.key, taskId: 0, entry: undefined, lineBuffered: true } : {}),
   };
   const runController = new AbortController();
   // One abort listener per evaluator thread's bridge: a run with many workers has many.
@@ -499,9 +490,9 @@ function evaluate(
         return;
       }
       const errors = end.outcome.diagnostics.some((d) => d.severity === "error");
-      const { thrown, ...outcome } = end.outcome;
+      const { thrown: _thrown, ...outcome } = end.outcome;
       // Output of every thread, in the order it was written (the program thread's alone is outcome.output).
-      finish({ ok: !errors, exitCode: errors ? 1 : 0, cancelled: false, ...outcome, ...(options.task && thrown !== undefined ? { thrown } : {}), output: output.join("") });
+      finish({ ok: !errors, exitCode: errors ? 1 : 0, cancelled: false, ...outcome, output: output.join("") });
     });
   });
 }
