@@ -57,40 +57,9 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
   subscriber.on("error", () => undefined);
   const running = new Set<Running>();
   const host = `${hostname()}:${process.pid}`;
-  await subscriber.subscribe(CANCEL_CHANNEL);
-  subscriber.on("message", (_channel: string, text: string) => {
-    let message: CancelMessage;
-    try {
-      message = JSON.parse(text) as CancelMessage;
-    } catch {
-      return;
-    }
-    for (const r of running) {
-      const epoch = message.others ? r.job.epoch !== message.epoch : r.job.epoch === message.epoch;
-      if (r.job.run === message.run && epoch && (message.key === undefined || message.key === r.job.key)) {
-        options.log(`cancel ${r.job.key} (${message.why})`);
-        r.controller.abort();
-      }
-    }
-  });
+  await listenForCancels(subscriber, running, options.log);
   // One pool of evaluator threads for every task this process runs (threads reused, files parsed once).
-  const tasks = new TaskHost({
-    cwd: options.cwd,
-    agent: options.agent,
-    maxWorkers: Math.max(8, options.concurrency * 2),
-    // The tasks' mailboxes on Redis, scoped per run (local-threads.ts names them `SCOPE\0NAME`).
-    mailboxes: (changed) => {
-      const split = (name: string) => {
-        const at = name.indexOf("\0");
-        return { scope: name.slice(0, at), box: name.slice(at + 1) };
-      };
-      return new RedisMailboxes(options.address, (name) => mailboxKey(split(name).scope, split(name).box), (name) => mailboxesKey(split(name).scope), changed);
-    },
-    parse: (text, fileName) => {
-      const r = parse(text, { fileName });
-      return { program: r.program, diagnostics: r.diagnostics };
-    },
-  });
+  const tasks = taskHostOf(options);
   const lockMs = options.lockMs ?? 30_000;
   const worker = new Worker<TaskJob>(QUEUE_NAME, (job, token) => runJob(job, token, tasks, options, redis, running, host), {
     connection: { ...options.address.options, maxRetriesPerRequest: null } as ConnectionOptions,
@@ -135,6 +104,47 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
   await worker.waitUntilReady();
   options.log(`worker ${host} takes tasks from ${options.address.shown} (${options.concurrency} at once)`);
   return { closed, stop };
+}
+
+/** The run's cancels (pub/sub): the running tasks they name stop. */
+async function listenForCancels(subscriber: Redis, running: Set<Running>, log: (line: string) => void): Promise<void> {
+  await subscriber.subscribe(CANCEL_CHANNEL);
+  subscriber.on("message", (_channel: string, text: string) => {
+    let message: CancelMessage;
+    try {
+      message = JSON.parse(text) as CancelMessage;
+    } catch {
+      return;
+    }
+    for (const r of running) {
+      const epoch = message.others ? r.job.epoch !== message.epoch : r.job.epoch === message.epoch;
+      if (r.job.run === message.run && epoch && (message.key === undefined || message.key === r.job.key)) {
+        log(`cancel ${r.job.key} (${message.why})`);
+        r.controller.abort();
+      }
+    }
+  });
+}
+
+/** One pool of evaluator threads for every task this process runs (threads reused, files parsed once). */
+function taskHostOf(options: FleetWorkerOptions): TaskHost {
+  return new TaskHost({
+    cwd: options.cwd,
+    agent: options.agent,
+    maxWorkers: Math.max(8, options.concurrency * 2),
+    // The tasks' mailboxes on Redis, scoped per run (local-threads.ts names them `SCOPE\0NAME`).
+    mailboxes: (changed) => {
+      const split = (name: string) => {
+        const at = name.indexOf("\0");
+        return { scope: name.slice(0, at), box: name.slice(at + 1) };
+      };
+      return new RedisMailboxes(options.address, (name) => mailboxKey(split(name).scope, split(name).box), (name) => mailboxesKey(split(name).scope), changed);
+    },
+    parse: (text, fileName) => {
+      const r = parse(text, { fileName });
+      return { program: r.program, diagnostics: r.diagnostics };
+    },
+  });
 }
 
 /** `promise`, or nothing after `ms` (and never a rejection). */
