@@ -65,7 +65,7 @@ export class Fleet {
   private constructor(readonly options: FleetRunOptions) {
     this.run = options.run ?? randomBytes(8).toString("hex");
     this.queue = new Queue(QUEUE_NAME, { connection: { ...options.address.options, maxRetriesPerRequest: null } as ConnectionOptions, prefix: PREFIX });
-    this.queue.on("error", () => undefined); // (ioredis reconnects; a lost Redis shows as a stalled run, and ends at --timeout)
+    this.queue.on("error", () => undefined); // (ioredis reconnects by itself; jobs a restart lost are added again: `watch`)
     this.redis = redisOf(options.address);
     this.redis.on("error", () => undefined);
   }
@@ -129,10 +129,12 @@ class FleetScheduler implements TaskScheduler {
   ) {
     this.reader = redisOf(fleet.options.address);
     this.reader.on("error", () => undefined);
+    // A task's thinks and those of the tasks it delegated (`summarize#3/helper#1`) go with its job.
     for (const think of fleet.options.replay?.thinks ?? []) {
       if (think.worker === undefined) continue;
-      let list = this.replayOf.get(think.worker);
-      if (!list) this.replayOf.set(think.worker, (list = []));
+      const task = think.worker.split("/")[0]!;
+      let list = this.replayOf.get(task);
+      if (!list) this.replayOf.set(task, (list = []));
       list.push(think);
     }
     this.stopped = this.read();
