@@ -118,6 +118,11 @@ const runs = [
     ],
   },
   {
+    // Needs redis-server (CI installs it before bench:smoke); without it, the script says it skipped.
+    script: "bench-fleet.mjs",
+    expect: [`^(overhead per task through the queue: ${number} ms|fleet benchmark skipped)`, `^(2 workers: 8 tasks of a 2-s think in ${number} s|fleet benchmark skipped)`],
+  },
+  {
     script: "bench-lsp.mjs",
     expect: [
       `^full check .* median ${number} ms CPU$`,

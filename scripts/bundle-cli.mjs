@@ -59,7 +59,7 @@ export const scriptNames = ["parsing", "check-analysis", "fast-commands"];
 const notInFastCommands = /^(\.\/(agent-run|early-agent|journal|presets|parsing|check-analysis)\.js|@patchwork\/agent(\/run)?)$/;
 
 /** The workspace packages whose compiled code goes into the bundle. */
-const bundledPackages = ["parser", "interpreter", "analysis", "agent", "serve", "language-server", "cli"];
+const bundledPackages = ["parser", "interpreter", "analysis", "agent", "fleet", "serve", "language-server", "cli"];
 
 /** Every npm dependency of the CLI package stays an import of that package. */
 const external = Object.keys(JSON.parse(readFileSync(join(cli, "package.json"), "utf8")).dependencies ?? {});

@@ -1,10 +1,10 @@
-// Package dependencies point one way: parser ← interpreter ← analysis ← agent ← serve ← language-server ← cli.
+// Package dependencies point one way: parser ← interpreter ← analysis ← agent ← fleet ← serve ← language-server ← cli.
 // This test fails if any package imports (or depends on) one that sits above it.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
-const ORDER = ["parser", "interpreter", "analysis", "agent", "serve", "language-server", "cli"] as const;
+const ORDER = ["parser", "interpreter", "analysis", "agent", "fleet", "serve", "language-server", "cli"] as const;
 const root = join(import.meta.dirname, "..");
 
 function sourceFiles(dir: string): string[] {

@@ -60,7 +60,7 @@ export const endToEndSuites = [
 ];
 
 /** The suites with configs and commands of their own (see each vitest.*.config.ts). */
-export const ownCommandSuites = ["test/agents/**", "test/package/**", "test/browser/**", "test/acpx/**", "test/mcp-inspector/**", "test/editor/**"];
+export const ownCommandSuites = ["test/agents/**", "test/package/**", "test/browser/**", "test/acpx/**", "test/mcp-inspector/**", "test/editor/**", "test/fleet/**"];
 
 export const allTests = ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"];
 

@@ -22,6 +22,8 @@ import { parseAhead } from "./programs.js";
 import { NO_AGENT_NOTICE, openCache, showResult, type RunArgs } from "./run-command.js";
 import type { Terminal } from "./terminal.js";
 import { configureVendorCache } from "./vendor.js";
+import type { Fleet } from "@patchwork/fleet";
+import { openFleet, queueOf } from "./fleet-run.js";
 
 const STOP_SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
@@ -44,6 +46,18 @@ export interface AgentRunInput {
 /** `patchwork run FILE --agent …`: the evaluator thread plus the ACP runtime. */
 export async function runWithAcpAgent({ args, text, cwd, agentCommand, term, argStrings, recording, early, ahead }: AgentRunInput): Promise<number> {
   const command = early?.command ?? (agentCommand === undefined ? undefined : resolveAgentCommand(agentCommand));
+  // --queue: the worker tasks go to a fleet (fleet-run.ts); a Redis that does not answer ends the run here.
+  const queue = queueOf(args);
+  let fleet: Fleet | undefined;
+  if (queue !== undefined) {
+    const opened = await openFleet(queue, args, cwd, recording, term);
+    if ("status" in opened) {
+      early?.abandon();
+      ahead?.discard();
+      return opened.status;
+    }
+    fleet = opened.fleet;
+  }
   // The agent runtime's npm packages load from a script with a code cache: this command line's switches (decision 0019).
   configureVendorCache({ noCache: args.noCache, verbose: args.verbose ? (line) => term.stderr(line) : undefined });
   const progress = new Progress(term, { spinner: term.stderrIsTTY && !args.quiet, verbose: args.verbose ?? 0 });
@@ -107,6 +121,7 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term, arg
       ...(recording?.replay ? { replay: recording.replay } : {}),
       ...(ahead ? { evaluatorThread: ahead } : {}),
       ...(command !== undefined ? { budget: budgetLimits(args) } : {}),
+      ...(fleet ? { scheduler: fleet.scheduler, mailboxes: fleet.mailboxes } : {}),
       onEvent: (event: RunEvent) => {
         recording?.onEvent?.(event);
         if (event.type === "think-start" && command === undefined && !args.noAgent && !recording?.replay && !announced) {
@@ -124,6 +139,8 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term, arg
   } finally {
     progress.stop();
     for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+    // A run that did not end well keeps its tasks' journals: `--resume` finds them.
+    await fleet?.close({ keepJournal: !result?.ok });
   }
   const budgetStop = result.budgetStop ? { ...result.budgetStop, hint: resumeHint(result.budgetStop.kind, args) } : undefined;
   recording?.finish({ cancelled: result.cancelled, ok: result.ok, ...(budgetStop ? { budgetStop } : {}) });

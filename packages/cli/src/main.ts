@@ -140,6 +140,16 @@ function commandLine(
       },
     )
     .command(
+      "worker",
+      "take a fleet's worker tasks from the queue (run --queue) and run them here with this machine's agent, until Ctrl-C",
+      (y) =>
+        withOptions(known("worker", y), "worker"),
+      async (args) => {
+        const { workerCommand } = await import("./worker-command.js");
+        result.status = await workerCommand(args as never, term);
+      },
+    )
+    .command(
       "list <file>",
       "list the entries a program offers (skills, commands, functions, workers) with their signatures",
       (y) => withOptions(known("list", y), "list").positional("file", { type: "string", demandOption: true }),

@@ -6,7 +6,7 @@
 // might expect it. Plain data, no imports: the CommonJS launcher holds it (decision 0020).
 
 /** The commands `patchwork --help` lists, in its order (mcp-relay is internal). */
-export const COMMANDS = ["run", "list", "test", "trace", "acp", "mcp", "plugin", "parse", "check", "fmt", "lsp"] as const;
+export const COMMANDS = ["run", "worker", "list", "test", "trace", "acp", "mcp", "plugin", "parse", "check", "fmt", "lsp"] as const;
 
 export type CommandName = (typeof COMMANDS)[number];
 
@@ -53,6 +53,7 @@ export const OPTIONS: readonly OptionSpec[] = [
       mcp: `the agent for the skills' thinks: ${AGENT} (default: $PATCHWORK_AGENT, else the client's sampling)`,
       plugin: `the agent that answers the skills' thinks, baked into the plugin's patchwork mcp: ${AGENT}`,
       test: `with --update: the agent to record the cassettes with: ${AGENT}`,
+      worker: `the agent that answers the thinks of the tasks this worker takes: ${AGENT} (default: $PATCHWORK_AGENT; none: thinks evaluate to their prompt)`,
     },
   },
   {
@@ -66,6 +67,7 @@ export const OPTIONS: readonly OptionSpec[] = [
       mcp: "no ACP agent even if $PATCHWORK_AGENT is set: the client's sampling if it offers it, else thinks evaluate to their prompt",
       plugin: "bake --no-agent into the plugin's patchwork mcp: the client's sampling, else prompts, whatever $PATCHWORK_AGENT says there",
       test: "with --update: rewrite the snapshots only, even if $PATCHWORK_AGENT is set (tests replay without an agent anyway)",
+      worker: "run the tasks without an agent even if $PATCHWORK_AGENT is set",
     },
     why: "acp: the panel's prompts go to the agent, so it needs one",
   },
@@ -145,7 +147,7 @@ export const OPTIONS: readonly OptionSpec[] = [
     group: "Program:",
     fast: true,
     describe: "working directory of the program (an existing folder)",
-    commands: { run: true, mcp: "working directory of the skills' runs (an existing folder)", acp: "working directory of the agent and of the panel's programs (an existing folder)" },
+    commands: { run: true, mcp: "working directory of the skills' runs (an existing folder)", acp: "working directory of the agent and of the panel's programs (an existing folder)", worker: "the project's folder: the runs' files are found under it (default: the current one)" },
     why: "test: each test runs in its own folder",
   },
   {
@@ -178,6 +180,14 @@ export const OPTIONS: readonly OptionSpec[] = [
     describe: "stop before a think would pass this cost (2.50, 2.50USD) or number of tokens (2000000tok) (exit 3; $PATCHWORK_BUDGET)",
     commands: { run: true },
   },
+  {
+    name: "queue",
+    type: "string",
+    group: "Program:",
+    describe: "run the worker tasks on a fleet: jobs on this Redis (redis://HOST:PORT[/DB], rediss://…; default $PATCHWORK_QUEUE) taken by `patchwork worker` processes",
+    commands: { run: true, worker: "the fleet's Redis: redis://HOST:PORT[/DB] or rediss://… (default $PATCHWORK_QUEUE)" },
+  },
+  { name: "concurrency", type: "number", describe: "most tasks running at once in this process (default 8)", commands: { worker: true } },
   { name: "keep-session", type: "boolean", group: "Program:", fast: true, describe: "keep self.session.dir after the run", commands: { run: true } },
   {
     name: "no-cache",

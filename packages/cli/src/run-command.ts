@@ -30,6 +30,8 @@ export interface RunArgs {
   /** `--arg name=value`. */
   arg?: string[];
   maxWorkers?: number;
+  /** `--queue URL`: the worker tasks go to a fleet's queue (packages/fleet). */
+  queue?: string;
   keepSession?: boolean;
   /** The entry was named with `--entry` (not as the first word after the file). */
   entryOption?: boolean;

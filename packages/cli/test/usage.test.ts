@@ -22,7 +22,7 @@ describe("usage errors say what is wrong with what was typed", () => {
     expect(usage(["runn", "x.pw"])).toBe("patchwork: unknown command runn; did you mean run?");
     expect(usage(["chek", "x.pw"])).toBe("patchwork: unknown command chek; did you mean check?");
     expect(usage(["frobnicate"])).toBe(
-      "patchwork: unknown command frobnicate (the commands: run, list, test, trace, acp, mcp, plugin, parse, check, fmt, lsp)",
+      "patchwork: unknown command frobnicate (the commands: run, worker, list, test, trace, acp, mcp, plugin, parse, check, fmt, lsp)",
     );
   });
 

@@ -105,6 +105,7 @@ export function runTestAgentMain(argv: string[]): void {
       const session = sessions.get(params.sessionId);
       if (!session) throw acp.RequestError.resourceNotFound(params.sessionId);
       const text = params.prompt.map((b) => (b.type === "text" ? b.text : "")).join("");
+      if (script.logPrompts) log(`prompt text: ${JSON.stringify(text)}`);
       const nth = ++promptCount;
       firstPromptAt ??= Date.now();
       const outage = script.outage;

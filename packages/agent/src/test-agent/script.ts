@@ -96,6 +96,8 @@ export const scriptSchema = z
       .optional(),
     /** Also append every log line to this file (synchronously, before the answer it logs goes out). */
     logFile: z.string().optional(),
+    /** Also log each prompt's text (`prompt text: "…"`, JSON), to count which thinks were asked. */
+    logPrompts: z.boolean().optional(),
     /** Text written to stdout at start-up (makes the process not an ACP agent). */
     banner: z.string().optional(),
     prompts: z.array(entry).default([]),

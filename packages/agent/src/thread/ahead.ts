@@ -3,7 +3,7 @@
  * isolate, Node's bootstrap, the interpreter's code) then overlaps whatever its caller does
  * first. `patchwork run --resume` starts one while it reads the cassette, opens the journal and
  * loads the run's code: the replay starts at once (docs/benchmarks.md, "The cassette journal
- * and resuming"). The thread starts as a standby thread (pool.ts's task threads start so too)
+ * and resuming"). The thread starts as a standby thread (local-threads.ts's task threads start so too)
  * and the pool gives it the program with `next-task`.
  *
  * Only a run that does not hold its program's thread for the agent (a replay) takes one: a

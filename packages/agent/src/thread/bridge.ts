@@ -100,7 +100,7 @@ export class ThinkBridge {
 
   /**
    * Whether the evaluator thread is blocked in a think, waiting for the agent (not running one
-   * of its `do` children): it then uses no CPU (pool.ts starts other tasks meanwhile).
+   * of its `do` children): it then uses no CPU (local-threads.ts starts other tasks meanwhile).
    */
   get waiting(): boolean {
     for (const think of this.open.values()) if (think.evaluatorWaits) return true;

@@ -80,7 +80,7 @@ interface EvaluatorModule {
 }
 
 async function main(): Promise<void> {
-  // A task thread may run several tasks one after another (pool.ts reuses threads): `init` is
+  // A task thread may run several tasks one after another (local-threads.ts reuses threads): `init` is
   // then updated in place, so that the host's wrappers read the current task's worker.
   const init = { ...(workerData as WorkerInit) };
   // Listening from the start: `go` may come while the interpreter still loads.
@@ -150,7 +150,7 @@ async function main(): Promise<void> {
     });
   }
   withTaskProgram(init);
-  // A thread started ahead of any task (pool.ts) waits for its first `next-task`.
+  // A thread started ahead of any task (local-threads.ts) waits for its first `next-task`.
   if (init.standby) return;
   if (init.task && startResumable(mod as EvaluatorModule, { ...init }, agent, base)) return;
   await runProgram(mod as EvaluatorModule, init, agent, base, host, lines, output, go);
@@ -169,7 +169,7 @@ function withTaskProgram(init: WorkerInit): WorkerInit {
 }
 
 /**
- * A task of a worker whose tasks share threads (pool.ts) runs in resumable form beside the
+ * A task of a worker whose tasks share threads (local-threads.ts) runs in resumable form beside the
  * thread's other tasks (task-slots.ts), with its own output lines; false when this thread
  * cannot run it so (it then runs the ordinary way).
  */
@@ -249,7 +249,7 @@ async function runProgram(
     init.session ? new ThreadWorkers(agent, init.session) : undefined;
   const task = init.task;
   // The program's thread parses its program itself when it has workers (so that the first
-  // delegation hands the AST to the main thread, pool.ts, and task threads need no parser) or
+  // delegation hands the AST to the main thread, local-threads.ts, and task threads need no parser) or
   // while it waits for the agent; unless the caller parsed it (`init.parsed`).
   const parsedAhead = !task && init.parsed && !hasErrors(init.parsed.diagnostics) ? init.parsed : undefined;
   const parsesOwn = !task && !init.parsed && Boolean(workers || go) && !init.repl && init.evaluatorModule === undefined;
@@ -273,7 +273,7 @@ async function runProgram(
   // A program that does not parse runs nothing: its errors need not wait for the agent.
   const parseFailed = (parsesOwn && own === null && !init.fileName.endsWith(".json")) || hasErrors(init.parsed?.diagnostics);
   if (go && !parseFailed) await go;
-  // A task's messages name it (a thread may carry other tasks, suspended: pool.ts).
+  // A task's messages name it (a thread may carry other tasks, suspended: local-threads.ts).
   slots.current = init.taskId;
   if (init.replay && !init.repl) outbox.hold();
   const result = mod.run(task && init.fileName !== task.fileName ? base.readFile(task.fileName) : init.source, {

@@ -12,7 +12,23 @@ interface Waiter<Owner> {
   timer: NodeJS.Timeout;
 }
 
-export class Mailboxes<Owner> {
+/**
+ * Where a run's mailboxes are: this process's memory (`Mailboxes`, the default) or a fleet's
+ * Redis (packages/fleet), so that tasks on other machines share them. `changed`: called after a
+ * receive starts waiting or is answered.
+ */
+export interface MailboxStore<Owner> {
+  send(name: string, value: JsonValue): void;
+  receive(owner: Owner, reply: (result: ReceiveResult) => void, name: string, timeoutMs: number): void;
+  /** A stopped owner's pending receives are dropped (unanswered). */
+  dropWaiters(owner: Owner): void;
+  /** The run is over. */
+  clear(): void;
+}
+
+export type MailboxStoreFactory = (changed: () => void) => MailboxStore<object>;
+
+export class Mailboxes<Owner> implements MailboxStore<Owner> {
   private readonly boxes = new Map<string, { messages: JsonValue[]; waiters: Waiter<Owner>[] }>();
 
   /** `changed`: called after a receive starts waiting or is answered (the pool's scheduling counts waiting threads). */

@@ -75,11 +75,11 @@ export interface WorkerInit {
   gated?: boolean;
   /** The main thread has told the agent how many thinks the program's text holds (`thinks-ahead` is not sent). */
   hinted?: boolean;
-  /** A task thread started ahead of any task (pool.ts): it loads, then waits for its first `next-task`. */
+  /** A task thread started ahead of any task (local-threads.ts): it loads, then waits for its first `next-task`. */
   standby?: boolean;
-  /** The task's id on its thread (pool.ts): the thread's messages about it carry it as `task`. */
+  /** The task's id on its thread (local-threads.ts): the thread's messages about it carry it as `task`. */
   taskId?: number;
-  /** The worker key of the task this thread runs (pool.ts): set on its think requests and think events. */
+  /** The worker key of the task this thread runs (local-threads.ts): set on its think requests and think events. */
   worker?: string;
   /** Write output in whole lines only (threads running side by side never split each other's lines). */
   lineBuffered?: boolean;
@@ -109,7 +109,7 @@ export interface SessionRunMessage {
   main?: SessionEntry;
 }
 
-/** Main → a task thread whose task is done, on `parentPort`: run this task next (pool.ts reuses threads). */
+/** Main → a task thread whose task is done, on `parentPort`: run this task next (local-threads.ts reuses threads). */
 export interface NextTaskMessage {
   type: "next-task";
   init: WorkerInit;

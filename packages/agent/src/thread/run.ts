@@ -23,6 +23,8 @@ import { BudgetGate, BUDGET_EXIT_STATUS, type BudgetLimits, type BudgetStop } fr
 import { RunTotalsCounter, type RunTotals } from "../batch/totals.js";
 import { withBatchPolicy, type BatchPolicyOptions } from "../batch/policy.js";
 import { genericTransient } from "../batch/transient.js";
+import type { TaskSchedulerFactory } from "./scheduler.js";
+import type { MailboxStoreFactory } from "./mailboxes.js";
 
 export interface RunWithAgentOptions {
   source: string;
@@ -125,6 +127,9 @@ export interface RunWithAgentOptions {
    * result then has exit code 3 and `budgetStop`. Replayed thinks count for nothing.
    */
   budget?: BudgetLimits;
+  /** Where the program's worker tasks run (scheduler.ts), and its mailboxes are (default: this process). */
+  scheduler?: TaskSchedulerFactory;
+  mailboxes?: MailboxStoreFactory;
 }
 
 /** A program's AST and parse diagnostics, and those of every file its imports load (by path). */
@@ -451,6 +456,8 @@ function evaluate(
       options.onOutput?.(text);
     },
     ...(takesAhead ? { ahead } : {}),
+    ...(options.scheduler ? { scheduler: options.scheduler } : {}),
+    ...(options.mailboxes ? { mailboxes: options.mailboxes } : {}),
   });
 
   return new Promise<RunWithAgentResult>((resolve) => {

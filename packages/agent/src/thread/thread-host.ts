@@ -1,5 +1,5 @@
 /**
- * The main thread's view of evaluator threads (pool.ts). A `ThreadHost` is one Node worker
+ * The main thread's view of evaluator threads (local-threads.ts). A `ThreadHost` is one Node worker
  * thread; an `EvaluatorThread` is what runs on it: the program, or one worker task. A thread
  * runs one task at a time, but a task suspended in a wait that frees its thread (decision 0016:
  * a statement-level `receive` or `await` of a task that shares threads) stays on it while
