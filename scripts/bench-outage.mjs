@@ -19,7 +19,8 @@ const bin = join(root, "packages/cli/bin/patchwork.js");
 const testAgent = join(root, "packages/agent/bin/patchwork-test-agent.js");
 const dir = mkdtempSync(join(tmpdir(), "pw-bench-outage-"));
 const docs = size(40, 6);
-const outageMs = size(60_000, 2_000);
+// PW_OUTAGE_MS: another outage length (e.g. 300000 for the 5-minute outage).
+const outageMs = process.env.PW_OUTAGE_MS ? Number(process.env.PW_OUTAGE_MS) : size(60_000, 2_000);
 const turnMs = size(2_000, 200);
 const OVERLOADED = 'API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}';
 

@@ -113,7 +113,7 @@ describe("RetryingAgent", () => {
     expect(clock.slept).toEqual([5_000, 10_000, 20_000, 40_000, 60_000, 60_000, 60_000, 60_000]);
     expect(inner.calls).toBe(9);
     expect(events.filter((e) => e.type === "think-retry")).toEqual(
-      clock.slept.map((delayMs, i) => ({ type: "think-retry", thinkId: 7, attempt: i + 1, retries: 8, delayMs, reason: "529 overloaded", code: "PW4013" })),
+      clock.slept.map((delayMs, i) => ({ type: "think-retry", thinkId: 7, attempt: i + 1, retries: 36, delayMs, reason: "529 overloaded", code: "PW4013" })),
     );
     // Jitter: ±20 % at the random source's extremes.
     const low = fakeClock();

@@ -98,7 +98,7 @@ export const OPTIONS: readonly OptionSpec[] = [
     name: "retries",
     type: "number",
     group: "Agent:",
-    describe: "ask a think again, in a fresh session, when it fails transiently (model overloaded, rate limit, idle timeout); 0 never (default 8, or $PATCHWORK_RETRIES)",
+    describe: "ask a think again, in a fresh session, when it fails transiently (model overloaded, rate limit, idle timeout); 0 never (default 36, about 33 minutes, or $PATCHWORK_RETRIES)",
     commands: { run: true },
   },
   {

@@ -16,10 +16,12 @@ export interface BackoffPolicy {
 }
 
 /**
- * Eight retries after 5, 10, 20, 40, 60, 60, 60 and 60 s (± 20 %): about 5¼ minutes in all, on
- * top of what the agent retries by itself (Claude Code: about 3 minutes). docs/agent.md "Retries".
+ * 36 retries after 5, 10, 20, 40 s and then every 60 s (± 20 %): about 33 minutes in all, on top
+ * of what the agent retries by itself (Claude Code: about 3 minutes), so that an unattended batch
+ * outlives its model's bad half hour. While the model is down the governor lets one think at a
+ * time try (governor.ts), so the others wait without spending their retries. docs/agent.md "Retries".
  */
-export const DEFAULT_BACKOFF: BackoffPolicy = { retries: 8, baseMs: 5_000, capMs: 60_000, jitter: 0.2 };
+export const DEFAULT_BACKOFF: BackoffPolicy = { retries: 36, baseMs: 5_000, capMs: 60_000, jitter: 0.2 };
 
 /**
  * The wait before retry `attempt` (1 the first): `baseMs·2^(attempt-1)` capped at `capMs`,

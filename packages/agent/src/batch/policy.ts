@@ -11,7 +11,7 @@ import { RetryingAgent } from "./retrying.js";
 import type { Classify } from "./transient.js";
 
 export interface BatchPolicyOptions {
-  /** Retries of a think that failed transiently (default 8; 0: none). */
+  /** Retries of a think that failed transiently (default 36; 0: none). */
   retries?: number;
   /** Delay before the first retry, doubled at each (default 5 s), and the longest (default 60 s). */
   retryBaseMs?: number;
