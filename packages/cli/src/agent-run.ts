@@ -15,7 +15,7 @@ import { Progress } from "./progress.js";
 import type { EarlyAgent } from "./early-agent.js";
 import type { Recording } from "./recording.js";
 import { parseAhead } from "./programs.js";
-import { NO_AGENT_NOTICE, openCache, showResult, type RunArgs } from "./run-command.js";
+import { NO_AGENT_NOTICE, openCache, showResult, type RunArgs } from "./run-shared.js";
 import type { Terminal } from "./terminal.js";
 import { configureVendorCache } from "./vendor.js";
 
