@@ -12,7 +12,7 @@ type EnableCompileCache = (directory: string) => { status: number; message?: str
 /**
  * Turns Node's compile cache on for this process (its main thread) when Node has one and the
  * cache is on (not `--no-cache`, `PATCHWORK_NO_CACHE`, or the sources); returns its directory,
- * or undefined when it stays off. `PATCHWORK_DEBUG=code-cache` says which.
+ * or undefined when it stays off. `PATCHWORK_DEBUG=compile-cache` says which.
  */
 export async function enableCompileCache(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
   const enable = (nodeModule as { enableCompileCache?: EnableCompileCache }).enableCompileCache;
@@ -45,5 +45,5 @@ function off(env: NodeJS.ProcessEnv, why: string): undefined {
 }
 
 function debug(env: NodeJS.ProcessEnv, line: string): void {
-  if ((env.PATCHWORK_DEBUG ?? "").split(",").includes("code-cache")) process.stderr.write(`patchwork: code cache: ${line}\n`);
+  if ((env.PATCHWORK_DEBUG ?? "").split(",").includes("compile-cache")) process.stderr.write(`patchwork: ${line}\n`);
 }

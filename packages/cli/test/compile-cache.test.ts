@@ -20,11 +20,11 @@ function fmt(cacheDir: string, extra: { args?: string[]; env?: Record<string, st
   const file = join(d, "hello.pw");
   const command = extra.args ? ["run", file, "--trace", join(d, "trace.jsonl"), ...extra.args] : ["fmt", "--check", file];
   const r = patchwork(command, {
-    env: { PATCHWORK_CACHE_DIR: cacheDir, PATCHWORK_NO_CACHE: undefined, PATCHWORK_DEBUG: "code-cache", NODE_DEBUG_NATIVE: "COMPILE_CACHE", ...extra.env },
+    env: { PATCHWORK_CACHE_DIR: cacheDir, PATCHWORK_NO_CACHE: undefined, PATCHWORK_DEBUG: "compile-cache", NODE_DEBUG_NATIVE: "COMPILE_CACHE", ...extra.env },
   });
   expect(r.status).toBe(0);
-  const ours = r.stderr.split("\n").filter((l) => l.startsWith("patchwork: code cache: node compile cache: "));
-  return { ...r, line: ours.map((l) => l.slice("patchwork: code cache: node compile cache: ".length)).join("\n") };
+  const ours = r.stderr.split("\n").filter((l) => l.startsWith("patchwork: node compile cache: "));
+  return { ...r, line: ours.map((l) => l.slice("patchwork: node compile cache: ".length)).join("\n") };
 }
 
 /** Node's compiled-code entries under the directory (one subdirectory per Node version). */
