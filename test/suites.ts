@@ -9,6 +9,7 @@
 export const endToEndSuites = [
   // The CLI as users run it: `bin/patchwork.js` spawned per test, mostly with a scripted agent.
   "packages/cli/test/agent-cli.test.ts",
+  "packages/cli/test/budget.test.ts",
   "packages/cli/test/cache-cli.test.ts",
   "packages/cli/test/code-cache.test.ts",
   "packages/cli/test/compile-cache.test.ts",
@@ -21,6 +22,7 @@ export const endToEndSuites = [
   "packages/cli/test/replay.test.ts",
   "packages/cli/test/resume.test.ts",
   "packages/cli/test/resume-batches.test.ts",
+  "packages/cli/test/settle.test.ts",
   "packages/cli/test/run.test.ts",
   "packages/cli/test/signals.test.ts",
   "packages/cli/test/spinner.test.ts",

@@ -45,6 +45,17 @@ describeAgent("Claude Code (claude-agent-acp)", spec, () => {
     expectClean(r);
   });
 
+  it("ends with what the run cost (the tokens and cost Claude Code reported); --max-thinks 1 stops before the second think, exit 3", async () => {
+    const source = 'var a = think { First question. }\nprint("a=[${a}]")\nvar b = think { Second question. }\nprint("b=[${b}]")\n';
+    const r = await runAgent(claude, { source, args: ["--max-thinks", "1"], rules: [{ reply: { text: "ONE" } }] });
+    expect(r.code, describeRun(r)).toBe(3);
+    expect(r.stdout).toBe("a=[ONE]\n");
+    expect(r.stderr).toMatch(/program\.pw:3:9: error\[PW4030\]: the run stopped at its limit of 1 think \(--max-thinks\)/);
+    // The fake answers each request with 12 input and 6 output tokens; Claude Code prices them.
+    expect(r.stderr).toMatch(/\npatchwork: 1 think asked, 0 replayed, 0 retried, 0 failed · tokens [1-9][\d,]* in \/ [1-9][\d,]* out · cost \d+\.\d+ USD · \d+\.\d s\n$/);
+    expectClean(r);
+  });
+
   it("a PreToolUse hook in Claude Code's settings blocks the call: PW4017, before it reached Patchwork", async () => {
     const r = await runAgent(claude, {
       source: ONE_DO,

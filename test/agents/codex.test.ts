@@ -37,6 +37,17 @@ const CATEGORIZED = "Categorized as: RECEIPT\nExtracting amount...\nRECEIPT\n";
 describeAgent("Codex (codex-acp 2.6.0)", spec, () => {
   agentSuite(codex, spec);
 
+  it("ends with what the run cost: the tokens Codex reported, no cost; a --budget in tokens is kept", async () => {
+    const source = 'var a = think { First question. }\nvar b = think { Second question. }\nprint("${a} ${b}")\n';
+    const r = await runAgent(codex, { source, args: ["--budget", "1000000tok"], rules: [{ reply: { text: "ONE" } }] });
+    expect(r.code, describeRun(r)).toBe(0);
+    expect(r.stdout).toBe("ONE ONE\n");
+    // The fake reports 10 input and 5 output tokens a response; Codex passes them on, with no cost.
+    expect(r.stderr).toMatch(/^patchwork: 2 thinks asked, 0 replayed, 0 retried, 0 failed · tokens 20 in \/ 10 out · cost not reported by the agent · [\d.]+ s\n$/);
+    expect(r.stderr).not.toContain("PW4031");
+    expectClean(r);
+  });
+
   it("Codex's warnings are notices: shown under --verbose, never part of a think's value", async () => {
     const r = await runAgent(codex, { program: "examples/categorize.pw", args: ["--verbose"], rules: CATEGORIZE });
     expect(r.code, describeRun(r)).toBe(0);

@@ -4,9 +4,9 @@
  * `gemini --acp --skip-trust`).
  */
 import { expect, it } from "vitest";
-import { runAgent } from "./harness.js";
+import { describeRun, runAgent } from "./harness.js";
 import { gemini } from "./setups.js";
-import { agentSuite, describeAgent, expectThinkError, ONE_DO, type AgentSpec } from "./suite.js";
+import { agentSuite, describeAgent, expectClean, expectThinkError, ONE_DO, type AgentSpec } from "./suite.js";
 
 const spec: AgentSpec = {
   command: "gemini",
@@ -26,6 +26,17 @@ const spec: AgentSpec = {
 
 describeAgent("Gemini CLI (gemini --acp)", spec, () => {
   agentSuite(gemini, spec);
+
+  it("reports neither cost nor tokens over ACP: a --budget is said once not to be kept, the run goes on, its summary says so", async () => {
+    const source = 'var a = think { First question. }\nvar b = think { Second question. }\nprint("${a} ${b}")\n';
+    const r = await runAgent(gemini, { source, args: ["--budget", "1.50"], rules: [{ reply: { text: "ONE" } }] });
+    expect(r.code, describeRun(r)).toBe(0);
+    expect(r.stdout).toBe("ONE ONE\n");
+    // (Gemini CLI 0.61 sends no usage_update and no PromptResponse.usage, though the fake reports usageMetadata.)
+    expect(r.stderr.match(/warning\[PW4031\]: the agent reports neither cost nor tokens, so --budget 1\.50 \(in the agent's currency\) cannot be kept: bound the run with --max-thinks/g)).toHaveLength(1);
+    expect(r.stderr).toMatch(/\npatchwork: 2 thinks asked, 0 replayed, 0 retried, 0 failed · tokens not reported · cost not reported by the agent · [\d.]+ s\n$/);
+    expectClean(r);
+  });
 
   it("without --skip-trust (an untrusted folder) Gemini offers no MCP tool: the think fails, never a silent answer", async () => {
     // With a pinned model (-m) the model router is skipped: the think's turn is the only request.

@@ -93,12 +93,14 @@ describe("npm install -g of the tarball", () => {
     writeFileSync(join(work, "think.pw"), 'var r = think {\n    Run it.\n    do {\n        print("block ran")\n    }\n}\nprint("got: ${r}")\n');
     const testAgent = join(prefix, "lib", "node_modules", "@patchwork", "cli", "bundle", "test-agent.js");
     const r = sh("patchwork", ["run", "think.pw", "--agent", `"${process.execPath}" "${testAgent}" "${script}"`], work);
-    expect(r.stderr).toBe("");
+    // Nothing on stderr but the run's summary of what it asked and spent (docs/cli.md).
+    const SUMMARY = /^patchwork: 1 think asked, 0 replayed, 0 retried, 0 failed · tokens not reported · cost not reported by the agent · \d+\.\d s\n$/;
+    expect(r.stderr).toMatch(SUMMARY);
     expect(r.stdout).toBe("block ran\ngot: RECEIPT\n");
     expect(r.status).toBe(0);
     // The same agent as a command of its own, as the tutorial writes it after `npm install -g`.
     const bin = sh("patchwork", ["run", "think.pw", "--agent", "patchwork-test-agent script.json"], work);
-    expect(bin.stderr).toBe("");
+    expect(bin.stderr).toMatch(SUMMARY);
     expect(bin.stdout).toBe("block ran\ngot: RECEIPT\n");
     expect(bin.status).toBe(0);
   });

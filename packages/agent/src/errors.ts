@@ -45,6 +45,10 @@ export const AgentCodes = {
   doNotOffered: "PW4019",
   /** A think answered through MCP sampling has `do` blocks, and the client's sampling offers no tools. */
   samplingWithoutTools: "PW4020",
+  /** The run stopped before a think that would have passed its budget (`--max-thinks`, `--budget`): exit status 3. */
+  budgetStop: "PW4030",
+  /** (warning) The agent reports no cost, so a `--budget` in money cannot be kept; tokens are counted. */
+  noCost: "PW4031",
 } as const;
 
 export type AgentCode = (typeof AgentCodes)[keyof typeof AgentCodes];

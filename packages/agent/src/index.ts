@@ -24,6 +24,8 @@ export { readTrace, readTraceFile, TraceReader, TraceError, MAX_TRACE_LINE, type
 export { TRACE_VERSION, traceRecord } from "./trace/schema.js";
 export type { TracePosition, TraceRecord } from "./trace/schema.js";
 export { addUsage, emptyUsage } from "./acp/turn-record.js";
+export { BUDGET_EXIT_STATUS, BudgetGate, describeBudget, parseBudget, type BudgetAmount, type BudgetLimits, type BudgetStop } from "./batch/budget.js";
+export { formatTotals, groupDigits, RunTotalsCounter, type RunTotals, type SessionUsageFigures } from "./batch/totals.js";
 export type { UsageFigures } from "./acp/turn-record.js";
 export type { AgentCode } from "./errors.js";
 export type {

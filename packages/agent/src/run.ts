@@ -10,4 +10,6 @@ export { EvaluatorThreadAhead, type EvaluatorThreadAheadOptions } from "./thread
 export type { ParsedProgram, RunWithAgentOptions, RunWithAgentResult } from "./thread/run.js";
 export type { AcpAgentOptions } from "./acp/agent.js";
 export { addUsage, emptyUsage, type UsageFigures } from "./acp/turn-record.js";
+export { BUDGET_EXIT_STATUS, BudgetGate, describeBudget, parseBudget, type BudgetAmount, type BudgetLimits, type BudgetStop } from "./batch/budget.js";
+export { formatTotals, groupDigits, RunTotalsCounter, type RunTotals, type SessionUsageFigures } from "./batch/totals.js";
 export type { AsyncAgent, PermissionAnswer, PermissionQuestion, RunEvent } from "./types.js";

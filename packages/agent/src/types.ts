@@ -6,6 +6,7 @@
 import type { ToolCallContent, ToolCallLocation } from "@agentclientprotocol/sdk/unstable";
 import type { ChildResult, PwEvent, ThinkRequest } from "@patchwork/interpreter";
 import type { UsageFigures } from "./acp/turn-record.js";
+import type { RunTotals } from "./batch/run-totals.js";
 
 /** Runs `do` child `index` of the think on the evaluator thread; resolves with its text or error. */
 export type AsyncRunChild = (index: number) => Promise<ChildResult>;
@@ -111,7 +112,16 @@ export type AgentEvent =
    */
   | { type: "task-start"; worker: string; thread?: number }
   | { type: "task-end"; worker: string; ok: boolean }
-  | { type: "agent-stderr"; text: string };
+  | { type: "agent-stderr"; text: string }
+  /** A think's transient failure is retried in a fresh session after `delayMs` (the batch-retry work emits it; totals count it). */
+  | { type: "think-retry"; thinkId: number; attempt: number; retries: number; delayMs: number; reason: string; code?: string }
+  /**
+   * The run stopped before a think because of its budget (`--max-thinks`, `--budget`;
+   * batch/budget.ts): `limit` and `spent` as a user reads them ("3 thinks", "0.3500 USD").
+   */
+  | { type: "budget-stop"; kind: "thinks" | "cost" | "tokens"; limit: string; spent: string }
+  /** What the run asked, replayed, retried and spent (batch/totals.ts): emitted once, as the run ends. */
+  | { type: "run-totals"; totals: RunTotals };
 
 /**
  * Everything `onEvent` receives: the evaluator's own events (print, think-start with

@@ -367,7 +367,7 @@ self.delegate([thrower(), waiter(), thinker(), sleeper()]).await`;
     const r = await runWith(source, join(scratch, "fail.pw"), { prompts: [{ match: "Hang", steps: [{ hang: true }] }] }, { timeoutMs: 60_000 });
     const elapsed = Date.now() - started;
     expect(r.ok).toBe(false);
-    expect(r.diagnostics[0]).toMatchObject({ code: "PW3001", message: "worker 'thrower' failed: uncaught exception: thrower gave up" });
+    expect(r.diagnostics[0]).toMatchObject({ code: "PW3001", message: "worker 'thrower' failed: uncaught exception: thrower gave up (the first failure stops the delegation: self.delegate(tasks).settle().await collects every task's outcome instead)" });
     expect(r.diagnostics[0]!.span.start.line).toBe(5);
     const pid = Number(readFileSync(pidFile, "utf8"));
     expect(groupAlive(pid)).toBe(false);

@@ -31,6 +31,17 @@ export const CHECKS = {
   PW5008: { severity: "error", message: () => `'do' blocks are only allowed inside a prompt (think { … } or ask { … })` },
   /** Two items (functions, traits, imports) of one name in a module: PW3003 at load time. */
   PW5009: { severity: "error", message: (a) => `'${a.name}' is already declared in this scope` },
+  /** `self.delegate(…).settle()` as a statement: its outcomes are never awaited. */
+  PW5010: {
+    severity: "warning",
+    message: () => "the outcomes of settle() are never awaited: write self.delegate(tasks).settle().await (tasks nothing awaits are cancelled when their starter ends)",
+  },
+  /** `p.settle()` where `p` only ever holds a delegation started without it: PW3008 at run time. */
+  PW5011: {
+    severity: "error",
+    message: (a) =>
+      `settle(): applies to a delegation as it starts: write self.delegate(tasks).settle() where '${a.name}' is given its delegation (one started without it is fail-fast)`,
+  },
 } satisfies Record<string, CheckDef>;
 
 export type CheckCode = keyof typeof CHECKS;

@@ -13,7 +13,6 @@ import type {
   Block,
   Expr,
   FunDecl,
-  ImportDecl,
   Pattern,
   PromptPart,
   ShellList,
@@ -22,96 +21,10 @@ import type {
   TopLevel,
   TypeExpr,
 } from "@patchwork/parser";
-import type { Finding } from "./codes.js";
+import type { Decl, DeclKind, Ref, ScopeRange, UnitFacts } from "./fact-types.js";
+import { settleFindings } from "./workers.js";
 
-export type DeclKind =
-  | "var"
-  | "param"
-  | "for"
-  | "catch"
-  | "fun"
-  | "worker"
-  | "skill"
-  | "task"
-  | "trait"
-  | "method"
-  | "type"
-  | "import";
-
-export interface Decl {
-  id: number;
-  name: string;
-  kind: DeclKind;
-  /** The name's own range. */
-  start: number;
-  end: number;
-  /** The whole declaration's range (for hover, symbols, folding). */
-  nodeStart: number;
-  nodeEnd: number;
-  /** Declared at module level (visible to other units and, for items, to importers). */
-  topLevel: boolean;
-  /** Declared type, as written (`var x: string`, a parameter's type). */
-  type: string | null;
-  /** For functions: `fun name(a: T, b) -> R`. */
-  signature: string | null;
-  /** For functions: parameter count (arity check). */
-  params: number;
-  exported: boolean;
-  isDefault: boolean;
-  /** Local reads (references that are not assignment targets). */
-  reads: number;
-  /** For imports: the import node's index in `imports`. */
-  importIndex: number;
-  /** A pattern field with a literal type (`{type: "done"}`): written to check the value, so never "unused". */
-  checks?: boolean;
-}
-
-export interface Ref {
-  name: string;
-  start: number;
-  end: number;
-  /** A declaration of this unit (index into `decls`), or -1: resolved at module level. */
-  decl: number;
-  /** Where an unresolved ref sits: top-level code (sees earlier top-level vars) or a function. */
-  inFunction: boolean;
-  /** `$name` in a shell word: falls back to the environment, never an error. */
-  optional: boolean;
-  /** An assignment target, not a read. */
-  write: boolean;
-  /** The whole expression of a `${…}` in a prompt or string. */
-  interpolated: boolean;
-  /** Argument count when this name is called: `name(a, b)`. */
-  argc: number;
-  /** The call's range, for arity diagnostics. */
-  callStart: number;
-  callEnd: number;
-}
-
-/** `name.member` where `name` is a plain name (a module object's export, an object's key). */
-export interface MemberRef {
-  /** The `name` part: an index into `refs`. */
-  object: number;
-  member: string;
-  /** The member's own range. */
-  start: number;
-  end: number;
-}
-
-/** A lexical scope: for completion (names visible at an offset). */
-export interface ScopeRange {
-  start: number;
-  end: number;
-  decls: number[];
-}
-
-export interface UnitFacts {
-  decls: Decl[];
-  refs: Ref[];
-  scopes: ScopeRange[];
-  imports: ImportDecl[];
-  members: MemberRef[];
-  findings: Finding[];
-}
+export type { Decl, DeclKind, MemberRef, Ref, ScopeRange, UnitFacts } from "./fact-types.js";
 
 const ACTOR_NAMES: ReadonlySet<string> = new Set(["delegate", "mailbox", "spawn"]);
 
@@ -538,7 +451,9 @@ class Walker {
  * unit (its top scope's range, for completion).
  */
 export function unitFacts(body: readonly TopLevel[], text: string, start = 0, end = text.length): UnitFacts {
-  return new Walker(text, start, end).unit(body);
+  const facts = new Walker(text, start, end).unit(body);
+  facts.findings.push(...settleFindings(body));
+  return facts;
 }
 
 export function isActorName(name: string): boolean {

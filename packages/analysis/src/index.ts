@@ -14,21 +14,12 @@ export { CachingResolver, exportsOf, modulePath, readFromDisk } from "./imports.
 export type { ImportResolver, ModuleInfo, ModuleSource } from "./imports.js";
 export { AnalysisDocument, checkSource } from "./document.js";
 export type { BuildControl, Chunk, DocumentOptions, OffsetDiagnostic } from "./document.js";
-export {
-  SEMANTIC_TYPES,
-  builtinSignature,
-  completion,
-  definition,
-  documentSymbols,
-  foldingRanges,
-  hover,
-  prepareQueries,
-  references,
-  rename,
-  semanticTokens,
-  walk,
-} from "./ide.js";
-export type { CompletionItem, CompletionKind, DocumentSymbol, Location, Range, SemanticToken, SemanticType, SymbolKind } from "./ide.js";
+export { builtinSignature, definition, documentSymbols, hover, references, rename, walk } from "./ide.js";
+export type { DocumentSymbol, Location, Range, SymbolKind } from "./ide.js";
+export { completion } from "./completion.js";
+export type { CompletionItem, CompletionKind } from "./completion.js";
+export { SEMANTIC_TYPES, foldingRanges, prepareQueries, semanticTokens } from "./views.js";
+export type { SemanticToken, SemanticType } from "./views.js";
 export { BUILTIN_DOCS, KEYWORDS } from "./docs.js";
 export { workspaceDefinition, workspacePrepareRename, workspaceReferences, workspaceRename } from "./workspace.js";
 export type { FileRange, RenameResult, Workspace } from "./workspace.js";

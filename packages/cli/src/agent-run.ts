@@ -1,7 +1,10 @@
 import { SourceFile } from "@patchwork/parser/core";
 import {
+  formatTotals,
+  parseBudget,
   runWithAgent,
   type AcpAgentOptions,
+  type BudgetLimits,
   type EvaluatorThreadAhead,
   type PermissionAnswer,
   type PermissionQuestion,
@@ -42,7 +45,7 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term, arg
   const command = early?.command ?? (agentCommand === undefined ? undefined : resolveAgentCommand(agentCommand));
   // The agent runtime's npm packages load from a script with a code cache: this command line's switches (decision 0019).
   configureVendorCache({ noCache: args.noCache, verbose: args.verbose ? (line) => term.stderr(line) : undefined });
-  const progress = new Progress(term, { spinner: term.stderrIsTTY, verbose: Boolean(args.verbose) });
+  const progress = new Progress(term, { spinner: term.stderrIsTTY, verbose: args.verbose ?? 0 });
   // On an interactive terminal the spinner shares the screen with program output: write that
   // output here, on the main thread, clearing the spinner line first.
   const viaMain = term.stderrIsTTY && term.stdoutIsTTY;
@@ -100,6 +103,7 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term, arg
       ...(recording?.trace ? { trace: recording.trace } : {}),
       ...(recording?.replay ? { replay: recording.replay } : {}),
       ...(ahead ? { evaluatorThread: ahead } : {}),
+      ...(command !== undefined ? { budget: budgetLimits(args) } : {}),
       onEvent: (event: RunEvent) => {
         recording?.onEvent?.(event);
         if (event.type === "think-start" && command === undefined && !args.noAgent && !recording?.replay && !announced) {
@@ -118,13 +122,35 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term, arg
     progress.stop();
     for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
   }
-  recording?.finish({ cancelled: result.cancelled, ok: result.ok });
-  if (!result.cancelled) showResult(result, result.ok, args, term);
+  const budgetStop = result.budgetStop ? { ...result.budgetStop, hint: resumeHint(result.budgetStop.kind, args) } : undefined;
+  recording?.finish({ cancelled: result.cancelled, ok: result.ok, ...(budgetStop ? { budgetStop } : {}) });
+  if (!result.cancelled) showResult(result, result.ok, args, term, command !== undefined ? result.totals : undefined);
   // Agent failures, even at start-up, come back as diagnostics (PW4xxx), not exceptions.
   if (result.diagnostics.length > 0) {
     term.stderr(renderDiagnostics(result.diagnostics, new SourceFile(text, args.file)));
   }
+  if (budgetStop && !recording?.records) {
+    term.stderr(`patchwork: nothing was recorded: with --record FILE, a run stopped at its budget goes on with --resume FILE and a limit for what is left\n`);
+  }
+  // What it cost, always (docs/cli.md, "What a run cost"): a run with an agent that thought.
+  const totals = result.totals;
+  if (command !== undefined && totals && totals.thinks + totals.replayed + totals.failed > 0) term.stderr(`patchwork: ${formatTotals(totals)}\n`);
   return signalled ? signalStatus(signalled) : result.exitCode;
+}
+
+/** `--max-thinks` and `--budget` (checked by run-command.ts, read here by the one reader). */
+function budgetLimits(args: RunArgs): BudgetLimits {
+  const budget = args.budget === undefined ? null : parseBudget(args.budget);
+  return { ...(args.maxThinks !== undefined ? { maxThinks: args.maxThinks } : {}), ...(budget ? { budget } : {}) };
+}
+
+/**
+ * How a run stopped at its budget goes on: the same limit again, for what is left (replayed
+ * thinks cost nothing); none after `--max-thinks 0` (a replay that stopped at its first gap).
+ */
+function resumeHint(kind: "thinks" | "cost" | "tokens", args: RunArgs): string {
+  if (kind === "thinks") return args.maxThinks ? `--max-thinks ${args.maxThinks}` : "";
+  return `--budget ${args.budget ?? "AMOUNT"}`;
 }
 
 

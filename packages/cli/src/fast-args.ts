@@ -102,7 +102,8 @@ export function fastRunArgs(argv: string[]): RunArgs | undefined {
       if (valued.choices && !valued.choices.includes(value)) return undefined;
       (out as Record<string, unknown>)[key] = valued.number ? Number(value) : value;
     } else if (eq > 0) return undefined;
-    else (out as Record<string, unknown>)[key] = true;
+    // (`--verbose` is a level, 1 here: yargs counts it.)
+    else (out as Record<string, unknown>)[key] = RUN_FLAGS[name] === "verbose" ? 1 : true;
   }
   const [file, ...rest] = words;
   if (file === undefined) return undefined;

@@ -32,12 +32,30 @@ import type { UsageContext } from "./usage-words.js";
 /** `run`'s arguments as yargs parsed them (the positional `name`: the entry, or with `--entry` the first argument). */
 function runArgsOf(args: RunArgs & { name?: string }, argv: string[]): RunArgs {
   const entryOption = argv.some((a) => a === "--entry" || a.startsWith("--entry="));
-  const { name, ...rest } = args;
+  const { name, verbose, ...rest } = args;
+  const level = verboseLevel(verbose, argv);
+  if (level !== undefined) (rest as RunArgs).verbose = level;
   // With --entry, every word after the file is an argument; else the first one names the entry.
   const words = name === undefined ? [] : [String(name)];
   return entryOption
     ? { ...rest, args: [...words, ...(rest.args ?? [])], entryOption }
     : { ...rest, ...(name !== undefined ? { entry: String(name) } : {}), entryOption };
+}
+
+/**
+ * `--verbose`'s level: how often `-v`/`--verbose` is given (yargs counts them), or N of
+ * `--verbose=N` (yargs' count would read it as 1); at most 2, none when 0.
+ */
+function verboseLevel(count: number | boolean | undefined, argv: string[]): number | undefined {
+  let level = typeof count === "number" ? count : count ? 1 : 0;
+  for (const arg of argv) {
+    const m = /^(?:--verbose|-v)=(.*)$/.exec(arg);
+    if (!m) continue;
+    const value = m[1] === "true" ? "1" : m[1] === "false" ? "0" : m[1]!;
+    if (!/^[012]$/.test(value)) throw new UsageError(`--verbose takes 1 or 2 (2: the agent's own log lines too); got ${JSON.stringify(m[1])}`);
+    level = Number(value);
+  }
+  return level > 0 ? Math.min(level, 2) : undefined;
 }
 
 /** yargs, and the help texts and usage wording that only its command lines need (usage-words.ts). */
@@ -97,8 +115,9 @@ function commandLine(
           .option("ask-user", { type: "boolean", describe: "show ask blocks on the terminal and read the answer" })
           .option("verbose", {
             alias: "v",
-            type: "boolean",
-            describe: "stream the agent's text and tool calls to stderr; show each think's value with its structure",
+            type: "count",
+            describe:
+              "stream the agent's text and tool calls to stderr; show each think's value with its structure (-vv or --verbose=2: the agent's own log lines too)",
           })
           .option("permissions", {
             choices: ["allow", "deny", "ask"] as const,
@@ -120,10 +139,15 @@ function commandLine(
           .option("cwd", { type: "string", describe: "working directory of the program (an existing folder)" })
           .option("timeout", { type: "number", describe: "stop the program after this many seconds" })
           .option("max-workers", { type: "number", describe: "most worker tasks running at once (default 8; the rest wait)" })
+          .option("max-thinks", { type: "number", describe: "stop before the run asks the agent more thinks than this (exit 3; $PATCHWORK_MAX_THINKS)" })
+          .option("budget", {
+            type: "string",
+            describe: "stop before a think would pass this cost (2.50, 2.50USD) or number of tokens (2000000tok) (exit 3; $PATCHWORK_BUDGET)",
+          })
           .option("keep-session", { type: "boolean", describe: "keep self.session.dir after the run" })
           .option("no-cache", { type: "boolean", describe: "parse every file afresh; read and write no cache entry (docs/cli.md)" })
           .option("json", { type: "boolean", describe: "print one JSON object {value, output} at the end instead of the output as it comes" })
-          .group(["entry", "arg", "cwd", "timeout", "max-workers", "keep-session", "no-cache", "json"], "Program:")
+          .group(["entry", "arg", "cwd", "timeout", "max-workers", "max-thinks", "budget", "keep-session", "no-cache", "json"], "Program:")
           .option("trace", { type: "string", describe: "write a JSON-lines trace of the run to this file (docs/trace.md)" })
           .option("trace-text-limit", {
             type: "number",

@@ -1,4 +1,4 @@
-import { addUsage, emptyUsage, type RunEvent } from "@patchwork/agent/run";
+import type { RunEvent } from "@patchwork/agent/run";
 import type { Terminal } from "./terminal.js";
 import { describeToolContent, formatUsage, showValue } from "./verbose.js";
 
@@ -6,9 +6,10 @@ const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "
 
 /**
  * Renders run events on stderr: a spinner line saying what is running (think at FILE:LINE,
- * do(n)) while stderr is a terminal; warnings always; with `verbose` the agent's text,
- * thoughts, notices, tool calls with their content, and token and cost figures per think and
- * for the run (at the end).
+ * do(n)) while stderr is a terminal; warnings always; with `verbose` (1) the agent's text,
+ * thoughts, notices, tool calls with their content, and token and cost figures per think (the
+ * run's are in the summary every run with an agent ends with: agent-run.ts); with `verbose` 2
+ * also the agent's own log lines (its stderr), which would otherwise drown the run's story.
  */
 export class Progress {
   private readonly thinks: { id: number; label: string }[] = [];
@@ -23,12 +24,10 @@ export class Progress {
   private streamThink: number | null = null;
   /** The worker of each think of a worker task (absent: the main program's). */
   private readonly workers = new Map<number, string>();
-  private readonly usage = emptyUsage();
-  private readonly thinksWithUsage = new Set<number>();
 
   constructor(
     private readonly term: Terminal,
-    private readonly options: { spinner: boolean; verbose: boolean },
+    private readonly options: { spinner: boolean; verbose: number },
   ) {}
 
   handle(event: RunEvent): void {
@@ -71,8 +70,6 @@ export class Progress {
         this.verbose(`${this.tag(event.thinkId)}[tool ${event.title}: ${event.status}]\n${describeToolContent(event.content)}`);
         break;
       case "usage": {
-        addUsage(this.usage, event.usage);
-        this.thinksWithUsage.add(event.thinkId);
         // Only `--verbose` shows them: the figures are not formatted otherwise.
         const figures = this.options.verbose ? formatUsage(event.usage) : "";
         if (figures) this.verbose(`${this.tag(event.thinkId)}[usage of think ${event.thinkId}: ${figures}]\n`);
@@ -88,7 +85,10 @@ export class Progress {
         this.verbose(`[protocol anomaly: ${event.message}]\n`);
         break;
       case "agent-stderr":
-        this.verbose(event.text);
+        if (this.options.verbose >= 2) this.verbose(event.text);
+        break;
+      case "budget-stop":
+        this.verbose(`[budget: ${event.spent} ${event.kind === "thinks" ? "asked" : "spent"}, limit ${event.limit}: no more thinks start; the run stops once those under way have answered]\n`);
         break;
       default:
         return;
@@ -108,9 +108,6 @@ export class Progress {
     this.clear();
     if (this.midLine) this.term.stderr("\n");
     this.midLine = false;
-    const total = this.options.verbose ? formatUsage(this.usage) : "";
-    const thinks = this.thinksWithUsage.size;
-    if (total) this.verbose(`[usage of the run, ${thinks} think${thinks === 1 ? "" : "s"}: ${total}]\n`);
   }
 
   /** A warning is shown with or without `--verbose`, positioned like a diagnostic. */

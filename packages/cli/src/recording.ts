@@ -32,7 +32,17 @@ export interface Recording {
   /** Feed every event of the run to the cassette recorder (null when not recording). The trace is fed apart. */
   onEvent: ((event: RunEvent | PwEvent) => void) | null;
   /** After the run: closes the cassette being recorded (every think is in it already) and says what it holds. */
-  finish(result: { cancelled: boolean; ok: boolean }): void;
+  finish(result: { cancelled: boolean; ok: boolean; budgetStop?: BudgetStopNote }): void;
+  /** The run's thinks are recorded to a cassette (`--record`, `--resume`…). */
+  records: boolean;
+}
+
+/** A run stopped at its budget: what it spent, its limit, and the option to go on with (`--max-thinks 3`; "": none). */
+export interface BudgetStopNote {
+  kind: "thinks" | "cost" | "tokens";
+  spent: string;
+  limit: string;
+  hint: string;
 }
 
 /**
@@ -107,7 +117,8 @@ export async function openRecording(args: RecordingArgs, term: Terminal, { inPro
     trace,
     replay,
     onEvent,
-    finish({ cancelled, ok }) {
+    records: recordPath !== undefined,
+    finish({ cancelled, ok, budgetStop }) {
       if (!recording || !recordPath) return;
       let summary;
       try {
@@ -116,8 +127,16 @@ export async function openRecording(args: RecordingArgs, term: Terminal, { inPro
         term.stderr(`patchwork: cannot write the cassette ${recordPath}: ${(error as Error).message}\n`);
         return;
       }
-      if (replay) term.stderr(`patchwork: ${recordPath}: ${count(summary.replayed)} replayed, ${count(summary.live)} asked live\n`);
-      if (cancelled || (!ok && summary.entries > 0)) {
+      // A run that went on past failed thinks (settle(), try/catch): the cassette lacks them, a resume asks them again.
+      const failed = ok && !cancelled && summary.failed > 0 ? `${count(summary.failed)} failed (not kept: --resume ${recordPath} asks ${summary.failed === 1 ? "it" : "them"} again)` : "";
+      if (replay) term.stderr(`patchwork: ${recordPath}: ${count(summary.replayed)} replayed, ${count(summary.live)} asked live${failed ? `, ${failed}` : ""}\n`);
+      else if (failed) term.stderr(`patchwork: ${recordPath}: ${failed}\n`);
+      if (budgetStop) {
+        term.stderr(
+          `patchwork: the run stopped at its budget (limit ${budgetStop.limit}, ${budgetStop.spent} ${budgetStop.kind === "thinks" ? "asked" : "spent"}): cassette ${recordPath} keeps ${summary.entries} answered ${summary.entries === 1 ? "think" : "thinks"}; ` +
+            `go on with --resume ${recordPath} and a limit for what is left (replayed thinks cost nothing), e.g. --resume ${recordPath}${budgetStop.hint ? ` ${budgetStop.hint}` : ""}\n`,
+        );
+      } else if (cancelled || (!ok && summary.entries > 0)) {
         term.stderr(
           `patchwork: the run ${cancelled ? "was cancelled" : "failed"}: cassette ${recordPath} keeps ${summary.entries} answered ${summary.entries === 1 ? "think" : "thinks"}; ` +
             `go on with --resume ${recordPath}\n`,

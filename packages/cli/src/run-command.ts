@@ -83,6 +83,7 @@ function planRun(args: RunArgs): RunPlan {
   if (args.replayMissing !== undefined && args.replay === undefined) throw new UsageError("--replay-missing goes with --replay");
   if (args.resume !== undefined && (args.replay !== undefined || args.record !== undefined))
     throw new UsageError("--resume FILE replays and records FILE: it goes without --replay and --record");
+  const budget = budgetOf(args);
   const argStrings = entryArguments(args);
   const cwd = workingDirectory(args.cwd);
   const text = readSource(args.file);
@@ -98,10 +99,44 @@ function planRun(args: RunArgs): RunPlan {
     throw new UsageError("--record needs an agent to record (--agent or $PATCHWORK_AGENT)");
   }
   const viaAgent = agentCommand !== undefined && live;
+  if ((args.maxThinks !== undefined || args.budget !== undefined) && !viaAgent) {
+    throw new UsageError(`${args.maxThinks !== undefined ? "--max-thinks" : "--budget"} limits what the agent is asked: it needs an agent (--agent or $PATCHWORK_AGENT)`);
+  }
   // Workers run on evaluator threads of their own, with or without an agent.
   const threaded = viaAgent || usesWorkers(text);
-  return { args, argStrings, cwd, text, agentCommand, live, threaded };
+  return { args: { ...args, ...budget }, argStrings, cwd, text, agentCommand, live, threaded };
 }
+
+/**
+ * `--max-thinks N` and `--budget AMOUNT`, else `$PATCHWORK_MAX_THINKS` and `$PATCHWORK_BUDGET`
+ * (docs/cli.md, "Budgets"); checked here, read again by agent-run.ts.
+ */
+function budgetOf(args: RunArgs, env: NodeJS.ProcessEnv = process.env): Pick<RunArgs, "maxThinks" | "budget"> {
+  const out: Pick<RunArgs, "maxThinks" | "budget"> = {};
+  const fromEnv = (name: string) => (env[name] !== undefined && env[name]!.trim() !== "" ? env[name]!.trim() : undefined);
+  const maxThinks = args.maxThinks ?? (fromEnv("PATCHWORK_MAX_THINKS") !== undefined ? Number(fromEnv("PATCHWORK_MAX_THINKS")) : undefined);
+  if (maxThinks !== undefined) {
+    const what = args.maxThinks !== undefined ? "--max-thinks" : "$PATCHWORK_MAX_THINKS";
+    if (!(Number.isInteger(maxThinks) && maxThinks >= 0)) throw new UsageError(`${what} takes a whole number of thinks (0 or more)`);
+    out.maxThinks = maxThinks;
+  }
+  const budget = args.budget ?? fromEnv("PATCHWORK_BUDGET");
+  if (budget !== undefined) {
+    if (Array.isArray(budget)) throw new UsageError("--budget is given twice");
+    const what = args.budget !== undefined ? "--budget" : "$PATCHWORK_BUDGET";
+    if (!BUDGET_FORM.test(String(budget).trim()) || !(parseFloat(String(budget).trim()) > 0)) {
+      throw new UsageError(`${what} takes an amount in the agent's currency (2.50, 2.50USD) or tokens (2000000tok); got ${JSON.stringify(String(budget))}`);
+    }
+    out.budget = String(budget).trim();
+  }
+  return out;
+}
+
+/**
+ * The forms `parseBudget` (@patchwork/agent/run: the one reader) takes, checked here before
+ * anything starts without loading the agent runtime: an amount (a currency) or tokens.
+ */
+const BUDGET_FORM = /^(?:(?:\d+(?:\.\d+)?|\.\d+)\s*(?:[A-Za-z]{3})?|\d+(?:\.\d+)?\s*[kKmM]?\s*tok(?:ens?)?)$/;
 
 /** Starts a planned run: on evaluator threads (with the agent runtime), or right here. */
 async function startRun(plan: RunPlan, term: Terminal, started: EvaluatorThreadAhead | undefined): Promise<number> {

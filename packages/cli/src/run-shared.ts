@@ -26,7 +26,12 @@ export interface RunArgs {
   timeout?: number;
   idleTimeout?: number;
   restartAgentAfter?: number;
-  verbose?: boolean;
+  /** `--verbose` (1), `-vv` or `--verbose=2` (2: the agent's own log lines too). */
+  verbose?: number;
+  /** `--max-thinks N`: stop before the run asks the agent more thinks (exit 3). */
+  maxThinks?: number;
+  /** `--budget AMOUNT`: stop before a think would pass this cost or number of tokens (exit 3). */
+  budget?: string;
   /** Write a JSON-lines trace of the run here (docs/trace.md). */
   trace?: string;
   traceTextLimit?: number;
@@ -45,19 +50,26 @@ export interface RunArgs {
 }
 
 /** The parse cache for this command line (null: off). */
-export function openCache(args: { noCache?: boolean; verbose?: boolean }, term: Terminal): ParseCache | null {
+export function openCache(args: { noCache?: boolean; verbose?: number | boolean }, term: Terminal): ParseCache | null {
   return ParseCache.open({ noCache: args.noCache, verbose: args.verbose ? (line) => term.stderr(line) : undefined });
 }
 
 /**
  * After a run: the called entry's return value below its output (`entryResultText`: nothing
  * for null, a string as is, other values as JSON), or with `--json` one object `{value, output}`
- * (the value null when no entry ran or the run failed).
+ * (the value null when no entry ran or the run failed; `totals` too, with an agent).
  */
-export function showResult(result: { output: string; value: JsonValue | null; entry?: string }, ok: boolean, args: RunArgs, term: Terminal): void {
+export function showResult(
+  result: { output: string; value: JsonValue | null; entry?: string },
+  ok: boolean,
+  args: RunArgs,
+  term: Terminal,
+  totals?: JsonValue | object,
+): void {
   const value = ok && result.entry !== undefined ? result.value : null;
   if (args.json) {
-    term.stdout(JSON.stringify({ value, output: result.output }) + "\n");
+    // With an agent, `totals`: what the run asked and spent (docs/cli.md, "What a run cost").
+    term.stdout(JSON.stringify({ value, output: result.output, ...(totals ? { totals } : {}) }) + "\n");
     return;
   }
   const shown = entryResultText({ output: result.output, value }).slice(result.output.length);

@@ -3,6 +3,9 @@
  * cost figures of a think or a run. Plain functions over the agent's events.
  */
 import type { UsageFigures } from "@patchwork/agent";
+import { groupDigits } from "@patchwork/agent/run";
+
+export { groupDigits };
 
 type ToolContent = { type: string; [key: string]: unknown };
 
@@ -56,16 +59,4 @@ export function formatUsage(u: UsageFigures): string {
   if (u.contextTokens > 0) parts.push(`${n(u.contextTokens)} tokens in context`);
   for (const [currency, amount] of Object.entries(u.cost)) parts.push(`cost ${amount.toFixed(4)} ${currency}`);
   return parts.join(" · ");
-}
-
-/**
- * `1234567` → `"1,234,567"`, as `toLocaleString("en-US")` writes a whole number, without it:
- * its first call loads ICU's locale data, measured at 13 ms on a quiet machine and 0.28 s under
- * load, in the middle of a run (the first think's usage).
- */
-export function groupDigits(x: number): string {
-  if (!Number.isSafeInteger(x)) return x.toLocaleString("en-US");
-  const digits = String(Math.abs(x));
-  const grouped = digits.replace(/\B(?=(\d{3})+$)/g, ",");
-  return x < 0 ? `-${grouped}` : grouped;
 }

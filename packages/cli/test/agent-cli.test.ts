@@ -218,7 +218,9 @@ describe("what the agent says besides its answer", () => {
     expect(loud.stderr).toContain("[notice warning: Model metadata not found]");
     expect(loud.stderr).toContain("[tool Edit a.txt: completed]\n  diff /tmp/a.txt (+2 -1)\n");
     expect(loud.stderr).toContain("[usage of think 1: 1,500 tokens in context · cost 0.0123 USD]");
-    expect(loud.stderr).toContain("[usage of the run, 2 thinks: 3,000 tokens in context · cost 0.0246 USD]");
+    // The run's figures: the summary every run with an agent ends with, --verbose or not.
+    expect(quiet.summary).toMatch(/^2 thinks asked, 0 replayed, 0 retried, 0 failed · tokens not reported · cost 0\.0246 USD · \d+\.\d s$/);
+    expect(loud.summary).toMatch(/^2 thinks asked, 0 replayed, 0 retried, 0 failed · tokens not reported · cost 0\.0246 USD · /);
     expect(loud.stderr).not.toContain("anomaly");
   });
 

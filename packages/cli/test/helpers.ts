@@ -9,7 +9,20 @@ export const patchworkBin = join(repoRoot, "packages", "cli", "bin", "patchwork.
 export interface CliResult {
   status: number | null;
   stdout: string;
+  /** stderr without the summary line a run with an agent ends with (`summary`). */
   stderr: string;
+  /** The run's summary (`N thinks asked, … · tokens … · cost … · T s`, docs/cli.md "What a run cost"), if it printed one. */
+  summary?: string;
+}
+
+/** The summary line every run with an agent that thought ends its stderr with (agent-run.ts). */
+const SUMMARY = /^patchwork: (\d+ thinks? asked, \d+ replayed, \d+ retried, \d+ failed · [^\n]*)\n$/m;
+
+/** stderr and the run's summary apart (the summary is the last line). */
+export function splitSummary(stderr: string): { stderr: string; summary?: string } {
+  const m = SUMMARY.exec(stderr);
+  if (!m || m.index + m[0].length !== stderr.length) return { stderr };
+  return { stderr: stderr.slice(0, m.index), summary: m[1] };
 }
 
 /** Runs the real `patchwork` binary in a child process. */
@@ -26,7 +39,7 @@ export function patchwork(
     encoding: "utf8",
     timeout: options.timeoutMs ?? 20_000,
   });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  return { status: result.status, stdout: result.stdout, ...splitSummary(result.stderr ?? "") };
 }
 
 /** A fresh temporary directory with the given files. */

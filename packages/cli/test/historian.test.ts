@@ -174,7 +174,7 @@ describe("the historian (examples/historian)", () => {
     expect(r.status).toBe(1);
     const at = positionOf("analyst.pw", 'throw "the working tree is not clean');
     expect(r.stderr).toContain(
-      `analyst.pw:${at}: error[PW3001]: worker 'analyst' failed: uncaught exception: the working tree is not clean: commit or stash these changes first:\n M src/model.txt\n`,
+      `analyst.pw:${at}: error[PW3001]: worker 'analyst' failed: uncaught exception: the working tree is not clean: commit or stash these changes first:\n M src/model.txt\n(the first failure stops the delegation: self.delegate(tasks).settle().await collects every task's outcome instead)\n`,
     );
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(r.stdout).toBe("");

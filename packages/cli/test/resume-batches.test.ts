@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatCassette, parseCassette, readCassetteText } from "@patchwork/interpreter";
-import { patchwork, patchworkBin, repoRoot, tempFiles } from "./helpers.js";
+import { patchwork, patchworkBin, repoRoot, splitSummary, tempFiles } from "./helpers.js";
 
 const testAgent = join(repoRoot, "packages", "agent", "bin", "patchwork-test-agent.js");
 const agentWith = (script: string) => `"${process.execPath}" "${testAgent}" "${script}"`;
@@ -60,7 +60,14 @@ describe("a resume's replay sent in batches", { timeout: 300_000 }, () => {
     const whole = merged(["run", "p.pw", "--agent", agent], dir);
     const resumed = merged(["run", "p.pw", "--agent", agent, "--resume", "k.json"], dir);
     expect(whole.status).toBe(0);
-    expect(resumed).toEqual({ status: 0, text: `${whole.text}patchwork: k.json: ${KEPT} thinks replayed, ${TOTAL - KEPT} thinks asked live\n` });
+    // Each ends with its summary of what it asked and spent (helpers.ts `splitSummary`).
+    const [wholeText, resumedText] = [splitSummary(whole.text), splitSummary(resumed.text)];
+    expect(wholeText.summary).toMatch(new RegExp(`^${TOTAL} thinks asked, 0 replayed, `));
+    expect(resumedText.summary).toMatch(new RegExp(`^${TOTAL - KEPT} thinks asked, ${KEPT} replayed, `));
+    expect({ status: resumed.status, text: resumedText.stderr }).toEqual({
+      status: 0,
+      text: `${wholeText.stderr}patchwork: k.json: ${KEPT} thinks replayed, ${TOTAL - KEPT} thinks asked live\n`,
+    });
     expect(readFileSync(join(dir, "k.json"), "utf8")).toBe(readFileSync(join(dir, "full.json"), "utf8"));
   });
 

@@ -34,7 +34,8 @@ it.runIf(hasScript)(hasScript ? spinnerTitle : `${spinnerTitle} (skipped: needs 
   expect(r.status).toBe(0);
   expect(r.stdout).toContain("think at p.pw:2");
   expect(r.stdout).toContain("think at p.pw:5 (depth 2) · do(0)");
-  expect(screen(r.stdout)).toEqual(["before", "inner done", "outer done"]);
+  // The run's summary (what it asked and spent) is the last line.
+  expect(screen(r.stdout)).toEqual(["before", "inner done", "outer done", expect.stringMatching(/^patchwork: 2 thinks asked, 0 replayed, /)]);
 });
 
 const logTitle = "log(…) lines and a command's stderr show once each, in order, beside the spinner";
@@ -46,5 +47,5 @@ it.runIf(hasScript)(hasScript ? logTitle : `${logTitle} (skipped: needs /usr/bin
   const command = `"${process.execPath}" "${patchworkBin}" run p.pw --agent '"${process.execPath}" "${testAgent}" s.json'`;
   const r = spawnSync("/usr/bin/script", ["-qfec", command, "/dev/null"], { cwd: dir, encoding: "utf8", timeout: 30_000 });
   expect(r.status).toBe(0);
-  expect(screen(r.stdout)).toEqual(["one", "logged", "warned", "after answer", "two"]);
+  expect(screen(r.stdout)).toEqual(["one", "logged", "warned", "after answer", "two", expect.stringMatching(/^patchwork: 1 think asked, /)]);
 });

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { patchwork, patchworkBin, repoRoot, tempFiles } from "./helpers.js";
+import { patchwork, patchworkBin, repoRoot, splitSummary, tempFiles } from "./helpers.js";
 
 const dir = tempFiles({});
 writeFileSync(join(dir, "register.mjs"), 'import { register } from "node:module";\nregister("./hooks.mjs", import.meta.url);\n');
@@ -249,7 +249,9 @@ describe("start-up loads only what the command needs", () => {
       expect(await exit).toBe(0);
       expect(readFileSync(log, "utf8")).toMatch(/ \(vendor shim\)$/m); // what the hold held
       expect(stdout).toBe("replayed: one two\nlive: three\n");
-      expect(stderr).toBe("patchwork: c.json: 2 thinks replayed, 1 think asked live\n");
+      const { stderr: said, summary } = splitSummary(stderr);
+      expect(said).toBe("patchwork: c.json: 2 thinks replayed, 1 think asked live\n");
+      expect(summary).toMatch(/^1 think asked, 2 replayed, 0 retried, 0 failed · /);
       const cassette = JSON.parse(readFileSync(join(files, "c.json"), "utf8"));
       expect(cassette.thinks.map((t: { prompt: string; turns: { answer: string }[] }) => [t.prompt, t.turns[0]!.answer])).toEqual([
         ["First.", "one"],

@@ -14,6 +14,7 @@ export { CassetteAgent } from "./agents/cassette.js";
 export { createNodeHost } from "./host-node.js";
 export { shellArgv, signalStatus } from "./shell-process.js";
 // The evaluator thread runtime's (@patchwork/agent): its main-thread side loads no parser.
+export { isFatalCode } from "./errors.js";
 export { newSession, ensureSessionDir, removeSessionDir } from "./workers/session.js";
 export { entryResultText, valueText } from "./entries.js";
 export { countThinks, countThreadbareThinks, mayThink } from "./think-sites.js";

@@ -57,6 +57,11 @@ export type RuntimeCode = keyof typeof RUNTIME_MESSAGES;
  */
 const FATAL: ReadonlySet<string> = new Set(["PW3032", "PW3033", "PW3034", "PW3070", "PW3071", "PW3072"]);
 
+/** Whether errors of this code end the program even inside `try` (see FATAL). */
+export function isFatalCode(code: string): boolean {
+  return FATAL.has(code);
+}
+
 export class RuntimeError extends Error {
   readonly code: string;
   readonly span: Span;
@@ -73,6 +78,16 @@ export class RuntimeError extends Error {
     this.thrown = thrown;
     this.fatal = FATAL.has(code);
   }
+}
+
+/** What `catch e` binds for a runtime error: `{message, line, column}`. */
+export function errorObject(e: RuntimeError): Value {
+  if (e.thrown !== undefined) return e.thrown;
+  return new Map<string, Value>([
+    ["message", e.message],
+    ["line", e.span.start.line],
+    ["column", e.span.start.column],
+  ]);
 }
 
 /** Current file name for errors; set by the interpreter while a module is compiled/run. */

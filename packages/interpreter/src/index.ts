@@ -4,8 +4,11 @@
  */
 export { AgentError } from "./ports.js";
 export type {
+  DelegateMode,
   JoinResult,
+  TaskOutcome,
   ReceiveResult,
+  SessionUsage,
   WorkerFailure,
   WorkerTask,
   Workers,
@@ -55,7 +58,7 @@ export { countThinks, countThreadbareThinks, mayThink } from "./think-sites.js";
 export { writeFileAtomic, type WriteGuard } from "./write-file.js";
 export type { NodeHostOptions } from "./host-node.js";
 export { shellArgv, signalStatus, type ShellArgvOptions } from "./shell-process.js";
-export { RuntimeError, RUNTIME_MESSAGES } from "./errors.js";
+export { RuntimeError, RUNTIME_MESSAGES, isFatalCode } from "./errors.js";
 export type { RuntimeCode } from "./errors.js";
 export { PwBuiltin, PwFunction, deepEqual, fromJson, stringifyJson, toJson, toText, truthy, typeName } from "./values.js";
 export type { PwObject, Value } from "./values.js";

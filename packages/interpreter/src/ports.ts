@@ -222,7 +222,35 @@ export interface WorkerFailure {
   thrown?: JsonValue;
 }
 
-export type JoinResult = { ok: true; values: JsonValue[] } | { ok: false; failure: WorkerFailure };
+/** How one task of a settled delegation ended. */
+export type TaskOutcome = { ok: true; value: JsonValue } | { ok: false; failure: WorkerFailure };
+
+/**
+ * A join's answer: a fail-fast delegation's values in order, or its first failure; a settled
+ * delegation's (`self.delegate(…).settle()`) outcome of every task, in order.
+ */
+export type JoinResult = { ok: true; values: JsonValue[] } | { ok: false; failure: WorkerFailure } | { ok: "settled"; outcomes: TaskOutcome[] };
+
+/**
+ * How a delegation treats a failure: `fail-fast` (the default, the reference's semantics) cancels
+ * the other tasks and the join raises the failure; `settle` lets every task finish and the join
+ * gives each one's outcome. A fatal failure (one `catch` cannot see: a replay mismatch, a step or
+ * time limit) ends a settled delegation as a fail-fast one.
+ */
+export type DelegateMode = "fail-fast" | "settle";
+
+/**
+ * `self.session.usage` (language.md §4): thinks asked of the agent so far (replayed ones cost
+ * nothing and are not counted), tokens and cost by currency as the agent reported them (null:
+ * it reported none).
+ */
+export interface SessionUsage {
+  thinks: number;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  cost: Record<string, number> | null;
+}
+
 
 export type ReceiveResult = { ok: true; value: JsonValue } | { ok: false; reason: "timeout" };
 
@@ -238,9 +266,14 @@ export interface Workers {
   readonly sessionTimestamp: string;
   /** `self.session.dir`: the run's scratch directory, created on first use. */
   sessionDir(): string;
+  /** `self.session.usage`: what the run has spent so far (an implementation without an agent runtime: nothing). */
+  sessionUsage(): SessionUsage;
   /** Starts the tasks (all at once, as far as the implementation can); returns the group's handle. */
-  start(tasks: WorkerTask[]): number;
-  /** Blocks until every task of the group has finished, or the first has failed (the others are cancelled). */
+  start(tasks: WorkerTask[], mode?: DelegateMode): number;
+  /**
+   * Blocks until every task of the group has finished, or (fail-fast) the first has failed: the
+   * others are cancelled. A settled group's answer is every task's outcome.
+   */
   join(group: number): JoinResult;
   /** Appends a copy of `value` to the mailbox `name` (shared by all workers of the run). */
   send(name: string, value: JsonValue): void;

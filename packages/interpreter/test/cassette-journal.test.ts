@@ -120,7 +120,10 @@ describe("the cassette journal", () => {
     think(3, "w10", "y", "part#10");
     think(4, "w1", "x", "part#2");
     expect(readCassetteText(readFileSync(path, "utf8"), "c.json").cassette.thinks.map((t) => t.prompt)).toEqual(["one", "w1", "two", "w10"]);
-    expect(recording.finish({ complete: true })).toEqual({ replayed: 2, live: 2, entries: 4 });
+    // A think that failed (an agent's error, caught by settle() or try) is not kept, and counted.
+    recording.handle({ type: "think-start", id: 5, kind: "think", prompt: "w3", fileName: "p.pw", span: at, typeText: null, worker: "part#3" });
+    recording.handle({ type: "think-end", id: 5, ok: false, error: "the agent refused" });
+    expect(recording.finish({ complete: true })).toEqual({ replayed: 2, live: 2, entries: 4, failed: 1 });
     const final = parseCassette(readFileSync(path, "utf8"), "c.json");
     expect(final.thinks.map((t) => t.prompt)).toEqual(["one", "two", "w1", "w10"]);
     expect(final.thinks[0]!.turns[0]!.do[0]!.result).toBe("other text now\n");

@@ -152,6 +152,24 @@ worker w() {
     expect(same(source, "last", [], []).result.value).toBe(42);
   });
 
+  it("await a settled delegation without blocking: every outcome, as the blocking form gives", () => {
+    const source = `
+worker h(x) {
+    if x == 2 { var y = nope }
+    return x + 1
+}
+worker w() {
+    var r = self.delegate([h(1), h(2), h(3)]).settle().await
+    var p = self.delegate([h(2)]).settle()
+    var one = await p
+    return [r, one]
+}`;
+    const { result, waits } = same(source, "w", [], []);
+    const error = { message: "worker 'h' failed: undefined variable 'nope'", line: 3, column: 25 };
+    expect(result.value).toEqual([[{ ok: true, value: 2 }, { ok: false, error }, { ok: true, value: 4 }], [{ ok: false, error }]]);
+    expect(waits.map((w) => w.kind)).toEqual(["join", "join"]);
+  });
+
   it("run a task whose worker cannot wait in its ordinary form (no suspension)", () => {
     const { result, waits } = same(`worker w(n) {\n    var s = 0\n    for i in 1...n { s = s + i }\n    return s\n}`, "w", [100], []);
     expect(result.value).toBe(5050);

@@ -1,12 +1,13 @@
 /**
  * The Patchwork language server: LSP over a stream pair (stdio for `patchwork lsp`).
  * A thin layer: every answer comes from @patchwork/analysis (and the formatter of
- * @patchwork/parser); this file converts positions, ranges and shapes, and keeps one
- * AnalysisDocument per open document, updated edit by edit (incremental sync).
+ * @patchwork/parser); this file keeps one AnalysisDocument per open document, updated edit
+ * by edit (incremental sync), and answers each request; positions, ranges and shapes are
+ * converted by convert.ts.
  */
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import type { Readable, Writable } from "node:stream";
-import { readdirSync, readFileSync, type Dirent } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   AnalysisDocument,
@@ -17,7 +18,6 @@ import {
   foldingRanges,
   hover,
   prepareQueries,
-  semanticTokens,
   workspaceDefinition,
   workspacePrepareRename,
   workspaceReferences,
@@ -25,7 +25,6 @@ import {
   type FileRange,
   type Workspace,
   type DocumentSymbol as PwSymbol,
-  type OffsetDiagnostic,
 } from "@patchwork/analysis";
 import { Formatter } from "./formatter.js";
 import lsp from "vscode-languageserver/node.js";
@@ -33,16 +32,17 @@ import type {
   CodeAction,
   CompletionItem,
   Connection,
-  Diagnostic,
   DocumentSymbol,
   InitializeResult,
   Location,
-  Range,
   TextDocumentContentChangeEvent,
   TextEdit,
 } from "vscode-languageserver/node.js";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { bareCommandFix, suggestsShellLine } from "./actions.js";
+import { completionKinds, diagnostic, encodeTokens, range, symbolKinds } from "./convert.js";
+import { listPw, listPwTree, pathOf } from "./files.js";
+import type { Open } from "./open.js";
 
 const {
   createConnection,
@@ -50,9 +50,6 @@ const {
   StreamMessageWriter,
   TextDocumentSyncKind,
   DiagnosticSeverity,
-  CompletionItemKind,
-  SymbolKind,
-  DiagnosticTag,
   ProposedFeatures,
   ResponseError,
   LSPErrorCodes,
@@ -66,57 +63,6 @@ export const MAX_ANALYSED_CHARS = 1_000_000;
 
 /** Files of the workspace looked at for importers (references, rename): at most this many. */
 const MAX_WORKSPACE_FILES = 2000;
-
-interface Open {
-  uri: string;
-  path: string;
-  td: TextDocument;
-  /**
-   * The analysis of `td`'s current text, or null while it is being built (opening, or an edit
-   * that needs the whole text parsed again): requests on the document wait for the build.
-   */
-  doc: AnalysisDocument | null;
-  /** Bumped by every change: a build of an older text stops at its next pause. */
-  generation: number;
-  /** The build under way, if any. */
-  building: Promise<void> | null;
-  /** Too large for live analysis: `doc` is empty. */
-  tooLarge: boolean;
-  /** A publish is scheduled. */
-  dirty: boolean;
-}
-
-function pathOf(uri: string): string {
-  try {
-    return uri.startsWith("file:") ? fileURLToPath(uri) : uri;
-  } catch {
-    return uri;
-  }
-}
-
-const severities = {
-  error: DiagnosticSeverity.Error,
-  warning: DiagnosticSeverity.Warning,
-  hint: DiagnosticSeverity.Hint,
-} as const;
-
-const completionKinds = {
-  keyword: CompletionItemKind.Keyword,
-  function: CompletionItemKind.Function,
-  variable: CompletionItemKind.Variable,
-  module: CompletionItemKind.Module,
-  property: CompletionItemKind.Property,
-  file: CompletionItemKind.File,
-} as const;
-
-const symbolKinds = {
-  function: SymbolKind.Function,
-  variable: SymbolKind.Variable,
-  class: SymbolKind.Class,
-  module: SymbolKind.Module,
-  type: SymbolKind.TypeParameter,
-  method: SymbolKind.Method,
-} as const;
 
 export interface ServerOptions {
   input: Readable;
@@ -286,7 +232,7 @@ class PatchworkServer {
         const o = await this.ready(p.textDocument.uri);
         if (!o) return null;
         const h = hover(o.doc, o.td.offsetAt(p.position));
-        return h ? { contents: { kind: "markdown" as const, value: h.markdown }, range: this.range(o, h.range) } : null;
+        return h ? { contents: { kind: "markdown" as const, value: h.markdown }, range: range(o, h.range) } : null;
       }),
     );
     c.onDefinition(
@@ -311,7 +257,7 @@ class PatchworkServer {
         if (!o) return null;
         const r = workspacePrepareRename(await this.workspace(), o.path, o.td.offsetAt(p.position));
         if ("error" in r) return new ResponseError(LSPErrorCodes.RequestFailed, r.error);
-        return this.range(o, r);
+        return range(o, r);
       }),
     );
     c.onRenameRequest(
@@ -350,8 +296,8 @@ class PatchworkServer {
           name: s.name,
           kind: symbolKinds[s.kind],
           detail: s.detail,
-          range: this.range(o, s.range),
-          selectionRange: this.range(o, s.selection),
+          range: range(o, s.range),
+          selectionRange: range(o, s.selection),
           children: s.children.map(conv),
         });
         return documentSymbols(o.doc).map(conv);
@@ -368,7 +314,7 @@ class PatchworkServer {
       this.safe({ data: [] as number[] }, async (p) => {
         const o = await this.ready(p.textDocument.uri);
         if (!o) return { data: [] };
-        return { data: this.encodeTokens(o) };
+        return { data: encodeTokens(o) };
       }),
     );
     c.onDocumentFormatting(
@@ -397,7 +343,7 @@ class PatchworkServer {
             title: fix.title,
             kind: "quickfix",
             diagnostics: [d],
-            edit: { changes: { [o.uri]: [{ range: this.range(o, fix), newText: fix.newText }] } },
+            edit: { changes: { [o.uri]: [{ range: range(o, fix), newText: fix.newText }] } },
           });
         }
         return out;
@@ -447,7 +393,7 @@ class PatchworkServer {
       try {
         const diagnostics = o.tooLarge
           ? [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: DiagnosticSeverity.Information, source: "patchwork", message: `this file is too large for live analysis (${(o.td.getText().length / 1e6).toFixed(1)} MB, over ${MAX_ANALYSED_CHARS / 1e6} MB): run \`patchwork check\` on it` }]
-          : o.doc.diagnostics().map((d) => this.diagnostic(o, d));
+          : o.doc.diagnostics().map((d) => diagnostic(o, d));
         void this.connection.sendDiagnostics({ uri, version: o.td.version, diagnostics });
       } catch (e) {
         this.log("diagnostics failed", e);
@@ -495,73 +441,10 @@ class PatchworkServer {
     };
   }
 
-  private diagnostic(o: Open, d: OffsetDiagnostic): Diagnostic {
-    const out: Diagnostic = { range: this.range(o, d), severity: severities[d.severity], code: d.code, source: "patchwork", message: d.message };
-    if (d.code === "PW5005") out.tags = [DiagnosticTag.Unnecessary];
-    return out;
-  }
-
-  private range(o: Open, r: { start: number; end: number }): Range {
-    return { start: o.td.positionAt(r.start), end: o.td.positionAt(r.end) };
-  }
-
   /** A file range as an LSP location: an open document's URI and positions, else the file's. */
   private location(ws: Workspace, r: FileRange): Location {
-    for (const o of this.open.values()) if (o.path === r.path) return { uri: o.uri, range: this.range(o, r) };
+    for (const o of this.open.values()) if (o.path === r.path) return { uri: o.uri, range: range(o, r) };
     const td = TextDocument.create(pathToFileURL(r.path).href, "patchwork", 0, ws.document(r.path)?.text ?? this.readModule(r.path));
     return { uri: td.uri, range: { start: td.positionAt(r.start), end: td.positionAt(r.end) } };
-  }
-
-  private encodeTokens(o: Open & { doc: AnalysisDocument }): number[] {
-    const data: number[] = [];
-    let line = 0;
-    let char = 0;
-    for (const t of semanticTokens(o.doc)) {
-      // LSP tokens do not span lines: split multi-line tokens per line.
-      let s = t.start;
-      while (s < t.end) {
-        const pos = o.td.positionAt(s);
-        const nl = o.td.getText().indexOf("\n", s);
-        const e = nl < 0 || nl >= t.end ? t.end : nl;
-        if (e > s) {
-          const dl = pos.line - line;
-          data.push(dl, dl === 0 ? pos.character - char : pos.character, e - s, SEMANTIC_TYPES.indexOf(t.type), 0);
-          line = pos.line;
-          char = pos.character;
-        }
-        s = e + 1;
-      }
-    }
-    return data;
-  }
-}
-
-/**
- * The `.pw` files under `dir` (not in node_modules or hidden folders), up to `max` files in all,
- * looking into at most 2,000 folders, 8 deep (a workspace folder of a whole disk stays cheap).
- */
-function listPwTree(dir: string, out: Set<string>, max: number, depth = 0, budget = { folders: 2000 }): void {
-  if (depth > 8 || out.size >= max || --budget.folders < 0) return;
-  let entries: Dirent[];
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  for (const e of entries) {
-    if (out.size >= max) return;
-    if (e.name.startsWith(".") || e.name === "node_modules") continue;
-    const p = join(dir, e.name);
-    if (e.isDirectory()) listPwTree(p, out, max, depth + 1, budget);
-    else if (e.name.endsWith(".pw")) out.add(p);
-  }
-}
-
-/** `.pw` files of a directory (import path completion). */
-function listPw(dir: string): string[] {
-  try {
-    return readdirSync(dir).filter((f) => f.endsWith(".pw"));
-  } catch {
-    return [];
   }
 }

@@ -243,6 +243,23 @@ describe("patchwork lsp", () => {
     expect(inPrompt).not.toContain("while");
   });
 
+  it("delegations: settle() and await completed and explained, outcomes never awaited warned about", async () => {
+    const dUri = pathToFileURL(join(dir, "batch.pw")).href;
+    const text = "worker w(n) { return n }\nself.delegate([w(1), w(2)]).settle()\nvar all = self.delegate([w(1)]).\n";
+    const diags = await diagnosticsAfter(
+      () => client.notify("textDocument/didOpen", { textDocument: { uri: dUri, languageId: "patchwork", version: 1, text } }),
+      dUri,
+    );
+    expect(diags.find((d) => d.code === "PW5010")).toMatchObject({ severity: 2, range: { start: { line: 1, character: 0 } } });
+    const items = await client.request("textDocument/completion", { textDocument: { uri: dUri }, position: pos(2, 32) });
+    expect(items.map((i: { label: string }) => i.label)).toEqual(["settle", "await"]);
+    expect(items[0].documentation).toContain("`{ok: true, value}` or `{ok: false, error}` per task");
+    const h = await client.request("textDocument/hover", { textDocument: { uri: dUri }, position: pos(1, 30) });
+    expect(h.contents.value).toContain("the tasks all run to their end");
+    expect(h.range).toEqual({ start: pos(1, 28), end: pos(1, 34) });
+    client.notify("textDocument/didClose", { textDocument: { uri: dUri } });
+  });
+
   it("symbols, folding ranges, semantic tokens", async () => {
     const symbols = await client.request("textDocument/documentSymbol", td);
     expect(symbols.map((s: { name: string }) => s.name)).toEqual(["square", "total", "show", "reply"]);

@@ -7,22 +7,11 @@
  * identical trees, spans aside.
  */
 
-/** A point in the source. `line` and `column` are 1-based; `offset` is a 0-based UTF-16 index. */
-export interface Position {
-  offset: number;
-  line: number;
-  column: number;
-}
+import type { NodeBase, Span } from "./span.js";
+import type { ObjectTypeField, PatField, Pattern, TypeExpr } from "./ast-patterns.js";
 
-/** A source range; `end` is exclusive. */
-export interface Span {
-  start: Position;
-  end: Position;
-}
-
-interface NodeBase {
-  span: Span;
-}
+export type { Position, Span } from "./span.js";
+export type * from "./ast-patterns.js";
 
 // ───────────────────────────── Program and items ─────────────────────────────
 
@@ -470,69 +459,6 @@ export interface ShellInterp extends NodeBase {
 }
 
 export type ShellWordPart = ShellText | ShellInterp;
-
-// ───────────────────────────── Patterns and types ─────────────────────────────
-
-export type Pattern = IdentPattern | WildcardPattern | ObjectPattern | ArrayPattern;
-
-export interface IdentPattern extends NodeBase {
-  kind: "IdentPattern";
-  name: string;
-}
-
-export interface WildcardPattern extends NodeBase {
-  kind: "WildcardPattern";
-}
-
-export interface PatField extends NodeBase {
-  kind: "PatField";
-  key: string;
-  type: TypeExpr | null;
-}
-
-export interface ObjectPattern extends NodeBase {
-  kind: "ObjectPattern";
-  fields: PatField[];
-}
-
-export interface ArrayPattern extends NodeBase {
-  kind: "ArrayPattern";
-  elements: Pattern[];
-}
-
-export type TypeExpr = NamedType | LiteralType | ArrayType | ObjectType | UnionType;
-
-/** `string`, `number`, `boolean`, `null`, `any`, or a user name. */
-export interface NamedType extends NodeBase {
-  kind: "NamedType";
-  name: string;
-}
-
-export interface LiteralType extends NodeBase {
-  kind: "LiteralType";
-  value: string;
-}
-
-export interface ArrayType extends NodeBase {
-  kind: "ArrayType";
-  element: TypeExpr;
-}
-
-export interface ObjectTypeField extends NodeBase {
-  kind: "ObjectTypeField";
-  key: string;
-  type: TypeExpr;
-}
-
-export interface ObjectType extends NodeBase {
-  kind: "ObjectType";
-  fields: ObjectTypeField[];
-}
-
-export interface UnionType extends NodeBase {
-  kind: "UnionType";
-  types: TypeExpr[];
-}
 
 export type Node =
   | Program

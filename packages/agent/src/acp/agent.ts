@@ -14,87 +14,23 @@ import type {
   AsyncAgent,
   AsyncRunChild,
   AsyncThinkReply,
-  Logger,
   SessionHint,
   McpTransport,
-  PermissionAnswer,
-  PermissionPolicy,
-  PermissionQuestion,
   ThinkContext,
 } from "../types.js";
-import { AgentProcess, type AgentCommand } from "./process.js";
+import { AgentProcess } from "./process.js";
+import type { AcpAgentOptions } from "./agent-options.js";
+import { CLIENT_REQUESTS, abandonedWhen, chooseTransport, initialize } from "./initialize.js";
 import { PermissionDesk, ToolCallLedger } from "./permissions.js";
 import { RedirectActor, type PerSessionMessage } from "./redirect.js";
 import { ThinkHandler, type HandlerRuntime, type OpenedSession } from "./think-handler.js";
-import { DEFAULT_AHEAD, SessionsAhead, type AheadLimits } from "./sessions-ahead.js";
+import { DEFAULT_AHEAD, SessionsAhead } from "./sessions-ahead.js";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { isOurAnnouncedCall, isOurDoTool, profileFor, type AgentProfile } from "./profiles/index.js";
 import { SharedDoEndpoints } from "./shared-do.js";
 import { MCP_SERVER_NAME } from "../mcp/do-server.js";
 
-export interface AcpAgentOptions {
-  /** A shell command line (`"npx my-agent --acp"`) or a file with arguments. */
-  command: AgentCommand;
-  /** Working directory of the agent and of every session (absolute). Default: `process.cwd()`. */
-  cwd?: string;
-  env?: Record<string, string | undefined>;
-  /** `auto` (default): http when the agent advertises `mcpCapabilities.http`, else stdio. */
-  mcpTransport?: McpTransport | "auto";
-  permissions?: PermissionPolicy | { do?: PermissionPolicy; other?: PermissionPolicy };
-  askPermission?: (question: PermissionQuestion) => Promise<PermissionAnswer>;
-  /** Fail a think when the agent sends nothing for this long (time inside `do` children excluded). */
-  thinkIdleTimeoutMs?: number;
-  /** Fail a think that takes longer than this in total. */
-  thinkTimeoutMs?: number;
-  /** How long `initialize` may take before the process is declared not an ACP agent. Default 30 s. */
-  initializeTimeoutMs?: number;
-  onEvent?: (event: AgentEvent) => void;
-  logger?: Logger;
-  /**
-   * Restart the agent process between thinks after this many sessions (`RecyclingAgent`); 0
-   * never. Default: the agent profile's `restartAfterSessions` (none for most agents).
-   */
-  restartAfterSessions?: number;
-  /** Abandons start-up when aborted: the process is killed and `start` rejects (PW4010). */
-  startSignal?: AbortSignal;
-  /**
-   * The agent process, already spawned from `command` (`@patchwork/agent/process`): the CLI
-   * spawns it before it loads this runtime, so that the two start side by side. Used by the
-   * first start only (a restart spawns anew).
-   */
-  process?: AgentProcess;
-  /**
-   * Create sessions ahead of need, from what the program's text and the run say (default
-   * true; `SessionsAhead`, docs/agent.md). Unused ones are closed when the runtime closes.
-   */
-  prepareSessions?: boolean;
-  /** Bounds of the sessions made ahead (default: the agent profile's, else `DEFAULT_AHEAD`). */
-  sessionsAhead?: AheadLimits;
-  /**
-   * What the client behind this one can do (the editor behind `patchwork acp`): advertised to
-   * the agent at `initialize`; its `fs/*` and `terminal/*` requests go to `forwardClientRequest`.
-   */
-  clientCapabilities?: { fs?: { readTextFile?: boolean; writeTextFile?: boolean }; terminal?: boolean };
-  forwardClientRequest?: (method: string, params: unknown) => Promise<unknown>;
-  /**
-   * A permission request that is not for our `do` tool: answered by this callback when it
-   * returns a promise (the proxy asks its editor), else by `permissions`.
-   */
-  forwardPermission?: (params: acp.RequestPermissionRequest) => Promise<acp.RequestPermissionResponse> | undefined;
-}
-
-/** Requests of the agent that a proxy forwards to its own client. */
-const CLIENT_REQUESTS = [
-  acp.methods.client.fs.readTextFile,
-  acp.methods.client.fs.writeTextFile,
-  acp.methods.client.terminal.create,
-  acp.methods.client.terminal.output,
-  acp.methods.client.terminal.release,
-  acp.methods.client.terminal.waitForExit,
-  acp.methods.client.terminal.kill,
-] as const;
-
-const CLIENT_INFO = { name: "patchwork", version: "0.1.0" };
+export type { AcpAgentOptions };
 
 export class AcpAgent implements AsyncAgent {
   readonly redirect: RedirectActor;
@@ -567,88 +503,9 @@ async function settledWithin(promises: Promise<unknown>[], ms: number): Promise<
   clearTimeout(timer);
 }
 
-/** A promise that rejects (PW4010) when `signal` aborts; `dispose` stops listening. */
-function abandonedWhen(signal: AbortSignal | undefined): { promise: Promise<never>; dispose(): void } {
-  if (!signal) return { promise: new Promise<never>(() => undefined), dispose: () => undefined };
-  let onAbort = () => undefined as void;
-  const promise = new Promise<never>((_, reject) => {
-    onAbort = () => reject(agentError(AgentCodes.cancelled, "the run was cancelled while the agent was starting"));
-    if (signal.aborted) onAbort();
-    else signal.addEventListener("abort", onAbort, { once: true });
-  });
-  promise.catch(() => undefined);
-  return { promise, dispose: () => signal.removeEventListener("abort", onAbort) };
-}
-
 /** Spawns an ACP agent and initializes it (same as `AcpAgent.start`). */
 export function spawnAcpAgent(options: AcpAgentOptions): Promise<AcpAgent> {
   return AcpAgent.start(options);
-}
-
-async function initialize(
-  child: AgentProcess,
-  connection: acp.ClientConnection,
-  timeoutMs: number,
-  forwarded: AcpAgentOptions["clientCapabilities"],
-): Promise<acp.InitializeResponse> {
-  // A fault of the process already ends with the agent's stderr: say it once.
-  const notAgent = (why: string) => {
-    const stderr = why.includes("\nagent stderr:\n") ? "" : child.stderrSuffix();
-    // /bin/sh's "not found" (exit 127): the command is missing, not a program that failed to speak ACP.
-    const what = /exited with code 127\b/.test(why) ? "the agent command was not found (is it installed and on PATH?)" : "the agent command is not an ACP agent";
-    return agentError(AgentCodes.notAcpAgent, `${what}: ${why}${stderr}`);
-  };
-  let timer: NodeJS.Timeout | undefined;
-  const faulted = new Promise<never>((_, reject) => {
-    const fail = () => {
-      const fault = child.fault!;
-      reject(fault.code === AgentCodes.spawnFailed ? agentError(fault.code, fault.message) : notAgent(fault.message));
-    };
-    if (child.fault) fail();
-    child.onFault(fail);
-    timer = setTimeout(() => reject(notAgent(`no answer to initialize within ${timeoutMs} ms`)), timeoutMs);
-  });
-  try {
-    const request: Promise<acp.InitializeResponse> = connection.agent.request(acp.methods.agent.initialize, {
-      protocolVersion: acp.PROTOCOL_VERSION,
-      // `session.notices`: agents (Codex) then send warnings as `notice` updates, not as message text.
-      clientCapabilities: {
-        fs: { readTextFile: forwarded?.fs?.readTextFile === true, writeTextFile: forwarded?.fs?.writeTextFile === true },
-        terminal: forwarded?.terminal === true,
-        session: { notices: {} },
-      },
-      clientInfo: CLIENT_INFO,
-    });
-    const response = await Promise.race([request, faulted]);
-    if (response.protocolVersion !== acp.PROTOCOL_VERSION) {
-      throw agentError(
-        AgentCodes.protocolVersion,
-        `the agent speaks ACP protocol version ${response.protocolVersion}; patchwork speaks version ${acp.PROTOCOL_VERSION}`,
-      );
-    }
-    return response;
-  } catch (error) {
-    if ((error as { code?: unknown }).code && String((error as { code: unknown }).code).startsWith("PW")) throw error;
-    const fault = await child.settle();
-    if (fault) throw fault.code === AgentCodes.spawnFailed ? agentError(fault.code, fault.message) : notAgent(fault.message);
-    throw notAgent(error instanceof Error ? error.message : String(error));
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** The transport for the `do` server, or why there is none (thinks with `do` blocks then fail, others run). */
-function chooseTransport(
-  wanted: McpTransport | "auto",
-  init: acp.InitializeResponse,
-): { transport: McpTransport | null; problem: string | null } {
-  const mcp = init.agentCapabilities?.mcpCapabilities as { http?: boolean; acp?: boolean } | undefined;
-  if (wanted === "auto") return { transport: mcp?.http ? "http" : "stdio", problem: null };
-  if (wanted === "http" && !mcp?.http)
-    return { transport: null, problem: "MCP transport http was requested, but the agent does not advertise mcpCapabilities.http" };
-  if (wanted === "acp" && !mcp?.acp)
-    return { transport: null, problem: "MCP transport acp was requested, but the agent does not advertise mcpCapabilities.acp" };
-  return { transport: wanted, problem: null };
 }
 
 export type { ChildResult };

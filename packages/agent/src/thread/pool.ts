@@ -3,11 +3,12 @@
  * worker task (language.md §4, docs/workers.md). Every thread talks to the one agent runtime
  * through its own ThinkBridge; the pool owns what workers share and what their lifetime needs:
  * fork-join groups, the mailboxes, the `--max-workers` queue, think numbering across threads,
- * and cancellation (a failed task stops its siblings: their thinks, shell commands, threads).
+ * and cancellation (a failed task of a fail-fast delegation stops its siblings: their thinks, shell
+ * commands, threads; a settled one, `self.delegate(…).settle()`, lets them finish).
  */
 import { availableParallelism } from "node:os";
-import type { JoinResult, WorkerFailure, WorkerTask } from "@patchwork/interpreter";
-import { AgentError, ensureSessionDir } from "@patchwork/interpreter/core";
+import type { DelegateMode, JoinResult, SessionUsage, WorkerFailure, WorkerTask } from "@patchwork/interpreter";
+import { AgentError, ensureSessionDir, isFatalCode } from "@patchwork/interpreter/core";
 import { sharesThread } from "@patchwork/interpreter/tasks";
 import type { Program, Span } from "@patchwork/parser";
 import { AgentCodes } from "../errors.js";
@@ -42,6 +43,8 @@ export interface PoolOptions {
   /** See `cpuSlots` (default `STARVED_MS`). */
   starvedMs?: number;
   onOutput: (text: string) => void;
+  /** `self.session.usage`: what the run has spent so far (default: nothing asked, nothing reported). */
+  usage?: () => SessionUsage;
   /** The program's thread, started ahead (ahead.ts); else the pool starts it. */
   ahead?: EvaluatorThreadAhead;
 }
@@ -52,6 +55,9 @@ export type RootEnd = { kind: "done"; outcome: RunOutcome } | { kind: "crashed";
 const noAgent: AsyncAgent = {
   think: () => Promise.reject(new AgentError(AgentCodes.requestFailed, "no agent is configured")),
 };
+
+/** `self.session.usage` of a run without an agent. */
+const NOTHING_SPENT: SessionUsage = { thinks: 0, inputTokens: null, outputTokens: null, cost: null };
 
 /**
  * Most tasks one thread carries (all but one of them suspended: decision 0016). Waiting tasks
@@ -231,6 +237,7 @@ export class EvaluatorPool {
       case "join":
       case "receive":
       case "session-dir":
+      case "session-usage":
         t.bridge.answer(message.seq, { type: "cancel", code: AgentCodes.cancelled, message: "cancelled" });
         return;
     }
@@ -263,7 +270,7 @@ export class EvaluatorPool {
         return;
       case "delegate":
         if (message.program && !t.run && this.program === undefined) this.program = message.program;
-        this.delegate(t, message.group, message.tasks);
+        this.delegate(t, message.group, message.tasks, message.mode ?? "fail-fast");
         return;
       case "join":
         this.join(t, t.joinReply(message.seq), message.group);
@@ -301,6 +308,9 @@ export class EvaluatorPool {
         t.bridge.answer(message.seq, { type: "session-dir", result });
         return;
       }
+      case "session-usage":
+        t.bridge.answer(message.seq, { type: "session-usage", result: this.options.usage?.() ?? NOTHING_SPENT });
+        return;
       case "thinks-ahead":
         this.options.agent?.prepare?.({ thinks: message.thinks });
         return;
@@ -337,8 +347,8 @@ export class EvaluatorPool {
 
   // ───────────────────────────── fork and join ─────────────────────────────
 
-  private delegate(owner: EvaluatorThread, id: number, tasks: WorkerTask[]): void {
-    const group: Group = { owner, id, runs: [], results: tasks.map(() => null), left: tasks.length, failure: null, joinReply: null };
+  private delegate(owner: EvaluatorThread, id: number, tasks: WorkerTask[], mode: DelegateMode): void {
+    const group: Group = { owner, id, mode, runs: [], results: tasks.map(() => null), failures: tasks.map(() => null), left: tasks.length, failure: null, joinReply: null };
     const prefix = owner.run ? `${owner.label}/` : "";
     group.runs = tasks.map((spec, index) => ({ spec, key: `${prefix}${spec.worker}#${++owner.delegated}`, group, index, state: "queued", thread: null }));
     owner.groups.set(id, group);
@@ -353,17 +363,17 @@ export class EvaluatorPool {
       return;
     }
     group.joinReply = reply;
-    this.settle(group);
+    this.answerJoin(group);
     this.pump();
   }
 
   /** Answers the owner's join once the group is complete or has failed. */
-  private settle(group: Group): void {
+  private answerJoin(group: Group): void {
     if (group.joinReply === null || (group.left > 0 && !group.failure)) return;
     const reply = group.joinReply;
     group.joinReply = null;
     group.owner.groups.delete(group.id);
-    reply(group.failure ? { ok: false as const, failure: group.failure } : { ok: true as const, values: group.results });
+    reply(joinAnswer(group));
   }
 
   /**
@@ -560,14 +570,19 @@ export class EvaluatorPool {
     run.state = "done";
     group.left--;
     if (ok) group.results[run.index] = end.outcome.value;
-    else if (!group.failure) {
-      group.failure = failureOf(run.spec, end);
-      for (const other of group.runs) this.cancelRun(other, `worker '${run.spec.worker}' failed`);
-    }
+    else this.taskFailed(group, run, failureOf(run.spec, end));
     if (end.kind !== "done") this.dropHost(host);
     else this.hostFreed(host);
-    this.settle(group);
+    this.answerJoin(group);
     this.pump();
+  }
+
+  /** A fail-fast group's first failure (or a settled group's fatal one) cancels the other tasks. */
+  private taskFailed(group: Group, run: TaskRun, failure: WorkerFailure): void {
+    group.failures[run.index] = failure;
+    if (group.failure || (group.mode === "settle" && !isFatalCode(failure.code))) return;
+    group.failure = failure;
+    for (const other of group.runs) this.cancelRun(other, `worker '${run.spec.worker}' failed`);
   }
 
   private cancelRun(run: TaskRun, why: string): void {
@@ -603,6 +618,13 @@ function declaresWorkers(init: WorkerInit): boolean {
 
 /** A queued task waits at most this long for a CPU slot while no task starts (see `cpuSlots`). */
 const STARVED_MS = 500;
+
+/** The owner's answer to a join of `group`, complete or failed. */
+function joinAnswer(group: Group): JoinResult {
+  if (group.failure) return { ok: false, failure: group.failure };
+  if (group.mode === "fail-fast") return { ok: true, values: group.results };
+  return { ok: "settled", outcomes: group.runs.map((r) => (group.failures[r.index] ? { ok: false, failure: group.failures[r.index]! } : { ok: true, value: group.results[r.index]! })) };
+}
 
 /** A task's failure from how its thread ended. */
 function failureOf(spec: WorkerTask, end: RootEnd): WorkerFailure {

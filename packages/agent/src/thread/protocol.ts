@@ -9,11 +9,13 @@ import type { MessagePort } from "node:worker_threads";
 import type {
   Cassette,
   ChildResult,
+  DelegateMode,
   JoinResult,
   JsonValue,
   PwEvent,
   ReceiveResult,
   SessionInfo,
+  SessionUsage,
   ShellResult,
   ThinkRequest,
   Wait,
@@ -167,13 +169,15 @@ export type WorkerMessage =
    * `self.delegate`: start these tasks as group `group` (numbered by this thread). The program's
    * thread sends its AST with its first one (task threads of its file get it: no parse).
    */
-  | { type: "delegate"; group: number; tasks: WorkerTask[]; program?: Program }
+  | { type: "delegate"; group: number; tasks: WorkerTask[]; mode?: DelegateMode; program?: Program }
   /** `.await` on a delegation: the answer (`joined`) comes on channel `seq`. */
   | { type: "join"; seq: number; group: number }
   | { type: "send"; mailbox: string; value: JsonValue }
   | { type: "receive"; seq: number; mailbox: string; timeoutMs: number }
   /** `self.session.dir`: create the run's directory if it is not there (answered `session-dir`). */
   | { type: "session-dir"; seq: number }
+  /** `self.session.usage`: what the run has spent so far (answered `session-usage`). */
+  | { type: "session-usage"; seq: number }
   /** The task suspended in a wait that frees its thread; the answer comes as `wait-answer`. */
   | { type: "wait"; wait: Wait }
   | { type: "ready" }
@@ -195,6 +199,7 @@ export type ThinkResponse = { seq: number } & (
   | { type: "joined"; result: JoinResult }
   | { type: "received"; result: ReceiveResult }
   | { type: "session-dir"; result: { ok: true } | { ok: false; message: string } }
+  | { type: "session-usage"; result: SessionUsage }
 );
 
 /** What the worker sends back on a think's channel (`seq`). */

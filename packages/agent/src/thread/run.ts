@@ -19,6 +19,8 @@ import { EvaluatorPool } from "./pool.js";
 import type { ParsedModules, WorkerInit } from "./protocol.js";
 import type { TraceWriter } from "../trace/writer.js";
 import { recorded } from "./record.js";
+import { BudgetGate, BUDGET_EXIT_STATUS, type BudgetLimits, type BudgetStop } from "../batch/budget.js";
+import { RunTotalsCounter, type RunTotals } from "../batch/totals.js";
 
 export interface RunWithAgentOptions {
   source: string;
@@ -110,6 +112,11 @@ export interface RunWithAgentOptions {
    * thread for the agent (no replay), or whose cwd, env or shellStdin differ, stops it instead.
    */
   evaluatorThread?: EvaluatorThreadAhead;
+  /**
+   * Stop the run before a think that would pass one of these limits (batch/budget.ts): the
+   * result then has exit code 3 and `budgetStop`. Replayed thinks count for nothing.
+   */
+  budget?: BudgetLimits;
 }
 
 /** A program's AST and parse diagnostics, and those of every file its imports load (by path). */
@@ -121,7 +128,7 @@ export interface ParsedProgram {
 
 export interface RunWithAgentResult {
   ok: boolean;
-  /** 0 success, 1 program or agent error (a run timeout too), 130 cancelled by the signal. */
+  /** 0 success, 1 program or agent error (a run timeout too), 3 stopped at its budget (`budget`), 130 cancelled by the signal. */
   exitCode: number;
   value: JsonValue | null;
   output: string;
@@ -131,6 +138,10 @@ export interface RunWithAgentResult {
   entry?: string;
   /** With `record`: what the cassette got (`kept`: entries read from it to resume; `cut`: it ended inside an entry). */
   recording?: RecordingSummary & { kept: number; cut: boolean };
+  /** What the run asked and spent (batch/totals.ts); also the last event, `run-totals`. */
+  totals?: RunTotals;
+  /** The run stopped at its budget (`budget`): exit code 3. */
+  budgetStop?: BudgetStop;
 }
 
 const workerPath = fileURLToPath(new URL("./evaluator-worker.js", import.meta.url));
@@ -185,13 +196,19 @@ function commandText(command: AcpAgentOptions["command"]): string {
 }
 
 async function run(options: RunWithAgentOptions, cwd: string): Promise<RunWithAgentResult> {
+  // What the run asks and spends, counted from its events; the budget's gate around each think.
+  const totals = new RunTotalsCounter({ replay: options.replay !== undefined });
   const emit = (event: RunEvent) => {
+    totals.apply(event);
+    gate.observe(event);
     try {
       options.onEvent?.(event);
     } catch (error) {
       options.logger?.warn(`onEvent threw: ${String(error)}`);
     }
   };
+  const gate = new BudgetGate(options.budget ?? {}, totals, emit);
+  const batch: Batch = { totals, gate };
   if (options.signal?.aborted) {
     if (!isAsyncAgent(options.agent)) options.agent.process?.killNow(); // spawned early by the caller
     return failure(options, AgentCodes.cancelled, "the run was cancelled before it started", true);
@@ -200,7 +217,7 @@ async function run(options: RunWithAgentOptions, cwd: string): Promise<RunWithAg
   if (isAsyncAgent(options.agent)) {
     const agent = options.agent;
     try {
-      return await evaluate(options, cwd, emit, await parsedOf(options), agent ? { agent, starting: null } : null);
+      return await evaluate(options, cwd, emit, await parsedOf(options), agent ? { agent, starting: null } : null, batch);
     } finally {
       await agent?.close?.();
     }
@@ -270,9 +287,9 @@ async function run(options: RunWithAgentOptions, cwd: string): Promise<RunWithAg
     const load = options.replay ? { loadRuntime } : {};
     if (thinks !== null) {
       if (thinks > 0) void starting.then((agent) => agent.prepare({ thinks }), () => undefined);
-      return await evaluate(options, cwd, emit, parsed, { agent, starting, hinted: true, ...load });
+      return await evaluate(options, cwd, emit, parsed, { agent, starting, hinted: true, ...load }, batch);
     }
-    return await evaluate(options, cwd, emit, parsed, { agent, starting, ...load });
+    return await evaluate(options, cwd, emit, parsed, { agent, starting, ...load }, batch);
   } finally {
     options.signal?.removeEventListener("abort", onRunAbort);
     loadRuntime(); // (no-op once called) a replay that ended first: the start settles, abandoned
@@ -344,12 +361,19 @@ interface RunAgent {
   loadRuntime?: () => void;
 }
 
+/** The run's totals and its budget's gate (batch/). */
+interface Batch {
+  totals: RunTotalsCounter;
+  gate: BudgetGate;
+}
+
 function evaluate(
   options: RunWithAgentOptions,
   cwd: string,
   emit: (event: RunEvent) => void,
   parsed: ParsedProgram | undefined,
   runAgent: RunAgent | null,
+  { totals, gate }: Batch,
 ): Promise<RunWithAgentResult> {
   const session = newSession();
   const starting = runAgent?.starting ?? null;
@@ -389,7 +413,8 @@ function evaluate(
   const pool = new EvaluatorPool({
     workerPath,
     init,
-    agent: runAgent?.agent ?? null,
+    agent: runAgent ? gate.wrap(runAgent.agent) : null,
+    usage: () => totals.usage(),
     runSignal: runController.signal,
     // A replay's agent and its runtime start once its program runs (its first event): they take
     // no CPU from the thread's start, and they load while the replayed thinks run.
@@ -419,13 +444,15 @@ function evaluate(
       const late = started?.diagnostics ?? [];
       const diagnostics = [...result.diagnostics, ...late];
       const ok = result.ok && !late.some((d) => d.severity === "error");
-      resolve({ ...result, ok, exitCode: ok ? 0 : result.exitCode || 1, diagnostics });
+      const figures = totals.snapshot();
+      emit({ type: "run-totals", totals: figures });
+      resolve({ ...result, ok, exitCode: ok ? 0 : result.exitCode || 1, diagnostics, totals: figures });
     };
     /**
      * Cancel (exit 130), time out or an agent that died during a think (exit 1): positioned at
      * what the program's thread was doing (a shell command, else the innermost think), if any.
      */
-    const stop = (code: string, message: string, exitCode: number, where?: { span: Diagnostic["span"]; fileName: string }) => {
+    const stop = (code: string, message: string, exitCode: number, where?: { span: Diagnostic["span"]; fileName: string }, extra: Partial<RunWithAgentResult> = {}) => {
       const running = where ?? pool.innermost();
       const at = running ? { span: running.span, fileName: running.fileName } : { span: START, fileName: options.fileName };
       runController.abort();
@@ -438,8 +465,11 @@ function evaluate(
         output: output.join(""),
         diagnostics: [{ code, severity: "error", message, ...at }],
         cancelled: exitCode === 130 || code === AgentCodes.timeout,
+        ...extra,
       });
     };
+    // A think would pass the budget: the run stops once nothing is under way at the agent (batch/budget.ts).
+    gate.onStop((budgetStop) => stop(AgentCodes.budgetStop, budgetStop.message, BUDGET_EXIT_STATUS, budgetStop.at, { budgetStop }));
     const onAbort = () =>
       starting && !started
         ? stop(AgentCodes.cancelled, "the run was cancelled while the agent was starting", 130)

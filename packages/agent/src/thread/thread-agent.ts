@@ -9,10 +9,12 @@ import type {
   Agent,
   AgentError as AgentErrorClass,
   ChildResult,
+  DelegateMode,
   JoinResult,
   JsonValue,
   ReceiveResult,
   RunChild,
+  SessionUsage,
   ShellOptions,
   ShellResult,
   ThinkReply,
@@ -175,11 +177,15 @@ export class ThreadWorkers implements Workers {
     if (!answer.ok) throw new Error(answer.message);
     return this.session.dir;
   }
-  start(tasks: WorkerTask[]): number {
+  /** The main thread counts what the run asks and spends (batch/totals.ts). */
+  sessionUsage(): SessionUsage {
+    return this.agent.request("session-usage", (seq) => ({ type: "session-usage", seq })).result;
+  }
+  start(tasks: WorkerTask[], mode?: DelegateMode): number {
     const group = ++this.groups;
     const program = this.program;
     this.program = undefined;
-    post({ type: "delegate", group, tasks, ...(program ? { program } : {}) });
+    post({ type: "delegate", group, tasks, ...(mode === "settle" ? { mode } : {}), ...(program ? { program } : {}) });
     return group;
   }
   join(group: number): JoinResult {

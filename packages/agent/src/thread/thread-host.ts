@@ -8,7 +8,7 @@
  * own shell commands, groups and think numbers, as a thread of its own had before.
  */
 import { Worker } from "node:worker_threads";
-import type { JoinResult, JsonValue, ReceiveResult, WaitAnswer, WorkerFailure, WorkerTask } from "@patchwork/interpreter";
+import type { DelegateMode, JoinResult, JsonValue, ReceiveResult, WaitAnswer, WorkerFailure, WorkerTask } from "@patchwork/interpreter";
 import type { AsyncAgent, RunEvent } from "../types.js";
 import type { EvaluatorThreadAhead } from "./ahead.js";
 import { ThinkBridge } from "./bridge.js";
@@ -44,9 +44,14 @@ export interface TaskRun {
 export interface Group {
   owner: EvaluatorThread;
   id: number;
+  /** `fail-fast`: a failure cancels the other tasks; `settle`: every task runs to its end. */
+  mode: DelegateMode;
   runs: TaskRun[];
   results: JsonValue[];
+  /** Each task's failure (a settled group keeps them all), or null. */
+  failures: (WorkerFailure | null)[];
   left: number;
+  /** What ends the join with an error: a fail-fast group's first failure, a settled group's first fatal one. */
   failure: WorkerFailure | null;
   /** Answers the owner's join, when it waits in one. */
   joinReply: ((result: JoinResult) => void) | null;

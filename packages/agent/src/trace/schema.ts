@@ -48,6 +48,19 @@ export const traceRecord = z.discriminatedUnion("type", [
     /** The entry the run called and its return value, when it called one. */
     entry: z.string().optional(),
     value: z.json().optional(),
+    /** What the run asked and spent (batch/totals.ts), when it ran through the agent runtime. */
+    totals: z
+      .strictObject({
+        thinks: z.number().int(),
+        replayed: z.number().int(),
+        retried: z.number().int(),
+        failed: z.number().int(),
+        inputTokens: z.number().nullable(),
+        outputTokens: z.number().nullable(),
+        cost: z.record(z.string(), z.number()).nullable(),
+        wallMs: z.number(),
+      })
+      .optional(),
   }),
   z.strictObject({
     ...base,
@@ -178,6 +191,8 @@ export const traceRecord = z.discriminatedUnion("type", [
   }),
   z.strictObject({ ...base, type: z.literal("anomaly"), code: z.string(), message: z.string() }),
   z.strictObject({ ...base, type: z.literal("agent-stderr"), ...text }),
+  /** The run stopped before a think that would have passed its budget (`--max-thinks`, `--budget`). */
+  z.strictObject({ ...base, type: z.literal("budget-stop"), kind: z.enum(["thinks", "cost", "tokens"]), limit: z.string(), spent: z.string() }),
 ]);
 
 export type TraceRecord = z.infer<typeof traceRecord>;

@@ -15,6 +15,7 @@ import { closeSync, openSync, writeSync } from "node:fs";
 import type { Diagnostic } from "@patchwork/parser";
 import type { JsonValue, PwEvent } from "@patchwork/interpreter";
 import { addUsage, emptyUsage, type UsageFigures } from "../acp/turn-record.js";
+import type { RunTotals } from "../batch/totals.js";
 import type { RunEvent } from "../types.js";
 import { TRACE_VERSION, type TracePosition, type TraceRecord } from "./schema.js";
 
@@ -42,6 +43,8 @@ export interface TraceRunEnd {
   /** The entry the run called, and its return value (docs/trace.md). */
   entry?: string;
   value?: JsonValue | null;
+  /** What the run asked and spent (`RunWithAgentResult.totals`). */
+  totals?: RunTotals;
 }
 
 const VERSION = "0.1.0";
@@ -132,7 +135,8 @@ export class TraceWriter {
       });
     }
     const entry = result.entry !== undefined ? { entry: result.entry, value: result.value ?? null } : {};
-    this.write({ t, type: "run-end", ok: result.ok, exitCode: result.exitCode, durationMs: t, cancelled: result.cancelled ?? false, ...entry });
+    const totals = result.totals ? { totals: result.totals } : {};
+    this.write({ t, type: "run-end", ok: result.ok, exitCode: result.exitCode, durationMs: t, cancelled: result.cancelled ?? false, ...entry, ...totals });
     this.close();
   }
 
@@ -277,6 +281,11 @@ export class TraceWriter {
         };
       case "anomaly":
         return { t, type: "anomaly", code: event.code, message: event.message };
+      case "budget-stop":
+        return { t, ...event };
+      case "think-retry": // (recorded by the retries' work)
+      case "run-totals": // `run-end` carries them
+        return null;
     }
   }
 

@@ -164,6 +164,8 @@ export interface RecordingSummary {
   live: number;
   /** Entries in the cassette file now. */
   entries: number;
+  /** Thinks of this run that ended without an answer (not kept: a resume asks them again). */
+  failed: number;
 }
 
 /**
@@ -212,7 +214,7 @@ export class JournaledRecording {
     }
     // After a failed write the final rewrite is tried anyway; if it fails too, its error is thrown.
     this.journal.close(run);
-    return { replayed: this.replayed, live: this.live, entries: run.thinks.length };
+    return { replayed: this.replayed, live: this.live, entries: run.thinks.length, failed: this.recorder.failed };
   }
 
   private entry(entry: CassetteThink): void {

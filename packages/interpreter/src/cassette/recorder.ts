@@ -83,6 +83,13 @@ export class CassetteRecorder {
     return { version: CASSETTE_VERSION, ...(this.program !== undefined ? { program: this.program } : {}), thinks };
   }
 
+  /** Thinks that ended without an answer (an agent's failure, a cancelled think): never recorded, so a resume asks them again. */
+  get failed(): number {
+    let n = 0;
+    for (const o of this.entries) if (o.failed) n++;
+    return n;
+  }
+
   private isOpen(o: Open): boolean {
     for (const v of this.open.values()) if (v === o) return true;
     return false;

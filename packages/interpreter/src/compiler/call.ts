@@ -7,7 +7,7 @@ import { arrayMethods } from "../methods/array.js";
 import { stringMethods } from "../methods/string.js";
 import { RETURN, type Runtime } from "../runtime.js";
 import { PwBuiltin, PwFunction, PwOpaque, typeName, type CompiledFunction, type Value } from "../values.js";
-import { opaqueCall, PwTask, PwWorkerFn } from "../workers/objects.js";
+import { opaqueCall, PwTask, PwWorkerFn, selfOf } from "../workers/objects.js";
 import { compileExpr, describe } from "./expr.js";
 import type { Cx } from "./scope.js";
 import type { ExprFn } from "./types.js";
@@ -184,9 +184,28 @@ function methodHint(o: unknown, name: string): string {
 }
 
 function compileMethodCall(e: CallExpr, callee: MemberExpr, cx: Cx): ExprFn {
+  const settled = settledDelegation(e, callee, cx);
+  if (settled) return settled;
   const obj = compileExpr(callee.object, cx);
   const invoke = methodInvoker(e, callee, e.args.map((a) => compileExpr(a, cx)), cx);
   return (f) => invoke(obj(f), f);
+}
+
+/**
+ * `self.delegate(list).settle()`: the delegation starts in `settle` mode, so that no failure
+ * cancels the other tasks before `.settle()` could say so (docs/decisions/0022-settle.md). The
+ * same steps as the two method calls, with `settle()` checked by PwPending as any other.
+ */
+function settledDelegation(e: CallExpr, callee: MemberExpr, cx: Cx): ExprFn | null {
+  const inner = callee.object;
+  if (callee.property !== "settle" || inner.kind !== "Call" || inner.callee.kind !== "Member") return null;
+  const delegateCallee = inner.callee;
+  if (delegateCallee.property !== "delegate" || delegateCallee.object.kind !== "Self") return null;
+  const rt = cx.m.rt;
+  const args = inner.args.map((a) => compileExpr(a, cx));
+  const settle = methodInvoker(e, callee, e.args.map((a) => compileExpr(a, cx)), cx);
+  const site = new CallSite(rt, cx.m.fileName, inner.span, "delegate", inner);
+  return (f) => settle(selfOf(rt).call("delegate", evalArgs(args, f), site, "settle"), f);
 }
 
 /**

@@ -19,7 +19,7 @@
 import type { AwaitExpr, CallExpr, Expr, ForStmt, Ident, IfStmt, MemberExpr, Node, Stmt, TryStmt, WhileStmt } from "@patchwork/parser";
 import { isBuiltinName } from "../builtins/index.js";
 import { CallSite } from "../builtins/types.js";
-import { RuntimeError } from "../errors.js";
+import { errorObject, RuntimeError } from "../errors.js";
 import type { JoinResult, ReceiveResult, ThinkAnswer, ThinkRequest } from "../ports.js";
 import { BREAK, NORMAL, RETURN, type Runtime } from "../runtime.js";
 import { PwFunction, type ResumableFunction, type Value } from "../values.js";
@@ -29,7 +29,7 @@ import { generateBody } from "./codegen.js";
 import { compileCond, compileExpr } from "./expr.js";
 import { compileRangeBounds } from "./ops.js";
 import { childCx, type Cx } from "./scope.js";
-import { compileStatements, compileStmt, errorObject, iterationItems, loopEvent } from "./stmt.js";
+import { compileStatements, compileStmt, iterationItems, loopEvent } from "./stmt.js";
 import { suspendableThink, thinkGen, typedThink } from "./resumable-think.js";
 import type { GenExpr, Resumable, Wait, WaitAnswer } from "./resumable-types.js";
 import type { StmtFn } from "./types.js";
@@ -301,8 +301,8 @@ function* awaitValueGen(rt: Runtime, v: Value, site: CallSite): Resumable<Value>
 }
 
 function* joinGen(p: PwPending, node: Node, file: string): Resumable<Value> {
-  const group = p.unsettled;
-  if (group !== null) p.settle((yield { kind: "join", group }) as JoinResult, node, file);
+  const group = p.unresolved;
+  if (group !== null) p.resolve((yield { kind: "join", group }) as JoinResult, node, file);
   return p.await(node, file);
 }
 

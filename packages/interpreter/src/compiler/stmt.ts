@@ -1,6 +1,6 @@
 /** Statement compiler: each statement becomes a closure returning a completion signal. */
 import type { Block, CallExpr, Expr, ForStmt, IfStmt, Node, ReturnStmt, Stmt, TryStmt, WhileStmt } from "@patchwork/parser";
-import { raise, RuntimeError } from "../errors.js";
+import { errorObject, raise, RuntimeError } from "../errors.js";
 import { CallSite } from "../builtins/types.js";
 import { splitLinesChecked } from "../methods/string.js";
 import { BREAK, CONTINUE, NORMAL, RETURN, type Runtime } from "../runtime.js";
@@ -238,16 +238,6 @@ export function iterationItems(v: Value, s: ForStmt, site: CallSite): Value[] {
   if (typeof v === "string") return splitLinesChecked(v, site, "the lines of the string");
   if (v instanceof Map) return [...v.keys()];
   return raise("PW3011", s.iterable.span, site.file, { actual: describe(v) });
-}
-
-/** What `catch e` binds for a runtime error: `{message, line, column}`. */
-export function errorObject(e: RuntimeError): Value {
-  if (e.thrown !== undefined) return e.thrown;
-  return new Map<string, Value>([
-    ["message", e.message],
-    ["line", e.span.start.line],
-    ["column", e.span.start.column],
-  ]);
 }
 
 function compileTry(s: TryStmt, cx: Cx): StmtFn {

@@ -2,20 +2,25 @@
  * The in-thread `Workers`: the library's `run()` and every other single-thread use. Tasks
  * run on the caller's thread, one after another, deterministically:
  * - `start` queues the tasks; `join` runs the group's queued tasks in order (the first
- *   failure drops the rest of its group: they never start).
+ *   failure drops the rest of a fail-fast group: they never start; a settled group runs every
+ *   task, unless one fails fatally).
  * - `receive` on an empty mailbox runs queued tasks (of any group, in start order) until a
  *   message arrives; when none is left to run, nothing can ever send, so it times out at once.
  * Results are those of the threaded runner (`@patchwork/agent`) whenever the program does
  * not depend on timing; only wall time differs (no two tasks run at once).
  */
-import { RuntimeError } from "../errors.js";
+import { isFatalCode, RuntimeError } from "../errors.js";
 import { toJson } from "../values.js";
-import type { JoinResult, JsonValue, ReceiveResult, WorkerFailure, WorkerTask, Workers } from "../ports.js";
+import type { DelegateMode, JoinResult, JsonValue, ReceiveResult, SessionUsage, WorkerFailure, WorkerTask, Workers } from "../ports.js";
 import { ensureSessionDir, newSession, removeSessionDir, type SessionInfo } from "./session.js";
 
 interface Group {
   tasks: WorkerTask[];
+  mode: DelegateMode;
   results: (JsonValue | undefined)[];
+  /** Each task's failure (a settled group), or null. */
+  failures: (WorkerFailure | null)[];
+  /** What ends the join with an error: a fail-fast group's first failure, any group's fatal one. */
   failure: WorkerFailure | null;
 }
 
@@ -47,14 +52,19 @@ export class InThreadWorkers implements Workers {
     return this.dir;
   }
 
+  /** No agent runtime counts here (the no-agent, scripted and cassette agents spend nothing). */
+  sessionUsage(): SessionUsage {
+    return { thinks: 0, inputTokens: null, outputTokens: null, cost: null };
+  }
+
   /** Removes the session directory if the run created it. */
   cleanup(): void {
     if (this.dirMade) removeSessionDir(this.dir);
   }
 
-  start(tasks: WorkerTask[]): number {
+  start(tasks: WorkerTask[], mode: DelegateMode = "fail-fast"): number {
     const id = ++this.lastGroup;
-    this.groups.set(id, { tasks, results: tasks.map(() => undefined), failure: null });
+    this.groups.set(id, { tasks, mode, results: tasks.map(() => undefined), failures: tasks.map(() => null), failure: null });
     tasks.forEach((_, index) => this.queue.push({ group: id, index }));
     return id;
   }
@@ -69,6 +79,9 @@ export class InThreadWorkers implements Workers {
       this.runQueued(next);
     }
     this.groups.delete(group);
+    if (g.mode === "settle") {
+      return { ok: "settled", outcomes: g.tasks.map((_, i) => (g.failures[i] ? { ok: false, failure: g.failures[i]! } : { ok: true, value: g.results[i] ?? null })) };
+    }
     return { ok: true, values: g.results.map((v) => v ?? null) };
   }
 
@@ -95,7 +108,10 @@ export class InThreadWorkers implements Workers {
       g.results[index] = this.runner(task);
     } catch (e) {
       if (!(e instanceof RuntimeError)) throw e;
-      g.failure = failureOf(task, e);
+      const failure = failureOf(task, e);
+      g.failures[index] = failure;
+      if (g.mode === "settle" && !isFatalCode(failure.code)) return;
+      g.failure = failure;
       // The rest of the group is cancelled: it never starts.
       for (let i = this.queue.length - 1; i >= 0; i--) if (this.queue[i]!.group === group) this.queue.splice(i, 1);
     }

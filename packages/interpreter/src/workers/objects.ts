@@ -5,8 +5,8 @@
  */
 import type { Node, Span } from "@patchwork/parser";
 import type { CallSite } from "../builtins/types.js";
-import { raise, RuntimeError } from "../errors.js";
-import type { JoinResult, JsonValue, ReceiveResult, WorkerFailure, WorkerTask } from "../ports.js";
+import { errorObject, isFatalCode, raise, RuntimeError } from "../errors.js";
+import type { DelegateMode, JoinResult, JsonValue, ReceiveResult, TaskOutcome, WorkerFailure, WorkerTask } from "../ports.js";
 import type { Runtime } from "../runtime.js";
 import { fromJson, PwBuiltin, PwFunction, PwOpaque, toJson, toText, typeName, type Value } from "../values.js";
 import type { PwWorkerFn } from "./worker-fn.js";
@@ -30,13 +30,20 @@ export class PwTask extends PwOpaque {
   }
 }
 
-/** What `self.delegate([...])` gives: `.await` (or `await`) joins the tasks. */
+/**
+ * What `self.delegate([...])` gives: `.await` (or `await`) joins the tasks. A delegation written
+ * `self.delegate([...]).settle()` is started in `settle` mode (call.ts), and joining it gives
+ * every task's outcome instead of stopping at the first failure.
+ */
 export class PwPending extends PwOpaque {
   readonly typeName = "pending";
   private outcome: { value: Value } | { error: RuntimeError } | null = null;
   constructor(
     private readonly rt: Runtime,
     private readonly group: number,
+    /** How many tasks it has: a fail-fast failure says how to collect the others when there were any. */
+    private readonly size: number,
+    readonly mode: DelegateMode,
   ) {
     super();
   }
@@ -44,30 +51,65 @@ export class PwPending extends PwOpaque {
     return "<pending>";
   }
 
-  /** Blocks until every task has finished: their values in order, or the first failure raised. */
+  /** Blocks until every task has finished: their values (or outcomes) in order, or the failure raised. */
   await(node: Node, file: string): Value {
-    if (!this.outcome) this.settle(this.rt.workers.join(this.group), node, file);
+    if (!this.outcome) this.resolve(this.rt.workers.join(this.group), node, file);
     if ("error" in this.outcome!) throw this.outcome.error;
     return this.outcome!.value;
   }
 
   /** The group's join has not been answered yet (a resumable task waits for it without blocking). */
-  get unsettled(): number | null {
+  get unresolved(): number | null {
     return this.outcome ? null : this.group;
   }
 
   /** Takes the group's join answer (got by `await`, or by a resumable task's driver). */
-  settle(r: JoinResult, node: Node, file: string): void {
-    this.outcome ??= r.ok ? { value: r.values.map(fromJson) } : { error: failureError(r.failure, node, file) };
+  resolve(r: JoinResult, node: Node, file: string): void {
+    if (this.outcome) return;
+    if (r.ok === "settled") this.outcome = settledOutcome(r.outcomes, node, file);
+    else if (r.ok) this.outcome = { value: r.values.map(fromJson) };
+    // (A settled delegation's failure is a fatal one: nothing to say about settle() there.)
+    else this.outcome = { error: failureError(r.failure, node, file, this.mode === "fail-fast" && this.size > 1) };
+  }
+
+  /** `.settle()`: the delegation itself when it was started so (`self.delegate(…).settle()`). */
+  call(name: string, args: Value[], site: CallSite): Value {
+    if (name !== "settle") return raise("PW3009", site.span, site.file, { type: "a pending delegation", name, hint: PENDING_HINT });
+    if (args.length !== 0) site.fail(`takes no arguments, e.g. self.delegate(tasks).settle().await`);
+    if (this.mode === "settle") return this;
+    return site.fail(
+      "applies to a delegation as it starts: write self.delegate(tasks).settle() in one expression " +
+        "(this delegation was started without it, so its first failure cancels the other tasks)",
+    );
   }
 }
 
+const PENDING_HINT = "join it with .await, or write self.delegate(tasks).settle().await to collect every task's outcome";
+
+/** What a settled delegation's join gives: `{ok: true, value}` or `{ok: false, error}` per task. */
+function settledOutcome(outcomes: TaskOutcome[], node: Node, file: string): { value: Value } | { error: RuntimeError } {
+  // A fatal failure (a replay mismatch, a limit) is no outcome: `catch` could not see it either.
+  const fatal = outcomes.find((o) => !o.ok && isFatalCode(o.failure.code));
+  if (fatal && !fatal.ok) return { error: failureError(fatal.failure, node, file, false) };
+  const value = outcomes.map((o): Value => {
+    if (o.ok) return new Map<string, Value>([["ok", true], ["value", fromJson(o.value)]]);
+    return new Map<string, Value>([["ok", false], ["error", errorObject(failureError(o.failure, node, file, false))]]);
+  });
+  return { value };
+}
+
+/** What a fail-fast failure adds when the delegation had other tasks (once, however deeply nested). */
+export const SETTLE_HINT = "(the first failure stops the delegation: self.delegate(tasks).settle().await collects every task's outcome instead)";
+
 /**
  * A task's failure, re-raised where it is awaited: positioned at its source inside the worker
- * and naming the worker; a thrown value stays catchable as itself.
+ * and naming the worker; a thrown value stays catchable as itself. `hint`: a fail-fast delegation
+ * of several tasks, whose others were cancelled.
  */
-function failureError(f: WorkerFailure, node: Node, file: string): RuntimeError {
-  const message = `worker '${f.worker}' failed: ${f.message}`;
+function failureError(f: WorkerFailure, node: Node, file: string, hint: boolean): RuntimeError {
+  // On a line of its own after a message of several lines (a command's output), so as not to read as part of it.
+  const say = hint && !f.message.endsWith(SETTLE_HINT) ? `${f.message.includes("\n") ? "\n" : " "}${SETTLE_HINT}` : "";
+  const message = `worker '${f.worker}' failed: ${f.message}${say}`;
   const span: Span = f.span ?? node.span;
   const thrown = f.thrown !== undefined ? fromJson(f.thrown) : undefined;
   return new RuntimeError(f.code, message, span, f.fileName || file, thrown);
@@ -87,10 +129,10 @@ export class PwSelf extends PwOpaque {
     if (key === "session") return (this.session ??= new PwSession(this.rt));
     return raise("PW3060", node.span, file, { feature: `'self.${key}'` });
   }
-  call(name: string, args: Value[], site: CallSite): Value {
+  call(name: string, args: Value[], site: CallSite, mode?: DelegateMode): Value {
     if (name !== "delegate") return raise("PW3060", site.span, site.file, { feature: `'self.${name}()'` });
     if (args.length !== 1) site.fail("takes one array of worker tasks, e.g. self.delegate([a(), b()])");
-    return delegate(this.rt, args[0]!, site);
+    return delegate(this.rt, args[0]!, site, mode);
   }
 }
 
@@ -104,7 +146,7 @@ export function selfOf(rt: Runtime): PwSelf {
 }
 
 /** Starts the tasks of `list` together; their results come with `.await`. */
-export function delegate(rt: Runtime, list: Value, site: CallSite): PwPending {
+export function delegate(rt: Runtime, list: Value, site: CallSite, mode: DelegateMode = "fail-fast"): PwPending {
   if (!Array.isArray(list)) return site.fail(`takes an array of worker tasks, got ${typeName(list)}`);
   const tasks: WorkerTask[] = [];
   list.forEach((t, i) => {
@@ -114,7 +156,7 @@ export function delegate(rt: Runtime, list: Value, site: CallSite): PwPending {
     tasks.push({ fileName: t.worker.fileName, worker: t.worker.name, args: t.args.map((a, j) => copyOut(a, `argument ${j + 1} of '${t.worker.name}'`, site)) });
   });
   for (const t of list as PwTask[]) t.started = true;
-  return new PwPending(rt, rt.workers.start(tasks));
+  return new PwPending(rt, rt.workers.start(tasks, mode), tasks.length, mode);
 }
 
 /** Runs one task and waits for its value (`await task`, or a worker call as a statement). */
@@ -150,7 +192,7 @@ function findUncopyable(v: Value, depth: number): string | null {
   return null;
 }
 
-/** `self.session`: id, timestamp, dir, mailbox. */
+/** `self.session`: id, timestamp, dir, usage, mailbox. */
 export class PwSession extends PwOpaque {
   readonly typeName = "object";
   private mailboxes: PwMailboxes | null = null;
@@ -173,6 +215,11 @@ export class PwSession extends PwOpaque {
         } catch (e) {
           return raise("PW3021", node.span, file, { detail: `cannot create the session directory: ${(e as Error).message}` });
         }
+      case "usage": {
+        // Figures of this moment (a copy): {thinks, inputTokens, outputTokens, cost}.
+        const u = w.sessionUsage();
+        return fromJson({ thinks: u.thinks, inputTokens: u.inputTokens, outputTokens: u.outputTokens, cost: u.cost });
+      }
       case "mailbox":
         return (this.mailboxes ??= new PwMailboxes(this.rt));
     }
@@ -250,7 +297,7 @@ export function opaqueMember(o: PwOpaque, key: string, node: Node, file: string)
 
 /** A method call on a worker object (`self.delegate(…)`, `mailbox.send(…)`). */
 export function opaqueCall(o: PwOpaque, name: string, args: Value[], site: CallSite): Value | undefined {
-  if (o instanceof PwSelf || o instanceof PwMailbox) return o.call(name, args, site);
+  if (o instanceof PwSelf || o instanceof PwMailbox || o instanceof PwPending) return o.call(name, args, site);
   return undefined;
 }
 
