@@ -1,4 +1,4 @@
-// Node's compile cache for main.ts's ES modules (compile-cache.ts, decision 0022), as the
+// Node's compile cache for main.ts's ES modules (compile-cache.ts, decision 0024), as the
 // `patchwork` binary uses it: from Node 22 the launcher turns it on in the cache directory before
 // it imports main.ts, so that a later process takes the bundle's compiled code from there; the
 // cache's off switches turn it off; a directory others may write to is not used. Node 20 has no
