@@ -119,6 +119,24 @@ const runs = [
       `^keystroke to publishDiagnostics over stdio: median ${number} ms, p95 ${number} ms wall$`,
     ],
   },
+  {
+    script: "bench-progress.mjs",
+    expect: [
+      `^for over a list +${number} ms$`,
+      `^for over a range \\(in a function\\) +${number} ms$`,
+      `^ +[\\d,]+ items: ${number} ms \\| ${number} ms +\\(${number}%\\) +CPU ${number} \\| ${number} ms \\(${number}%\\) +plan: ${number} updates, [\\d,]+ bytes per turn$`,
+    ],
+  },
+  {
+    script: "bench-hostile.mjs",
+    expect: [
+      `^load average ${number} ${number} ${number}`,
+      `^  think \\{ do \\{ x N, one line( +${number} ms)+; per 1k: ${number} → ${number} ms$`,
+      `^  N=${number}: ran; parse ${number} s, run ${number} s; heap after parse ${number} MB \\(${number} KB per statement\\), peak rss ${number} MB$`,
+      `^diagnostics: ${number} unterminated .* ${number} characters rendered in ${number} ms$`,
+      `^servers: scanning a ${number} MB line .* \\(${number} MB/s\\)$`,
+    ],
+  },
 ];
 
 let failed = 0;

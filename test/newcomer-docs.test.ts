@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { COMMANDS } from "../packages/cli/src/usage-words.js";
+import { installForms } from "./package/install-forms.js";
 
 const root = join(import.meta.dirname, "..");
 const cliDir = join(root, "packages", "cli");
@@ -76,5 +77,46 @@ describe("the docs agree with the repository", () => {
   it("git ignores the tarball npm pack leaves in the repository root", () => {
     const ignored = execFileSync("git", ["check-ignore", "--no-index", "patchwork-cli-0.1.0.tgz"], { cwd: root, encoding: "utf8" });
     expect(ignored.trim()).toBe("patchwork-cli-0.1.0.tgz");
+  });
+});
+
+describe("the install forms the docs show (test/package runs each)", () => {
+  const forms = installForms(root);
+
+  it("are found in README.md, docs/cli.md, docs/plugins.md, docs/mcp.md and the tutorial", () => {
+    const files = new Set(forms.map((f) => f.where.split(":")[0]));
+    for (const file of ["README.md", "docs/cli.md", "docs/plugins.md", "docs/mcp.md", "docs/manual/tutorial.md"]) expect([...files]).toContain(file);
+  });
+
+  it("run the tarball through npx as `npx -y --package=TARBALL patchwork …` (the only form npx runs)", () => {
+    for (const form of forms.filter((f) => f.kind === "npx")) expect(form.line, form.where).toMatch(/^npx -y --package=\S+\.tgz patchwork( |$)/);
+  });
+});
+
+describe("docs/cli.md's option table (issue 35)", () => {
+  it("has one row per option of option-table.ts, with the commands it applies to", async () => {
+    const { OPTIONS } = await import("../packages/cli/src/option-table.js");
+    const text = read("docs/cli.md");
+    const section = text.slice(text.indexOf("## Options\n"), text.indexOf("## `patchwork run`"));
+    const rows = [...section.matchAll(/^\| `--([a-z-]+)`(?:, `-[a-z]`)? \| ([^|]+) \|/gm)].map((m) => [m[1], m[2]!.trim()]);
+    expect(rows).toEqual(OPTIONS.map((o) => [o.name, Object.keys(o.commands).map((c) => `\`${c}\``).join(" ")]));
+  });
+});
+
+describe("the agent presets: one list everywhere (issue 35)", () => {
+  it("presets.ts, the option table, --help, README, the manual and the docs name the same six", async () => {
+    const { PRESET_NAMES } = await import("../packages/cli/src/option-table.js");
+    const { presetNames } = await import("../packages/cli/src/presets.js");
+    expect([...PRESET_NAMES]).toEqual(presetNames);
+    const help = execFileSync(process.execPath, [join(cliDir, "bin", "patchwork.js"), "--help"], { encoding: "utf8", env: { ...process.env, COLUMNS: "200" } });
+    expect(help.replace(/\s+/g, " ")).toContain(`a preset: ${PRESET_NAMES.join(", ")})`);
+    const listed = PRESET_NAMES.map((p) => `\`${p}\``).join(", ");
+    for (const file of ["README.md", "packages/cli/README.md", "docs/manual/cli.md", "docs/mcp.md", "docs/editors.md"]) {
+      expect(read(file).replace(/\s+/g, " "), file).toContain(listed);
+    }
+    // No list of only some of them.
+    for (const file of ["README.md", "packages/cli/README.md", "docs/manual/cli.md", "docs/mcp.md", "docs/editors.md", "docs/cli.md"]) {
+      expect(read(file).replace(/\s+/g, " "), file).not.toMatch(/`claude`, `codex`(,| or) `gemini`(?!, `opencode`)/);
+    }
   });
 });

@@ -79,6 +79,23 @@ if (!installed) {
       expect(said(r.stdout)).toMatch(/<prompt 1>:1:\d+: error\[PW\d+\]/);
     });
 
+    it("shows a loop as a plan (statuses as the reference sends them) after a thought naming the count; runs `$ cmd` prompts", () => {
+      const r = acpx(["--format", "json", "--approve-all", "exec", '{ for doc in ["alpha", "beta", "gamma"] { $ sleep 0.15 } }']);
+      expect(r.status, r.stderr).toBe(0);
+      const all = updates(r.stdout);
+      const plans = all.filter((u) => u.sessionUpdate === "plan") as unknown as { entries: { content: string; status: string }[] }[];
+      expect(plans.map((p) => p.entries.map((e) => e.status[0]).join(""))).toEqual(["ppp", "ipp", "cip", "cci", "ccc"]);
+      expect(plans[0]!.entries.map((e) => e.content)).toEqual(["alpha", "beta", "gamma"]);
+      const thought = all.find((u) => u.sessionUpdate === "agent_thought_chunk") as unknown as { content: { text: string } };
+      expect(thought.content.text).toBe("Going through 3 docs…");
+      const echo = acpx(["--format", "json", "--approve-all", "exec", "$ echo hi-there"]);
+      expect(echo.status, echo.stderr).toBe(0);
+      expect(said(echo.stdout)).toBe("hi-there\n(exit status 0)\n");
+      const failing = acpx(["--format", "json", "--approve-all", "exec", "$ false"]);
+      expect(failing.status, failing.stderr).toBe(0);
+      expect(said(failing.stdout)).toBe("(exit status 1: the command failed)\n");
+    });
+
     it("keeps state across two prompts of one acpx session, and acpx cancel stops a long program", async () => {
       expect(acpx(["sessions", "new"]).status).toBe(0);
       const first = acpx(["--format", "json", "--approve-all", "prompt", "{ var total = 40 }"]);

@@ -3,7 +3,8 @@
 //   - globally, into a temporary prefix (`npm install -g --prefix …`): the `patchwork` command
 //     runs programs from a directory outside the repository, thinks included (scripted agent);
 //   - into a fresh project (`npm install ./patchwork-cli-….tgz`): the library entry points;
-//   - through `npx ./patchwork-cli-….tgz`.
+//   - through `npx -y --package=./patchwork-cli-….tgz patchwork`;
+//   - every install form the docs show, as written (install-forms.ts).
 // npm uses the registry and cache as configured (the tarball's own dependencies come from
 // there); nothing else is reached. Slow (three installs), hence not part of `npm test`.
 import { execFileSync, spawnSync } from "node:child_process";
@@ -11,6 +12,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formWords, installForms } from "./install-forms.js";
 
 const repo = join(import.meta.dirname, "..", "..");
 const cliDir = join(repo, "packages", "cli");
@@ -135,5 +137,40 @@ describe("npx of the tarball", () => {
     const r = sh(npm, ["exec", "--yes", `--package=${tarball}`, "--", "patchwork", "run", "hello.pw"], work);
     expect(r.stdout).toBe("Hello, world!\n");
     expect(r.status).toBe(0);
+  });
+});
+
+// Each command line of the docs that installs or runs the tarball, executed as written (its
+// tarball path replaced by the one packed here, `/abs/path/` by a folder of this test).
+describe("the install forms the docs show", () => {
+  const forms = installForms(repo);
+  const seen = new Set<string>();
+  const distinct = forms.filter((f) => !seen.has(f.line) && seen.add(f.line));
+
+  it.each(distinct.map((f) => [`${f.where}: ${f.line}`, f] as const))("%s", (_, form) => {
+    const words = formWords(form, tarball).map((w) => w.replace(/^\/abs\/path\//, `${work}/`));
+    const place = mkdtempSync(join(root, "form-"));
+    if (form.kind === "global") {
+      const own = join(place, "prefix");
+      execFileSync(npm, [...words.slice(1), "--prefix", own, "--no-audit", "--no-fund"], { cwd: place, stdio: "pipe" });
+      const r = spawnSync(join(own, "bin", "patchwork"), ["--version"], { cwd: work, encoding: "utf8" });
+      expect(r.error?.message ?? r.stdout).toBe(`${version}\n`);
+    } else if (form.kind === "project") {
+      writeFileSync(join(place, "package.json"), JSON.stringify({ name: "user-project", private: true }));
+      execFileSync(npm, [...words.slice(1), "--no-audit", "--no-fund"], { cwd: place, stdio: "pipe", env: env() });
+      const r = spawnSync(join(place, "node_modules", ".bin", "patchwork"), ["run", "hello.pw"], { cwd: work, encoding: "utf8" });
+      expect(r.stdout).toBe("Hello, world!\n");
+    } else {
+      // npx …: as written; a form that only starts patchwork (plugins.md's --patchwork) is asked its version.
+      const [, ...rest] = words;
+      const patchworkAt = rest.indexOf("patchwork");
+      const args = patchworkAt === rest.length - 1 ? [...rest, "--version"] : rest;
+      if (args.includes("mcp")) mkdirSync(join(work, "skills"), { recursive: true });
+      const r = sh("npx", args, work);
+      expect(r.status, r.stderr).toBe(0);
+      if (args.includes("run")) expect(r.stdout).toBe("Hello, world!\n");
+      else if (args.includes("mcp")) expect(r.stderr).toContain("patchwork mcp: 0 tool(s)");
+      else expect(r.stdout).toBe(`${version}\n`);
+    }
   });
 });

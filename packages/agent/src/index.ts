@@ -44,3 +44,5 @@ export type {
 } from "./types.js";
 export { EvaluatorSession } from "./thread/session.js";
 export type { EvaluatorSessionOptions, ProgramHandlers, ProgramResult } from "./thread/session.js";
+export { ProgressModel, ETA_AFTER, type ProgressList, type ProgressListView, type ProgressSnapshot } from "./progress/model.js";
+export { ShellRunner, type ShellRunnerOptions } from "./thread/shell.js";

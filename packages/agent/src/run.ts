@@ -13,3 +13,4 @@ export { addUsage, emptyUsage, type UsageFigures } from "./acp/turn-record.js";
 export { BUDGET_EXIT_STATUS, BudgetGate, describeBudget, parseBudget, type BudgetAmount, type BudgetLimits, type BudgetStop } from "./batch/budget.js";
 export { formatTotals, groupDigits, RunTotalsCounter, type RunTotals, type SessionUsageFigures } from "./batch/totals.js";
 export type { AsyncAgent, PermissionAnswer, PermissionQuestion, RunEvent } from "./types.js";
+export { ProgressModel, ETA_AFTER, type ProgressList, type ProgressListView, type ProgressSnapshot } from "./progress/model.js";

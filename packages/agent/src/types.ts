@@ -113,8 +113,23 @@ export type AgentEvent =
   | { type: "task-start"; worker: string; thread?: number }
   | { type: "task-end"; worker: string; ok: boolean }
   | { type: "agent-stderr"; text: string }
-  /** A think's transient failure is retried in a fresh session after `delayMs` (the batch-retry work emits it; totals count it). */
+  /**
+   * A fork-join group of worker tasks starts (`self.delegate([...])`, the pool's group logic):
+   * `group` names it in the run, `owner` is the evaluator that delegates ("main" or a task's
+   * key), `labels` the tasks (worker name and arguments, shortened), `total` their number.
+   */
+  | { type: "delegate-start"; group: string; owner: string; total: number; labels: string[] }
+  | { type: "delegate-end"; group: string; ok: boolean }
+  /** A think failed transiently and is asked again after `delayMs` (attempt `attempt` of `retries`). */
   | { type: "think-retry"; thinkId: number; attempt: number; retries: number; delayMs: number; reason: string; code?: string }
+  /** The run's governor: thinks running at most (`concurrency` of `limit`), its rate cap, and why it holds back (null: it does not). */
+  | {
+      type: "governor";
+      concurrency: number;
+      limit: number;
+      rate: number | null;
+      holding: null | { reason: "rate" | "overload" | "cpu" | "memory"; detail: string };
+    }
   /**
    * The run stopped before a think because of its budget (`--max-thinks`, `--budget`;
    * batch/budget.ts): `limit` and `spent` as a user reads them ("3 thinks", "0.3500 USD").

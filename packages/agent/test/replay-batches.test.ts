@@ -101,7 +101,7 @@ describe("a resumed run's replay, sent in batches", () => {
   it("sends what it holds while the program computes for long after the replay, printing nothing", async () => {
     // The program waits in a loop for a file the test writes once the replay's output has arrived:
     // output held until the next think would never arrive, and the run would time out. (The
-    // loop's `loop` events make the outbox check its time: outbox.ts.)
+    // loop's `loop-item` events make the outbox check its time: outbox.ts.)
     const loop = 'for i in 1...3 {\n  print("replayed $i")\n  var r = think { count $i }\n}\nwhile !exists("go") { }\nprint("then ${think { count 4 }}")\n';
     const dir = mkdtempSync(join(tmpdir(), "pw-batches-"));
     const thinks = [1, 2, 3].map((n) => ({ think: n, prompt: `count ${n}`, turns: [{ do: [], answer: `ok ${n}` }] }));

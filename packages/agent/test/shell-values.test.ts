@@ -32,4 +32,13 @@ describe("shell values with an agent", () => {
     expect(run.diagnostics.map((d) => `${d.code}@${d.span.start.line}:${d.span.start.column}`)).toEqual(["PW3025@5:8"]);
     expect(run.stderr).not.toMatch(/TypeError|at .*\.js/);
   });
+
+  it("a value past 128 KiB reaches the command on the main thread too (through a file), never run", async () => {
+    const mark = join(scratch, "pwned-large");
+    const source = [`var big = "q'\\"".repeat(100000) + "$'$'(touch ${mark})"`, `var n = $(printf %s "$big" | wc -c)`, "print(n)"].join("\n");
+    const run = await runWith(source, "p.pw", { prompts: [] });
+    expect(run.diagnostics).toEqual([]);
+    expect(run.output).toBe(`${300000 + `$(touch ${mark})`.length}\n`);
+    expect(existsSync(mark)).toBe(false);
+  });
 });

@@ -2,7 +2,7 @@
 // (task-program.ts, issue 21 §6): what is kept, and a threaded run whose workers reach their
 // helpers in every way a name can be used still gives the in-thread run's output.
 import { describe, expect, it } from "vitest";
-import { run as runInThread } from "@patchwork/interpreter";
+import { createNodeHost, run as runInThread } from "@patchwork/interpreter";
 import { parse, type Program } from "@patchwork/parser";
 import { runWithAgent } from "../dist/index.js";
 import { taskProgram } from "../src/thread/task-program.js";
@@ -60,7 +60,7 @@ var r = self.delegate([w(1), w(2)]).await
 print(r)
 `;
     const threaded = await runWithAgent({ source, fileName: "/tmp/trim.pw", cwd: "/tmp", agent: null, writeOutput: false });
-    const inThread = runInThread(source, { fileName: "/tmp/trim.pw", cwd: "/tmp" });
+    const inThread = runInThread(source, { fileName: "/tmp/trim.pw", cwd: "/tmp", host: createNodeHost({ cwd: "/tmp", stdout: () => {}, stderr: () => {} }) });
     expect(threaded.diagnostics).toEqual([]);
     expect(threaded.output).toBe(inThread.output);
     expect(threaded.output).toContain("16");

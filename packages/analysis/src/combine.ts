@@ -6,7 +6,7 @@
 import { BUILTINS, PROGRAM_ARGS, STD_MODULES, arityText } from "@patchwork/interpreter";
 import type { ImportDecl } from "@patchwork/parser";
 import type { Finding } from "./codes.js";
-import { isActorName, type Decl, type Ref, type UnitFacts } from "./facts.js";
+import { isActorName, type Decl, type MemberRef, type Ref, type UnitFacts } from "./facts.js";
 import type { ImportResolver, ModuleInfo } from "./imports.js";
 
 export interface Unit {
@@ -39,6 +39,9 @@ export interface CombineOptions {
   fileName: string;
   resolver?: ImportResolver | undefined;
 }
+
+/** Why an import does not see a function its module declares. */
+const NOT_EXPORTED = (name: string): string => `'${name}' is declared there without \`export\`: declare it \`export fun ${name}(…)\` to import it`;
 
 export class ModuleIndex {
   /** Module-level declarations by name, in source order. */
@@ -83,10 +86,32 @@ export class ModuleIndex {
     this.units.forEach((u) => {
       for (const imp of u.facts.imports) checkImport(imp, u.base, options, out);
     });
+    this.units.forEach((u, i) => {
+      for (const mr of u.facts.members) this.checkModuleMember(i, mr, options, out);
+    });
     this.checkDuplicates(out);
     this.checkUnused(out);
     out.sort((a, b) => a.start - b.start);
     return out;
+  }
+
+  /**
+   * `lib.helper` where `lib` is a module imported whole (`import lib from "./lib.pw"`,
+   * `import ./{lib}`) that declares `helper` without `export`: PW5007 saying so (issue 35).
+   */
+  private checkModuleMember(unit: number, mr: MemberRef, options: CombineOptions, out: Finding[]): void {
+    const objectRef = this.units[unit]!.facts.refs[mr.object];
+    if (!objectRef || !options.resolver) return;
+    const t = this.resolve(unit, objectRef);
+    if (t.kind !== "decl" || t.decl.kind !== "import") return;
+    const imp = this.units[t.unit]!.facts.imports[t.decl.importIndex];
+    if (!imp || (imp.form !== "default" && imp.form !== "siblings")) return;
+    const source = imp.form === "default" ? imp.source! : `./${t.decl.name}.pw`;
+    const mod = options.resolver.module(source, options.fileName);
+    if ("error" in mod || mod.exports.has(mr.member)) return;
+    if (!mod.decls.some((d) => d.name === mr.member && ["fun", "worker", "skill", "task", "trait"].includes(d.kind))) return;
+    const base = this.units[unit]!.base;
+    out.push({ code: "PW5007", start: base + mr.start, end: base + mr.end, args: { module: source, name: mr.member, detail: NOT_EXPORTED(mr.member) } });
   }
 
   private checkRef(unit: number, r: Ref, out: Finding[]): void {
@@ -100,6 +125,10 @@ export class ModuleIndex {
       return;
     }
     if (t.kind === "decl" && r.decl < 0 && !r.write) this.topReads.set(t.decl, (this.topReads.get(t.decl) ?? 0) + 1);
+    // A worker task runs without the file's top-level statements: their variables are not there.
+    if (t.kind === "decl" && r.decl < 0 && r.inWorker && t.decl.kind === "var") {
+      out.push({ code: "PW5012", start: base + r.start, end: base + r.end, args: { name: r.name, worker: r.inWorker } });
+    }
     if (r.argc >= 0) {
       if (t.kind === "decl" && FUNCTION_KINDS.has(t.decl.kind) && r.argc > t.decl.params) {
         out.push({ code: "PW5002", start: base + r.callStart, end: base + r.callEnd, args: { name: r.name, expected: `at most ${t.decl.params}`, actual: r.argc } });
@@ -171,7 +200,10 @@ function checkImport(imp: ImportDecl, base: number, options: CombineOptions, out
     }
     if (imp.form === "named") {
       for (const name of imp.names) {
-        if (!mod.exports.has(name)) out.push({ code: "PW5007", start, end, args: { module: source, name } });
+        if (mod.exports.has(name)) continue;
+        // Declared there without `export` (issue 35): say so, rather than that it is not there.
+        const hidden = mod.decls.some((d) => d.name === name && ["fun", "worker", "skill", "task", "trait"].includes(d.kind));
+        out.push({ code: "PW5007", start, end, args: { module: source, name, detail: hidden ? NOT_EXPORTED(name) : "" } });
       }
     }
   }

@@ -166,7 +166,7 @@ const PARSER_POSITIONS: readonly RegExp[] = [
   /^in the `do` block at (\d+):(\d+)/,
   /' at (\d+):(\d+), which looks like the end of the prompt/,
   /the shell command started at (\d+):(\d+)/,
-  /to close the '[([]' at (\d+):(\d+)/,
+  /to close the '[([{]' at (\d+):(\d+)/,
 ];
 
 export class AnalysisDocument {

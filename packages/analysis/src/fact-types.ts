@@ -56,6 +56,8 @@ export interface Ref {
   decl: number;
   /** Where an unresolved ref sits: top-level code (sees earlier top-level vars) or a function. */
   inFunction: boolean;
+  /** The worker whose body it is in (a worker task does not see the top-level variables), else null. */
+  inWorker?: string | null;
   /** `$name` in a shell word: falls back to the environment, never an error. */
   optional: boolean;
   /** An assignment target, not a read. */

@@ -55,6 +55,7 @@ class Walker {
   private scope: Scope;
   private readonly top: Scope;
   private inFunction = false;
+  private inWorker: string | null = null;
   private loops = 0;
 
   constructor(
@@ -112,6 +113,7 @@ class Walker {
       end,
       decl,
       inFunction: this.inFunction,
+      inWorker: this.inWorker,
       optional: false,
       write: false,
       interpolated: false,
@@ -212,7 +214,9 @@ class Walker {
   private fun(f: FunDecl, method = false): void {
     const savedFn = this.inFunction;
     const savedLoops = this.loops;
+    const savedWorker = this.inWorker;
     this.inFunction = true;
+    this.inWorker = f.flavor === "worker" ? f.name : null;
     this.loops = 0;
     const s = f.span.start.offset;
     this.withScope(s, f.span.end.offset, () => {
@@ -221,6 +225,7 @@ class Walker {
       this.stmts(f.body.statements, f.body.span.start.offset, f.body.span.end.offset);
     });
     this.inFunction = savedFn;
+    this.inWorker = savedWorker;
     this.loops = savedLoops;
   }
 

@@ -19,6 +19,24 @@ describe("static checks", () => {
     expect(check("print(len(args), args[0])\nfun f() { return args }\n")).toEqual([]);
   });
 
+  it("a worker that reads a top-level variable (issue 35): PW5012 saying to pass it as an argument", () => {
+    const found = check('var shared = "hi"\nworker w(x) {\n  return shared + x\n}\nfun f() { return shared }\nprint(f())\n');
+    expect(found).toEqual([
+      "3:10 error PW5012 worker 'w' uses the top-level variable 'shared', which a worker does not see (the file's top-level statements do not run in a worker task): pass it as an argument, `worker w(shared, …)` called as `w(shared)`",
+    ]);
+    // A worker's own variables and parameters, and functions, are fine.
+    expect(check("fun helper() { return 1 }\nworker w(x) {\n  var y = x\n  return helper() + y\n}\n")).toEqual([]);
+  });
+
+  it("a Python or JavaScript name says what Patchwork writes (issue 35), as the run's PW3002 does", () => {
+    expect(check("var a = None\nprint(a, range(1, 5), parseInt(\"3\"))\nconsole.log(a)\n")).toEqual([
+      "1:9 error PW5001 undefined variable 'None': Patchwork writes `null`",
+      "2:10 error PW5001 undefined variable 'range': a range is `a...b`, both ends included: `for i in 1...4` (Python's `range(1, 5)`)",
+      "2:23 error PW5001 undefined variable 'parseInt': write `number(x)` to read a number from text",
+      "3:1 error PW5001 undefined variable 'console': write `print(…)` (stdout) or `log(…)` (stderr) instead of `console.log(…)`",
+    ]);
+  });
+
   it("a top-level variable used before its declaration", () => {
     expect(check("print(later)\nvar later = 1\n")).toEqual([
       "1:7 error PW5001 undefined variable 'later' (it is declared later in the file)",
@@ -66,6 +84,21 @@ describe("static checks", () => {
       "3:1 error PW5007 module './lib.pw' has no export 'nothere'",
     ]);
     expect(check('import {square} from "./lib.pw"\nimport ./{lib}\nprint(square(2), lib.square(3))\n')).toEqual([]);
+  });
+
+  it("calling a function of a module imported whole that it does not export says so (issue 35)", () => {
+    expect(check('import lib from "./lib.pw"\nprint(lib.square(2), lib.hidden())\n')).toEqual([
+      "2:26 error PW5007 module './lib.pw' has no export 'hidden': 'hidden' is declared there without `export`: declare it `export fun hidden(…)` to import it",
+    ]);
+    expect(check("import ./{lib}\nprint(lib.hidden())\n")).toEqual([
+      "2:11 error PW5007 module './lib.pw' has no export 'hidden': 'hidden' is declared there without `export`: declare it `export fun hidden(…)` to import it",
+    ]);
+  });
+
+  it("importing a function its module declares without export says so (issue 35)", () => {
+    expect(check('import {hidden} from "./lib.pw"\nprint(hidden())\n')).toEqual([
+      "1:1 error PW5007 module './lib.pw' has no export 'hidden': 'hidden' is declared there without `export`: declare it `export fun hidden(…)` to import it",
+    ]);
   });
 
   it("unused variables are hints; _names, parameters and loop variables are not reported", () => {

@@ -45,7 +45,7 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term, arg
   const command = early?.command ?? (agentCommand === undefined ? undefined : resolveAgentCommand(agentCommand));
   // The agent runtime's npm packages load from a script with a code cache: this command line's switches (decision 0019).
   configureVendorCache({ noCache: args.noCache, verbose: args.verbose ? (line) => term.stderr(line) : undefined });
-  const progress = new Progress(term, { spinner: term.stderrIsTTY, verbose: args.verbose ?? 0 });
+  const progress = new Progress(term, { spinner: term.stderrIsTTY && !args.quiet, verbose: args.verbose ?? 0 });
   // On an interactive terminal the spinner shares the screen with program output: write that
   // output here, on the main thread, clearing the spinner line first.
   const viaMain = term.stderrIsTTY && term.stdoutIsTTY;

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { hasErrors, SourceFile, type Diagnostic } from "@patchwork/parser/core";
 import { loadScript, ParseCache, sha256, type Loaded } from "./cache.js";
@@ -20,8 +20,9 @@ const loadCheckAnalysis = (cache: ParseCache | null) => loadScript<Analysis>("ch
  * when neither it nor any of those changed, they come from the cache and neither the parser
  * nor the analysis is loaded.
  */
-export async function checkCommand(files: readonly string[], term: Terminal, options: { noCache?: boolean } = {}): Promise<number> {
+export async function checkCommand(paths: readonly string[], term: Terminal, options: { noCache?: boolean } = {}): Promise<number> {
   let status = 0;
+  const files = await expandFolders(paths, term, () => (status = 1));
   const cache = ParseCache.open({ noCache: options.noCache });
   let loaded: Loaded<Analysis> | undefined;
   let checker: Checker | undefined;
@@ -50,6 +51,35 @@ export async function checkCommand(files: readonly string[], term: Terminal, opt
   }
   loaded?.done();
   return status;
+}
+
+/**
+ * The files to check: a folder stands for every `.pw` file under it (as for `fmt`, `mcp`,
+ * `test`); what the walk cannot look at is said (`path: why`) and fails the check. The walk's
+ * code loads only when a folder is given.
+ */
+async function expandFolders(paths: readonly string[], term: Terminal, failed: () => void): Promise<string[]> {
+  const files: string[] = [];
+  for (const path of paths) {
+    let folder = false;
+    try {
+      folder = statSync(path).isDirectory();
+    } catch {
+      // (readSource says what is wrong with it)
+    }
+    if (!folder) {
+      files.push(path);
+      continue;
+    }
+    const { formatProblem, walkFiles } = await import("./walk.js");
+    const found = walkFiles(path, (name) => name.endsWith(".pw"));
+    for (const p of found.problems) {
+      term.stderr(formatProblem(p));
+      if (p.severity === "error") failed();
+    }
+    files.push(...found.files);
+  }
+  return files;
 }
 
 /** A cached check's diagnostics, if every file it read is unchanged. */

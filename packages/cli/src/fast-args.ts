@@ -2,6 +2,7 @@
 // `run`'s command line and the version. A module of its own so that the launcher holds no more
 // than it needs.
 import { readFileSync } from "node:fs";
+import { OPTIONS } from "./option-table.js";
 import type { RunArgs } from "./run-command.js";
 
 /** The CLI package's version (its package.json is one directory up, from dist/ and bundle/ alike). */
@@ -31,44 +32,38 @@ export function threadAhead(run: RunArgs): boolean {
   return run.cwd === undefined && (run.resume !== undefined || run.replayMissing === "agent");
 }
 
-/** Defaults of `patchwork run`'s options: shared by the yargs table and the fast path. */
-export const RUN_DEFAULTS = { idleTimeout: 600 } as const;
-
 /** An argument yargs would take as a positional value (not an option, not `--`). */
 export const plain = (arg: string | undefined): arg is string => arg !== undefined && arg !== "" && !arg.startsWith("-");
 
-/** `run`'s flags the fast path knows (each sets its option to true), as yargs names them. */
-const RUN_FLAGS: Record<string, "noAgent" | "verbose" | "keepSession" | "askUser" | "noCache" | "json"> = {
-  "--no-agent": "noAgent",
-  "--verbose": "verbose",
-  "-v": "verbose",
-  "--keep-session": "keepSession",
-  "--ask-user": "askUser",
-  "--no-cache": "noCache",
-  "--json": "json",
-};
+const camel = (name: string): string => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** Defaults of `patchwork run`'s options (option-table.ts): shared by the yargs table and the fast path. */
+export const RUN_DEFAULTS: Partial<RunArgs> = Object.fromEntries(
+  OPTIONS.flatMap((o) => (o.defaults?.run !== undefined ? [[camel(o.name), o.defaults.run]] : [])),
+);
+
+/** `run`'s flags the fast path knows (each sets its option to true), as typed: `--verbose`, `-v` → `verbose`. */
+const RUN_FLAGS: Record<string, string> = {};
 
 /** `run`'s options with a value that the fast path knows: string ones, and numbers written plainly. */
 const RUN_VALUES: Record<
   string,
   {
-    key: "agent" | "entry" | "cwd" | "trace" | "record" | "replay" | "resume" | "replayMissing" | "timeout" | "idleTimeout";
+    key: string;
     number?: true;
     /** The only values it takes (yargs' `choices`): any other is left to yargs, which says so. */
     choices?: readonly string[];
   }
-> = {
-  "--agent": { key: "agent" },
-  "--entry": { key: "entry" },
-  "--cwd": { key: "cwd" },
-  "--trace": { key: "trace" },
-  "--record": { key: "record" },
-  "--replay": { key: "replay" },
-  "--resume": { key: "resume" },
-  "--replay-missing": { key: "replayMissing", choices: ["error", "agent"] },
-  "--timeout": { key: "timeout", number: true },
-  "--idle-timeout": { key: "idleTimeout", number: true },
-};
+> = {};
+
+for (const o of OPTIONS) {
+  if (!o.fast || !o.commands.run) continue;
+  const key = camel(o.name);
+  if (o.type === "boolean" || o.type === "count") {
+    RUN_FLAGS[`--${o.name}`] = key;
+    if (o.alias) RUN_FLAGS[`-${o.alias}`] = key;
+  } else RUN_VALUES[`--${o.name}`] = { key, ...(o.type === "number" ? { number: true as const } : {}), ...(o.choices ? { choices: o.choices } : {}) };
+}
 
 /** A number as a command line writes one plainly (`5`, `0.5`): read alike by yargs and `Number`. */
 const PLAIN_NUMBER = /^(0|[1-9]\d*)(\.\d+)?$/;

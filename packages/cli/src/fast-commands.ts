@@ -16,7 +16,7 @@ export async function fastRun(run: RunArgs, term: Terminal): Promise<number | un
   try {
     return await runInProcessOnly(run, term);
   } catch (error) {
-    if (error instanceof UsageError) return reportUsageError(error, term);
+    if (error instanceof UsageError) return reportUsageError(error, term, ["run"]);
     throw error;
   }
 }

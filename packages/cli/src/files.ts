@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 // Reading program files and showing diagnostics. No parser here (it is in load-file.ts): the
 // run and check paths import this without loading Chevrotain (decision 0010).
@@ -12,7 +12,11 @@ export function readSource(path: string): string {
     return readFileSync(path, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") throw new UsageError(`${path}: no such file`);
+    if (code === "ENOENT") {
+      // `run hello` beside hello.pw: say the name that is there.
+      const near = [".pw", ".json"].map((ext) => path + ext).find((p) => existsSync(p));
+      throw new UsageError(`${path}: no such file${near ? `; did you mean ${near}?` : ""}`);
+    }
     if (code === "EISDIR") throw new UsageError(`${path}: is a directory, expected a .pw or .json file`);
     throw new UsageError(`${path}: cannot read (${code ?? String(error)})`);
   }

@@ -42,7 +42,7 @@ async function answer(argv: string[], run: RunArgs | undefined): Promise<number 
   try {
     return await answerOrThrow(argv, run);
   } catch (error) {
-    if (error instanceof UsageError) return reportUsageError(error, processTerminal);
+    if (error instanceof UsageError) return reportUsageError(error, processTerminal, argv);
     throw error;
   }
 }

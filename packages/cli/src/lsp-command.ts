@@ -7,7 +7,7 @@ import { startLanguageServer } from "@patchwork/language-server";
 export async function lspCommand(): Promise<number> {
   console.log = console.error;
   console.info = console.error;
-  const { done } = startLanguageServer({ input: process.stdin, output: process.stdout });
+  const { done } = startLanguageServer({ input: process.stdin, output: process.stdout, log: (message) => process.stderr.write(`patchwork lsp: ${message}\n`) });
   await done;
   return 0;
 }

@@ -16,15 +16,17 @@
 //       const { traceCommand } = await import("./trace-command.js");
 //       result.status = await traceCommand(args, term);
 //     }
-// and `import type` for any types this file needs from those modules. The fast path builds
-// `run`'s arguments from RUN_DEFAULTS: give a new `run` option's default there, not inline.
+// and `import type` for any types this file needs from those modules. Options are not written
+// here: each is one entry of option-table.ts, with the commands it applies to and its default
+// (the fast path reads `run`'s from the same table).
 // A test (packages/cli/test/startup.test.ts) checks what the common command lines load.
 import { readFileSync } from "node:fs";
 import type { Argv } from "yargs";
 import type { EvaluatorThreadAhead } from "@patchwork/agent/ahead";
 import type { RunArgs } from "./run-command.js";
 export { fastRunArgs } from "./fast-args.js";
-import { cliVersion, fastCheckArgs, fastRunArgs, RUN_DEFAULTS, threadAhead, wholeInScript } from "./fast-args.js";
+import { cliVersion, fastCheckArgs, fastRunArgs, threadAhead, wholeInScript } from "./fast-args.js";
+import { optionsOf, type CommandName } from "./option-table.js";
 import { processTerminal, type Terminal } from "./terminal.js";
 import { internalError, reportUsageError, UsageError } from "./usage-error.js";
 import type { UsageContext } from "./usage-words.js";
@@ -56,6 +58,30 @@ function verboseLevel(count: number | boolean | undefined, argv: string[]): numb
     level = Number(value);
   }
   return level > 0 ? Math.min(level, 2) : undefined;
+}
+
+/**
+ * The options of `command`, from the one table (option-table.ts): each with its own wording for
+ * this command, its default and, for `run`, its heading in `run --help`.
+ */
+function withOptions<T>(y: Argv<T>, command: CommandName): Argv<T> {
+  const groups = new Map<string, string[]>();
+  for (const o of optionsOf(command)) {
+    const own = o.commands[command];
+    const fallback = o.defaults?.[command];
+    y = y.option(o.name, {
+      type: o.type,
+      ...(o.array ? { array: true } : {}),
+      ...(o.alias ? { alias: o.alias } : {}),
+      ...(o.choices ? { choices: o.choices } : {}),
+      ...(fallback !== undefined ? { default: fallback } : {}),
+      ...(o.required?.[command] ? { demandOption: true } : {}),
+      describe: typeof own === "string" ? own : o.describe,
+    }) as Argv<T>;
+    if (o.group && command === "run") groups.set(o.group, [...(groups.get(o.group) ?? []), o.name]);
+  }
+  for (const [group, names] of groups) y = y.group(names, group);
+  return y;
 }
 
 /** yargs, and the help texts and usage wording that only its command lines need (usage-words.ts). */
@@ -96,74 +122,13 @@ function commandLine(
       "run <file> [name] [args..]",
       "run a Patchwork (.pw) or Threadbare (.json) program, or one of its entries with arguments",
       (y) =>
-        known("run", y)
+        withOptions(known("run", y), "run")
           .positional("file", { type: "string", demandOption: true, describe: "program to run" })
           .positional("name", {
             type: "string",
             describe: "entry to run: a skill, command, fun, worker or Trait.method (see `patchwork list`); else the default entry's first argument",
           })
           .positional("args", { type: "string", array: true, describe: "arguments of the entry, converted to its parameter types" })
-          .option("agent", {
-            type: "string",
-            describe:
-              'ACP agent command line, or a preset: "claude", "codex", "gemini", "opencode", "qwen", "copilot" (default: $PATCHWORK_AGENT)',
-          })
-          .option("no-agent", {
-            type: "boolean",
-            describe: "run without an agent even if $PATCHWORK_AGENT is set: think and ask blocks evaluate to their prompt",
-          })
-          .option("ask-user", { type: "boolean", describe: "show ask blocks on the terminal and read the answer" })
-          .option("verbose", {
-            alias: "v",
-            type: "count",
-            describe:
-              "stream the agent's text and tool calls to stderr; show each think's value with its structure (-vv or --verbose=2: the agent's own log lines too)",
-          })
-          .option("permissions", {
-            choices: ["allow", "deny", "ask"] as const,
-            describe: "answer to the agent's permission requests for tools other than do",
-          })
-          .option("idle-timeout", {
-            type: "number",
-            default: RUN_DEFAULTS.idleTimeout,
-            describe: "fail a think when the agent sends nothing for this many seconds (time in do blocks excluded)",
-          })
-          .option("restart-agent-after", {
-            type: "number",
-            describe: "restart the agent process between thinks after this many sessions, 0 never (default: per agent)",
-          })
-          .option("mcp-transport", { choices: ["http", "stdio", "acp"] as const, describe: "force the MCP transport for the do tool" })
-          .group(["agent", "no-agent", "ask-user", "verbose", "permissions", "idle-timeout", "restart-agent-after", "mcp-transport"], "Agent:")
-          .option("entry", { type: "string", describe: "item to run instead of the default entry point" })
-          .option("arg", { type: "string", array: true, describe: "a named argument of the entry: --arg name=value (repeatable)" })
-          .option("cwd", { type: "string", describe: "working directory of the program (an existing folder)" })
-          .option("timeout", { type: "number", describe: "stop the program after this many seconds" })
-          .option("max-workers", { type: "number", describe: "most worker tasks running at once (default 8; the rest wait)" })
-          .option("max-thinks", { type: "number", describe: "stop before the run asks the agent more thinks than this (exit 3; $PATCHWORK_MAX_THINKS)" })
-          .option("budget", {
-            type: "string",
-            describe: "stop before a think would pass this cost (2.50, 2.50USD) or number of tokens (2000000tok) (exit 3; $PATCHWORK_BUDGET)",
-          })
-          .option("keep-session", { type: "boolean", describe: "keep self.session.dir after the run" })
-          .option("no-cache", { type: "boolean", describe: "parse every file afresh; read and write no cache entry (docs/cli.md)" })
-          .option("json", { type: "boolean", describe: "print one JSON object {value, output} at the end instead of the output as it comes" })
-          .group(["entry", "arg", "cwd", "timeout", "max-workers", "max-thinks", "budget", "keep-session", "no-cache", "json"], "Program:")
-          .option("trace", { type: "string", describe: "write a JSON-lines trace of the run to this file (docs/trace.md)" })
-          .option("trace-text-limit", {
-            type: "number",
-            describe: "longest agent message, tool content, do output or print kept in the trace (default 2000)",
-          })
-          .option("record", { type: "string", describe: "record the thinks (prompts, do calls, answers) to this cassette file" })
-          .option("replay", { type: "string", describe: "answer thinks from this cassette, with no agent" })
-          .option("resume", {
-            type: "string",
-            describe: "go on with a cassette a killed or failed recording left: replay its answers, ask the agent the rest, append to it",
-          })
-          .option("replay-missing", {
-            choices: ["error", "agent"] as const,
-            describe: "a think the cassette lacks: fail (default), or ask the agent and update the cassette",
-          })
-          .group(["trace", "trace-text-limit", "record", "replay", "resume", "replay-missing"], "Trace and replay:")
           .example("$0 run hello.pw", "run a program (no agent: thinks evaluate to their prompt)")
           .example("$0 run review.pw --agent claude", "run it with Claude Code answering its thinks")
           .example("$0 run tool.pw greet Ada", "run the entry greet with the argument Ada"),
@@ -177,36 +142,29 @@ function commandLine(
     .command(
       "list <file>",
       "list the entries a program offers (skills, commands, functions, workers) with their signatures",
-      (y) =>
-        known("list", y)
-          .positional("file", { type: "string", demandOption: true })
-          .option("json", { type: "boolean", describe: "print the entries as JSON" }),
+      (y) => withOptions(known("list", y), "list").positional("file", { type: "string", demandOption: true }),
       async (args) => {
         const { listCommand } = await import("./list-command.js");
-        result.status = listCommand(args.file, Boolean(args.json), term);
+        result.status = listCommand(String(args.file), Boolean(args.json), term);
       },
     )
     .command(
       "test [path]",
       "run the *.test.pw programs under path with their cassettes and compare their output with snapshots",
       (y) =>
-        known("test", y)
-          .positional("path", { type: "string", describe: "a directory (searched recursively) or one .test.pw file (default .)" })
-          .option("update", { type: "boolean", describe: "rewrite the snapshots (and, with --agent, re-record the cassettes)" })
-          .option("agent", { type: "string", describe: "with --update: the agent to record the cassettes with (command line or preset)" }),
+        withOptions(known("test", y), "test").positional("path", {
+          type: "string",
+          describe: "a directory (searched recursively) or one .test.pw file (default .)",
+        }),
       async (args) => {
         const { testCommand } = await import("./test-command.js");
-        result.status = await testCommand(args as unknown as { path?: string; update?: boolean; agent?: string }, term);
+        result.status = await testCommand(args as never, term);
       },
     )
     .command(
       "trace <file>",
       "show a trace written by run --trace: a tree, a mermaid sequence diagram, or an HTML page",
-      (y) =>
-        known("trace", y)
-          .positional("file", { type: "string", demandOption: true, describe: "the trace (JSON lines)" })
-          .option("mermaid", { type: "string", describe: "write a mermaid sequenceDiagram to this file (no file: to stdout)" })
-          .option("html", { type: "string", describe: "write a self-contained HTML timeline to this file (no file: to stdout)" }),
+      (y) => withOptions(known("trace", y), "trace").positional("file", { type: "string", demandOption: true, describe: "the trace (JSON lines)" }),
       async (args) => {
         const { traceCommand } = await import("./trace-command.js");
         result.status = traceCommand(args as unknown as { file: string; mermaid?: string; html?: string }, term);
@@ -215,22 +173,7 @@ function commandLine(
     .command(
       "acp",
       "serve an editor's agent panel over ACP on stdio: Patchwork prompts run, others go to --agent",
-      (y) =>
-        known("acp", y)
-          .option("agent", {
-            type: "string",
-            describe: 'the ACP agent behind the proxy: a command line or a preset ("claude", "codex", "gemini", "opencode", "qwen", "copilot"; default: $PATCHWORK_AGENT)',
-          })
-          .option("mcp-transport", { choices: ["http", "stdio", "acp"] as const, describe: "force the MCP transport for the do tool" })
-          .option("idle-timeout", {
-            type: "number",
-            default: 600,
-            describe: "fail a think when the agent sends nothing for this many seconds (time in do blocks excluded)",
-          })
-          .option("restart-agent-after", {
-            type: "number",
-            describe: "restart the agent process between thinks after this many thinks, 0 never (default: per agent)",
-          }),
+      (y) => withOptions(known("acp", y), "acp"),
       async (args) => {
         const { acpCommand } = await import("./acp-command.js");
         result.status = await acpCommand(args as never, term);
@@ -240,15 +183,12 @@ function commandLine(
       "mcp <files..>",
       "serve the skills and commands of .pw files (or folders of them) as MCP tools, on stdio or --http",
       (y) =>
-        known("mcp", y)
-          .positional("files", { type: "string", array: true, default: undefined, describe: ".pw files and folders (a folder: its .pw files, watched)" })
-          .option("agent", {
-            type: "string",
-            describe: 'ACP agent for the skills\' thinks: a command line or a preset ("claude", "codex", "gemini", "opencode", "qwen", "copilot"; default: $PATCHWORK_AGENT, else the client\'s sampling)',
-          })
-          .option("http", { type: "number", describe: "serve Streamable HTTP on 127.0.0.1:PORT instead of stdio ($PATCHWORK_MCP_TOKEN: bearer token)" })
-          .option("max-workers", { type: "number", describe: "most tool calls running at once, and worker tasks of each (default 8)" })
-          .option("idle-timeout", { type: "number", describe: "fail a think when the agent sends nothing for this many seconds" }),
+        withOptions(known("mcp", y), "mcp").positional("files", {
+          type: "string",
+          array: true,
+          default: undefined,
+          describe: ".pw files and folders (a folder: its .pw files, watched)",
+        }),
       async (args) => {
         const { mcpCommand } = await import("./mcp-command.js");
         result.status = await mcpCommand(args as never, term);
@@ -258,15 +198,12 @@ function commandLine(
       "plugin <files..>",
       "write a Claude Code plugin whose skills and commands are the files' @skill and @command entries, served by patchwork mcp",
       (y) =>
-        known("plugin", y)
-          .positional("files", { type: "string", array: true, demandOption: true, describe: ".pw files or folders of them (their imports are copied too)" })
-          .option("out", { type: "string", demandOption: true, describe: "the plugin's folder (new, empty, or a plugin written before)" })
-          .option("agent", {
-            type: "string",
-            describe: 'the agent that answers the skills\' thinks, baked into the plugin\'s patchwork mcp: a preset ("claude", "codex", "gemini", "opencode", "qwen", "copilot") or a command line',
-          })
-          .option("name", { type: "string", describe: "the plugin's name (default: the first file's default trait in kebab-case)" })
-          .option("patchwork", { type: "string", describe: 'the command line that starts Patchwork in the plugin\'s .mcp.json (default "patchwork")' }),
+        withOptions(known("plugin", y), "plugin").positional("files", {
+          type: "string",
+          array: true,
+          demandOption: true,
+          describe: ".pw files or folders of them (their imports are copied too)",
+        }),
       async (args) => {
         const { pluginCommand } = await import("./plugin-command.js");
         result.status = pluginCommand(args as never, term);
@@ -275,40 +212,46 @@ function commandLine(
     .command(
       "parse <file>",
       "print the AST of a program as JSON",
-      (y) => known("parse", y).positional("file", { type: "string", demandOption: true, describe: "the program" }),
+      (y) => withOptions(known("parse", y), "parse").positional("file", { type: "string", demandOption: true, describe: "the program" }),
       async (args) => {
         const { parseCommand } = await import("./parse-commands.js");
-        result.status = parseCommand(args.file, term);
+        result.status = parseCommand(String(args.file), term);
       },
     )
     .command(
       "check <files..>",
       "report syntax errors and static-check findings without running",
       (y) =>
-        known("check", y)
-          .positional("files", { type: "string", array: true, default: undefined, describe: "programs to check (one or more)" })
-          .option("no-cache", { type: "boolean", describe: "check every file afresh; read and write no cache entry" }),
+        withOptions(known("check", y), "check").positional("files", {
+          type: "string",
+          array: true,
+          default: undefined,
+          describe: "programs to check, or folders (every .pw file under them)",
+        }),
       async (args) => {
         const { checkCommand } = await import("./check-command.js");
-        result.status = await checkCommand(args.files ?? [], term, { noCache: args.noCache });
+        result.status = await checkCommand((args.files as string[] | undefined) ?? [], term, { noCache: Boolean(args.noCache) });
       },
     )
     .command(
       "fmt [files..]",
       "format programs in the canonical layout (a directory: every .pw file under it; no file: stdin to stdout)",
       (y) =>
-        known("fmt", y)
-          .positional("files", { type: "string", array: true, default: [] as string[], describe: "files or directories (none: stdin to stdout)" })
-          .option("check", { type: "boolean", default: false, describe: "change nothing; list files that would change (exit 1 if any)" }),
+        withOptions(known("fmt", y), "fmt").positional("files", {
+          type: "string",
+          array: true,
+          default: [] as string[],
+          describe: "files or directories (none: stdin to stdout)",
+        }),
       async (args) => {
         const { fmtCommand } = await import("./fmt-command.js");
-        result.status = fmtCommand({ files: args.files, check: args.check }, term, () => readFileSync(0, "utf8"));
+        result.status = fmtCommand({ files: args.files as string[], check: Boolean(args.check) }, term, () => readFileSync(0, "utf8"));
       },
     )
     .command(
       "lsp",
       "run the language server on stdin/stdout (for editors)",
-      (y) => known("lsp", y).option("stdio", { type: "boolean", describe: "use stdio (the default and only transport)" }),
+      (y) => withOptions(known("lsp", y), "lsp"),
       async () => {
         const { lspCommand } = await import("./lsp-command.js");
         result.status = await lspCommand();
@@ -405,7 +348,7 @@ export async function cli(argv: string[], term: Terminal = processTerminal, opti
     await commandLine(await yargsModules(), argv, term, result).parseAsync();
     return result.status;
   } catch (error) {
-    if (error instanceof UsageError) return reportUsageError(error, term);
+    if (error instanceof UsageError) return reportUsageError(error, term, argv);
     throw error;
   }
 }

@@ -1,15 +1,20 @@
-import type { RunEvent } from "@patchwork/agent/run";
+import { ProgressModel, type ProgressSnapshot, type RunEvent } from "@patchwork/agent/run";
 import type { Terminal } from "./terminal.js";
 import { describeToolContent, formatUsage, showValue } from "./verbose.js";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
+/** A list (loop, task list) with no think inside shows on the line once it has run this long. */
+const QUIET_MS = 100;
+
 /**
- * Renders run events on stderr: a spinner line saying what is running (think at FILE:LINE,
- * do(n)) while stderr is a terminal; warnings always; with `verbose` (1) the agent's text,
- * thoughts, notices, tool calls with their content, and token and cost figures per think (the
- * run's are in the summary every run with an agent ends with: agent-run.ts); with `verbose` 2
- * also the agent's own log lines (its stderr), which would otherwise drown the run's story.
+ * Renders run events on stderr: while stderr is a terminal, one live line saying what runs
+ * (the run's `ProgressModel`: the running loop's or task list's items done of all, else the
+ * think at FILE:LINE with do(n); thinks running, elapsed time, ETA, tokens and cost so far,
+ * retries, the governor holding back), cleared before anything else is written; warnings
+ * always; with `verbose` the agent's text, thoughts, notices, tool calls with their content,
+ * and token and cost figures per think (the run's are in the summary every run with an agent
+ * ends with: agent-run.ts); with `verbose` 2 also the agent's own log lines (its stderr).
  */
 export class Progress {
   private readonly thinks: { id: number; label: string }[] = [];
@@ -24,6 +29,7 @@ export class Progress {
   private streamThink: number | null = null;
   /** The worker of each think of a worker task (absent: the main program's). */
   private readonly workers = new Map<number, string>();
+  private readonly model = new ProgressModel();
 
   constructor(
     private readonly term: Terminal,
@@ -31,6 +37,7 @@ export class Progress {
   ) {}
 
   handle(event: RunEvent): void {
+    this.model.apply(event, Date.now());
     switch (event.type) {
       case "think-start": {
         if (event.worker !== undefined && event.worker !== "main") this.workers.set(event.id, event.worker);
@@ -89,6 +96,14 @@ export class Progress {
         break;
       case "budget-stop":
         this.verbose(`[budget: ${event.spent} ${event.kind === "thinks" ? "asked" : "spent"}, limit ${event.limit}: no more thinks start; the run stops once those under way have answered]\n`);
+        break;
+      case "loop-start":
+      case "loop-end":
+      case "delegate-start":
+      case "delegate-end":
+      case "task-end":
+      case "think-retry":
+      case "governor":
         break;
       default:
         return;
@@ -154,7 +169,7 @@ export class Progress {
 
   private update(): void {
     if (!this.options.spinner) return;
-    if (this.thinks.length === 0) {
+    if (this.thinks.length === 0 && this.model.current() === null) {
       clearInterval(this.timer);
       this.timer = undefined;
       this.clear();
@@ -166,12 +181,50 @@ export class Progress {
 
   private draw(): void {
     if (this.midLine) return; // never draw over streamed agent text
+    const now = Date.now();
+    const list = this.model.current();
     const top = this.thinks[this.thinks.length - 1];
-    if (!top) return;
-    const depth = this.thinks.length > 1 ? ` (depth ${this.thinks.length})` : "";
-    const doing = this.dos.length > 0 ? ` · ${this.dos[this.dos.length - 1]}` : "";
+    // A quick loop of plain code never shows.
+    if (!top && (!list || (!list.work && now - list.startedAt < QUIET_MS))) return this.clear();
     this.frame = (this.frame + 1) % FRAMES.length;
-    this.term.stderr(`\r\x1b[K${FRAMES[this.frame]} ${top.label}${depth}${doing}`);
+    const line = progressLine(this.model.snapshot(now), top?.label ?? null, this.thinks.length, this.dos[this.dos.length - 1] ?? null);
+    this.term.stderr(`\r\x1b[K${FRAMES[this.frame]} ${fit(line)}`);
     this.shown = true;
   }
+}
+
+/**
+ * The line's text: `37/500 doc in a.pw:3 · 2 thinks · 1m12s · ETA 3m05s · 12,345 tokens ·
+ * 0.4200 USD · 3 retries · holding: rate (…)`; without a list, the innermost think's place
+ * (`think at a.pw:3 (depth 2) · do(0)`).
+ */
+export function progressLine(s: ProgressSnapshot, think: string | null, depth: number, doing: string | null): string {
+  const parts: string[] = [];
+  if (s.list) parts.push(`${s.list.done.toLocaleString("en-US")}/${s.list.total === null ? "?" : s.list.total.toLocaleString("en-US")} ${s.list.label}`);
+  else if (think) parts.push(`${think}${depth > 1 ? ` (depth ${depth})` : ""}${doing ? ` · ${doing}` : ""}`);
+  if (s.list && s.thinksRunning > 0) parts.push(`${s.thinksRunning} think${s.thinksRunning === 1 ? "" : "s"} running`);
+  parts.push(clock(s.elapsedMs));
+  if (s.list?.etaMs != null) parts.push(`ETA ${clock(s.list.etaMs)}`);
+  const tokens = (s.usage.inputTokens ?? 0) + (s.usage.outputTokens ?? 0);
+  if (tokens > 0) parts.push(`${tokens.toLocaleString("en-US")} tokens`);
+  for (const [currency, amount] of Object.entries(s.usage.cost ?? {})) parts.push(`${amount.toFixed(4)} ${currency}`);
+  if (s.retries > 0) parts.push(`${s.retries} retr${s.retries === 1 ? "y" : "ies"}`);
+  if (s.failed > 0) parts.push(`${s.failed} failed`);
+  if (s.holding) parts.push(`holding: ${s.holding.reason}${s.holding.detail ? ` (${s.holding.detail})` : ""}`);
+  return parts.join(" · ");
+}
+
+/** `42s`, `3m05s`, `1h02m`. */
+export function clock(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(s % 60).padStart(2, "0")}s`;
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, "0")}m`;
+}
+
+/** The line cut to the terminal's width, so that it never wraps (a wrapped line cannot be cleared). */
+function fit(line: string): string {
+  const width = (process.stderr.columns || 80) - 3;
+  return line.length > width ? `${line.slice(0, width - 1)}…` : line;
 }

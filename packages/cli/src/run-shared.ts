@@ -32,6 +32,8 @@ export interface RunArgs {
   maxThinks?: number;
   /** `--budget AMOUNT`: stop before a think would pass this cost or number of tokens (exit 3). */
   budget?: string;
+  /** No progress line on the terminal. */
+  quiet?: boolean;
   /** Write a JSON-lines trace of the run here (docs/trace.md). */
   trace?: string;
   traceTextLimit?: number;

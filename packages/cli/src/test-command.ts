@@ -27,6 +27,10 @@ export interface TestArgs {
   path?: string;
   update?: boolean;
   agent?: string;
+  noAgent?: boolean;
+  verbose?: boolean;
+  permissions?: "allow" | "deny" | "ask";
+  idleTimeout?: number;
 }
 
 interface Outcome {
@@ -102,26 +106,43 @@ function replay(test: string, cassettePath: string): Outcome {
 }
 
 /** Re-records one test's cassette with a live agent (`--update --agent`). */
-async function recordWithAgent(test: string, cassettePath: string, agentCommand: string): Promise<string | null> {
+async function recordWithAgent(test: string, cassettePath: string, args: TestArgs, term: Terminal): Promise<string | null> {
   const { runWithAgent } = await import("@patchwork/agent");
   const { CassetteRecorder, formatCassette } = await import("@patchwork/interpreter");
   const { resolveAgentCommand } = await import("./presets.js");
   const dir = dirname(resolve(test));
   const fileName = basename(test);
   const recorder = new CassetteRecorder(fileName);
+  // --verbose: what the agent does, as `run --verbose` shows it.
+  const progress = args.verbose ? new (await import("./progress.js")).Progress({ ...term, stderrIsTTY: false }, { spinner: false, verbose: Number(args.verbose) }) : undefined;
   const result = await runWithAgent({
     source: readFileSync(test, "utf8"),
     fileName,
     cwd: dir,
-    agent: { command: resolveAgentCommand(agentCommand), cwd: dir, permissions: { do: "allow", other: "deny" } },
+    agent: {
+      command: resolveAgentCommand(args.agent!),
+      cwd: dir,
+      permissions: { do: "allow", other: args.permissions === "allow" ? "allow" : "deny" },
+      ...(args.idleTimeout !== undefined ? { thinkIdleTimeoutMs: args.idleTimeout * 1000 } : {}),
+    },
     writeOutput: false,
-    onEvent: (e) => recorder.handle(e as Parameters<typeof recorder.handle>[0]),
+    onEvent: (e) => {
+      recorder.handle(e as Parameters<typeof recorder.handle>[0]);
+      progress?.handle(e);
+    },
   });
+  progress?.stop();
   if (result.cancelled) return "the recording run was cancelled";
   const agentFailure = result.diagnostics.find((d) => d.code.startsWith("PW4"));
   if (agentFailure) return `the agent failed: ${agentFailure.message}`;
   writeFileAtomic(cassettePath, formatCassette(recorder.cassette()));
   return null;
+}
+
+/** `--verbose`: a test's output (its snapshot text), indented under its line. */
+function showOutcome(o: Outcome): string {
+  const text = snapshotText(o);
+  return text === "" ? "    (no output)\n" : text.replace(/\n$/, "").split("\n").map((l) => `    │ ${l}`).join("\n") + "\n";
 }
 
 /** A failed read, naming the file (the test, its cassette or its snapshot). */
@@ -132,9 +153,15 @@ function cannotRead(error: unknown): string {
 
 export async function testCommand(args: TestArgs, term: Terminal): Promise<number> {
   if (args.agent !== undefined && !args.update) throw new UsageError("--agent goes with --update: tests replay their cassettes, with no agent");
+  if (args.agent !== undefined && args.noAgent) throw new UsageError("--agent and --no-agent say opposite things: give one");
+  if (args.permissions === "ask") throw new UsageError("--permissions ask: a recording answers the agent's requests itself; give allow or deny");
+  if (args.idleTimeout !== undefined && !(args.idleTimeout > 0)) throw new UsageError("--idle-timeout takes a positive number of seconds");
   const { files: tests, problems } = findTests(args.path ?? ".");
   let passed = 0;
   let failed = 0;
+  // --verbose: each test's output, written under its line.
+  const shown = new Map<string, string>();
+  const say = (line: string, test?: string) => term.stdout(line + (test !== undefined ? (shown.get(test) ?? "") : ""));
   // What the search could not look at fails the run (a loop is only a note: nothing is missed).
   for (const p of problems) {
     const name = relative(process.cwd(), p.path) || p.path;
@@ -147,7 +174,7 @@ export async function testCommand(args: TestArgs, term: Terminal): Promise<numbe
     let outcome: Outcome;
     try {
       if (args.update && args.agent) {
-        const problem = await recordWithAgent(test, cassette, args.agent);
+        const problem = await recordWithAgent(test, cassette, args, term);
         if (problem) {
           failed++;
           term.stdout(`FAIL ${name}: cannot record ${basename(cassette)}: ${problem}\n`);
@@ -155,6 +182,7 @@ export async function testCommand(args: TestArgs, term: Terminal): Promise<numbe
         }
       }
       outcome = replay(test, cassette);
+      if (args.verbose) shown.set(test, showOutcome(outcome));
     } catch (error) {
       const unreadable = typeof (error as NodeJS.ErrnoException).code === "string";
       if (!(error instanceof CassetteError) && !unreadable) throw error;
@@ -165,7 +193,7 @@ export async function testCommand(args: TestArgs, term: Terminal): Promise<numbe
     if (outcome.replayError) {
       failed++;
       const why = outcome.replayError.trimEnd().split("\n").map((l) => `    ${l}`).join("\n");
-      term.stdout(`FAIL ${name}: the run does not match ${basename(cassette)} (re-record it with --update --agent):\n${why}\n`);
+      say(`FAIL ${name}: the run does not match ${basename(cassette)} (re-record it with --update --agent):\n${why}\n`, test);
       continue;
     }
     const actual = snapshotText(outcome);
@@ -177,17 +205,17 @@ export async function testCommand(args: TestArgs, term: Terminal): Promise<numbe
           writeFileAtomic(snapshot, actual);
         } catch (error) {
           failed++;
-          term.stdout(`FAIL ${name}: ${(error as Error).message}\n`);
+          say(`FAIL ${name}: ${(error as Error).message}\n`, test);
           continue;
         }
       }
       passed++;
-      term.stdout(`PASS ${name} (snapshot ${same ? "unchanged" : existed ? "updated" : "created"})\n`);
+      say(`PASS ${name} (snapshot ${same ? "unchanged" : existed ? "updated" : "created"})\n`, test);
       continue;
     }
     if (!existsSync(snapshot)) {
       failed++;
-      term.stdout(`FAIL ${name}: no snapshot ${basename(snapshot)} (run patchwork test --update to write it)\n`);
+      say(`FAIL ${name}: no snapshot ${basename(snapshot)} (run patchwork test --update to write it)\n`, test);
       continue;
     }
     let expected: string;
@@ -195,22 +223,26 @@ export async function testCommand(args: TestArgs, term: Terminal): Promise<numbe
       expected = readFileSync(snapshot, "utf8");
     } catch (error) {
       failed++;
-      term.stdout(`FAIL ${name}: ${cannotRead(error)}\n`);
+      say(`FAIL ${name}: ${cannotRead(error)}\n`, test);
       continue;
     }
     if (expected === actual) {
       passed++;
-      term.stdout(`PASS ${name}\n`);
+      say(`PASS ${name}\n`, test);
     } else {
       failed++;
       const diff = lineDiff(expected, actual)
         .split("\n")
         .map((l) => `    ${l}`)
         .join("\n");
-      term.stdout(`FAIL ${name}: the output differs from ${basename(snapshot)} (- snapshot, + now):\n${diff}\n`);
+      say(`FAIL ${name}: the output differs from ${basename(snapshot)} (- snapshot, + now):\n${diff}\n`, test);
     }
   }
-  if (tests.length === 0) term.stdout(`no ${SUFFIX} files under ${args.path ?? "."}\n`);
+  // No test at all is a failure: a wrong path in CI must not pass silently.
+  if (tests.length === 0) {
+    term.stderr(`patchwork test: no tests found: no ${SUFFIX} files under ${args.path ?? "."} (a test is NAME${SUFFIX}, with NAME.snap beside it)\n`);
+    return 1;
+  }
   term.stdout(`${passed} passed, ${failed} failed\n`);
   return failed > 0 ? 1 : 0;
 }

@@ -4,6 +4,7 @@
  * read as a stream into a bounded tree (model.ts), whatever its size; a last line cut off by a
  * kill is left out with a warning.
  */
+import { closeSync, openSync, readSync } from "node:fs";
 import { readTraceFile, TraceError } from "@patchwork/agent";
 import { writeFileAtomic } from "@patchwork/interpreter";
 import { UsageError } from "./files.js";
@@ -18,6 +19,22 @@ export interface TraceArgs {
   html?: string;
 }
 
+/** Whether the file starts as a cassette does (`{"patchwork": "cassette", …`): read only when it is no trace. */
+function isCassette(file: string): boolean {
+  try {
+    const fd = openSync(file, "r");
+    try {
+      const head = Buffer.alloc(256);
+      const n = readSync(fd, head, 0, head.length, 0);
+      return /^\s*\{\s*"patchwork"\s*:\s*"cassette"/.test(head.subarray(0, n).toString("utf8"));
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+}
+
 export function traceCommand(args: TraceArgs, term: Terminal): number {
   const builder = new TreeBuilder();
   const tree = builder.tree;
@@ -26,6 +43,12 @@ export function traceCommand(args: TraceArgs, term: Terminal): number {
     tree.cutLastLine = read.cutLastLine;
   } catch (error) {
     if (error instanceof TraceError) {
+      if (isCassette(args.file)) {
+        term.stderr(
+          `patchwork: error: ${args.file} is a cassette (written by run --record), not a trace: replay it with \`patchwork run PROGRAM --replay ${args.file}\`; a trace is written by \`patchwork run PROGRAM --trace FILE.jsonl\`\n`,
+        );
+        return 1;
+      }
       term.stderr(`patchwork: error: ${error.message}\n`);
       return 1;
     }

@@ -4,8 +4,8 @@
 // end of `patchwork --help`. Loaded with yargs only (main.ts), never on the fast path.
 import type { Argv } from "yargs";
 
-/** The commands `patchwork --help` lists (mcp-relay is internal). */
-export const COMMANDS = ["run", "list", "test", "trace", "acp", "mcp", "plugin", "parse", "check", "fmt", "lsp"] as const;
+import { COMMANDS, PRESET_NAMES } from "./option-table.js";
+export { COMMANDS };
 
 /** What yargs knew when it failed: the command it entered (none: the top level) and that command's options. */
 export interface UsageContext {
@@ -96,6 +96,8 @@ export function usageMessage(message: string, argv: readonly string[], context: 
     const word = firstWord(argv);
     // Only yargs' own verdict makes a word an unknown command (a command this file does not list stays known).
     if (word !== undefined && /^Unknown commands?:/.test(message) && !(COMMANDS as readonly string[]).includes(word)) {
+      // `patchwork hello.pw`: a program where the command goes.
+      if (/\.(pw|json)$/.test(word)) return `unknown command ${word}; to run the program, say \`patchwork run ${word}\``;
       const guess = closest(word, COMMANDS);
       return guess
         ? `unknown command ${word}; did you mean ${guess}?`
@@ -135,7 +137,7 @@ export function optionNames(y: Argv<unknown>): string[] {
 
 /** The end of `patchwork --help`: agents, no-agent mode, where the docs are. */
 export const TOP_EPILOG = [
-  "Agents: an ACP agent answers the thinks: --agent CMD (a command line, or a preset: claude, codex, gemini) " +
+  `Agents: an ACP agent answers the thinks: --agent CMD (a command line, or a preset: ${PRESET_NAMES.join(", ")}) ` +
     "or the environment variable PATCHWORK_AGENT. Without one, a think or ask evaluates to {__think_prompt: …}, " +
     "the prompt an agent would get, so a program runs, and can be tested, without a model.",
   "Docs: docs/manual/ (tutorial, language, commands) and docs/cli.md in the repository; the installed package's " +

@@ -224,7 +224,7 @@ describe("the parser's code cache", () => {
     for (const [args, message] of cases) {
       const r = patchwork(args, { env });
       const stderr = r.stderr.split("\n").filter((l) => !l.startsWith("patchwork: code cache: ")).join("\n");
-      expect({ args, status: r.status, stdout: r.stdout, stderr }).toEqual({ args, status: 2, stdout: "", stderr: `${message}Run 'patchwork --help' for usage.\n` });
+      expect({ args, status: r.status, stdout: r.stdout, stderr }).toEqual({ args, status: 2, stdout: "", stderr: `${message}Run 'patchwork run --help' for usage.\n` });
       expect(r.stderr).toMatch(/^patchwork: code cache: fast-commands: (used|missing)$/m);
       expect(r.stderr).not.toContain("fast-commands: written"); // a usage error's run is not the one to keep
     }

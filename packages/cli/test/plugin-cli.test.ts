@@ -1,5 +1,5 @@
 // `patchwork plugin` as users run it (the bundle): what it writes and prints, and its errors.
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { patchwork, repoRoot, tempFiles } from "./helpers.js";
@@ -42,7 +42,22 @@ describe("patchwork plugin", () => {
     expect(noOut.stderr).toMatch(/Missing required argument: out/);
     const missing = patchwork(["plugin", "no/such.pw", "--out", join(tempFiles({}), "p")]);
     expect(missing.status).toBe(2);
-    expect(missing.stderr).toBe("patchwork: no/such.pw: no such file\nRun 'patchwork --help' for usage.\n");
+    expect(missing.stderr).toBe("patchwork: no/such.pw: no such file\nRun 'patchwork plugin --help' for usage.\n");
+  });
+
+  it("regenerating a plugin from its own edited copy keeps the edit; --out naming a file: exit 2, the file kept", () => {
+    const dir = tempFiles({ "skills.pw": `@skill one\nskill one() { print(1) }\n`, "taken.txt": "mine" });
+    expect(patchwork(["plugin", "skills.pw", "--out", "out"], { cwd: dir }).status).toBe(0);
+    const edited = `@skill one\nskill one() { print("edited") }\n`;
+    writeFileSync(join(dir, "out/pw/skills.pw"), edited);
+    const again = patchwork(["plugin", "out/pw/skills.pw", "--out", "out"], { cwd: dir });
+    expect(again.stderr).toBe("");
+    expect(again.status).toBe(0);
+    expect(readFileSync(join(dir, "out/pw/skills.pw"), "utf8")).toBe(edited);
+    const file = patchwork(["plugin", "skills.pw", "--out", "taken.txt"], { cwd: dir });
+    expect(file.status).toBe(2);
+    expect(file.stderr).toBe("patchwork: taken.txt: a file, not a folder: give --out a new or empty folder\nRun 'patchwork --help' for usage.\n");
+    expect(readFileSync(join(dir, "taken.txt"), "utf8")).toBe("mine");
   });
 
   it("is listed by --help", () => {

@@ -1,7 +1,7 @@
 // The spinner, on a real pseudo-terminal (util-linux `script`): it says what is running and
 // never mixes with the program's output.
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { patchworkBin, repoRoot, tempFiles } from "./helpers.js";
@@ -48,4 +48,35 @@ it.runIf(hasScript)(hasScript ? logTitle : `${logTitle} (skipped: needs /usr/bin
   const r = spawnSync("/usr/bin/script", ["-qfec", command, "/dev/null"], { cwd: dir, encoding: "utf8", timeout: 30_000 });
   expect(r.status).toBe(0);
   expect(screen(r.stdout)).toEqual(["one", "logged", "warned", "after answer", "two", expect.stringMatching(/^patchwork: 1 think asked, /)]);
+});
+
+const lineTitle = "the progress line: a loop's items done of all, thinks, elapsed, ETA and cost; updated, then cleared; never on stdout or a non-terminal stderr";
+it.runIf(hasScript)(hasScript ? lineTitle : `${lineTitle} (skipped: needs /usr/bin/script, util-linux, for a terminal)`, () => {
+  const usage = { update: { sessionUpdate: "usage_update", used: 10, size: 100, cost: { amount: 0.25, currency: "USD" } } };
+  const dir = tempFiles({
+    "s.json": JSON.stringify({ prompts: [{ match: "Summarize", steps: [{ sleep: 300 }, usage, { reply: "ok" }] }] }),
+    "p.pw": 'for doc in ["a", "b", "c", "d", "e"] {\n  var s = think { Summarize ${doc}. }\n  print(s)\n}\n',
+  });
+  const run = `"${process.execPath}" "${patchworkBin}" run p.pw --agent '"${process.execPath}" "${testAgent}" s.json'`;
+  // stderr on the terminal, stdout to a file.
+  const r = spawnSync("/usr/bin/script", ["-qfec", `${run} > out.txt`, "/dev/null"], { cwd: dir, encoding: "utf8", timeout: 30_000 });
+  expect(r.status).toBe(0);
+  const lines = r.stdout.split("\r\x1b[K").filter((l) => l !== "");
+  const counts = new Set(lines.map((l) => /(\d)\/5 doc in p\.pw:1/.exec(l)?.[1]).filter((c) => c !== undefined));
+  expect([...counts].length).toBeGreaterThanOrEqual(3);
+  expect(lines.some((l) => / · 1 think running · \d+s · ETA \d+s · 0\.\d{4} USD/.test(l))).toBe(true);
+  // Cleared at the end: the terminal shows nothing of it, only the run's cost summary.
+  const summary = expect.stringMatching(/^patchwork: 5 thinks asked, .* · cost 1\.25 USD · /);
+  expect(screen(r.stdout)).toEqual([summary]);
+  expect(readFileSync(join(dir, "out.txt"), "utf8")).toBe("ok\nok\nok\nok\nok\n");
+  // --quiet: no progress line at all (the summary stays: what a run cost is always said).
+  const quiet = spawnSync("/usr/bin/script", ["-qfec", `${run} --quiet > out.txt`, "/dev/null"], { cwd: dir, encoding: "utf8", timeout: 30_000 });
+  expect(quiet.status).toBe(0);
+  expect(quiet.stdout).not.toContain("\r\x1b[K");
+  expect(screen(quiet.stdout)).toEqual([summary]);
+  // Not a terminal: nothing on stderr.
+  const piped = spawnSync("/bin/sh", ["-c", run], { cwd: dir, encoding: "utf8", timeout: 30_000 });
+  expect(piped.status).toBe(0);
+  expect(piped.stderr).toMatch(/^patchwork: 5 thinks asked, [^\n]*\n$/);
+  expect(piped.stdout).toBe("ok\nok\nok\nok\nok\n");
 });

@@ -131,7 +131,7 @@ describe("start-up loads only what the command needs", () => {
     // Its own commands' usage errors are the CLI's: exit status 2, the same words, no stack.
     for (const args of [["check", "no-such-file.pw"], ["run", "no-such-file.pw"]]) {
       const bad = spawnSync(process.execPath, [patchworkBin, ...args], { cwd: repoRoot, encoding: "utf8", env: { ...process.env, PATCHWORK_AGENT: "" } });
-      expect({ args, status: bad.status, stderr: bad.stderr }).toEqual({ args, status: 2, stderr: "patchwork: no-such-file.pw: no such file\nRun 'patchwork --help' for usage.\n" });
+      expect({ args, status: bad.status, stderr: bad.stderr }).toEqual({ args, status: 2, stderr: `patchwork: no-such-file.pw: no such file\nRun 'patchwork ${args[0]} --help' for usage.\n` });
     }
   });
 

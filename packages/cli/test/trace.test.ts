@@ -108,6 +108,22 @@ describe("patchwork run --trace", { timeout: 240_000 }, () => {
     expect(records.at(-1)).toMatchObject({ type: "run-end", ok: false, exitCode: 1 });
   });
 
+  it("records loops and delegate task lists; patchwork trace shows where, how many items, how long", () => {
+    const prog = 'worker sq(n) { return n * n }\nfor x in ["a", "b", "c"] { print(x) }\nprint(self.delegate([sq(2), sq(3)]).await)\nfor y in [1, 0] { print(1 / y) }\n';
+    const dir = tempFiles({ "prog.pw": prog });
+    const r = patchwork(["run", "prog.pw", "--no-agent", "--trace", "t.jsonl"], { cwd: dir, timeoutMs: 120_000 });
+    expect(r.status).toBe(1);
+    const records = readRecords(join(dir, "t.jsonl"));
+    expect(find(records, "loop-start").map((l) => [l.at.line, l.variable, l.total])).toEqual([[2, "x", 3], [4, "y", 2]]);
+    expect(find(records, "loop-end").map((l) => [l.ok, l.done])).toEqual([[true, 3], [false, 1]]);
+    expect(find(records, "delegate-start")).toMatchObject([{ group: "main@1", owner: "main", total: 2, labels: ["sq(2)", "sq(3)"] }]);
+    expect(find(records, "delegate-end")).toMatchObject([{ group: "main@1", ok: true }]);
+    const tree = patchwork(["trace", "t.jsonl"], { cwd: dir, timeoutMs: 120_000 }).stdout.split("\n");
+    expect(tree[1]).toMatch(/^├─ loop at prog\.pw:2, 3 items, [\d.]+ m?s$/);
+    expect(tree[2]).toMatch(/^├─ delegate of 2 tasks, [\d.]+ m?s$/);
+    expect(tree[3]).toMatch(/^├─ loop at prog\.pw:4, 2 items, [\d.]+ m?s, failed after 1$/);
+  });
+
   it("a full disk never breaks the run: one warning, the program's output and status unchanged", () => {
     const dir = tempFiles({ "p.pw": 'for i in 1...200 { print("line", i) }\n' });
     const r = patchwork(["run", "p.pw", "--trace", "/dev/full"], { cwd: dir, timeoutMs: 120_000 });

@@ -13,6 +13,7 @@ export { NoAgent } from "./agents/no-agent.js";
 export { CassetteAgent } from "./agents/cassette.js";
 export { createNodeHost } from "./host-node.js";
 export { shellArgv, signalStatus } from "./shell-process.js";
+export { ENV_VALUES_MAX, shellValues, type ShellValues } from "./shell-values.js";
 // The evaluator thread runtime's (@patchwork/agent): its main-thread side loads no parser.
 export { isFatalCode } from "./errors.js";
 export { newSession, ensureSessionDir, removeSessionDir } from "./workers/session.js";

@@ -4,13 +4,14 @@
  * The codes are listed with examples in docs/errors/runtime.md.
  */
 import type { Span } from "@patchwork/parser";
+import { foreignName } from "@patchwork/parser/core";
 import type { Value } from "./values.js";
 
 type Args = Record<string, string | number>;
 
 export const RUNTIME_MESSAGES = {
   PW3001: (a: Args) => `uncaught exception: ${a.text}`,
-  PW3002: (a: Args) => `undefined variable '${a.name}'`,
+  PW3002: (a: Args) => `undefined variable '${a.name}'${undefinedDetail(a)}`,
   PW3003: (a: Args) => `'${a.name}' is already declared in this scope`,
   PW3004: (a: Args) => `type mismatch: ${a.what} expects ${a.expected}, got ${a.actual}`,
   PW3005: (a: Args) => `operator '${a.op}' cannot be applied to ${a.left}${a.right ? ` and ${a.right}` : ""}`,
@@ -35,7 +36,7 @@ export const RUNTIME_MESSAGES = {
   PW3034: (a: Args) => `${a.detail}`,
   PW3040: (a: Args) => `cannot import '${a.name}': ${a.detail}`,
   PW3041: (a: Args) => `unknown builtin module '${a.name}'`,
-  PW3042: (a: Args) => `module '${a.module}' has no export '${a.name}'`,
+  PW3042: (a: Args) => `module '${a.module}' has no export '${a.name}'${a.hint ? `: ${a.hint}` : ""}`,
   PW3050: (a: Args) => `nothing to run: ${a.detail}`,
   PW3051: (a: Args) => `entry point '${a.name}' not found${a.detail ?? " (it must be a fun, worker, skill or task)"}`,
   PW3060: (a: Args) => `${a.feature} is not supported by this interpreter`,
@@ -88,6 +89,16 @@ export function errorObject(e: RuntimeError): Value {
     ["line", e.span.start.line],
     ["column", e.span.start.column],
   ]);
+}
+
+/** Why a top-level variable is undefined in a worker task (Runtime.statementsSkipped), for PW3002's `detail`. */
+export const WORKER_SCOPE =
+  "a worker does not see the file's top-level variables (its top-level statements do not run in a worker): pass the value as an argument, `worker w(value) { … }` called as `w(value)`";
+
+/** Why a variable is undefined, when more can be said: the caller's `detail`, else the Patchwork form of a Python or JavaScript name. */
+function undefinedDetail(a: Args): string {
+  const detail = a.detail !== undefined && a.detail !== "" ? String(a.detail) : foreignName(String(a.name));
+  return detail ? `: ${detail}` : "";
 }
 
 /** Current file name for errors; set by the interpreter while a module is compiled/run. */

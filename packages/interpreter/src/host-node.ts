@@ -8,6 +8,7 @@ import { existsSync, readFileSync, readSync, writeSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type { Host, PwEvent, ShellOptions, ShellResult } from "./ports.js";
 import { shellArgv, signalStatus } from "./shell-process.js";
+import { shellValues } from "./shell-values.js";
 import { writeFileAtomic, type WriteGuard } from "./write-file.js";
 
 /**
@@ -88,12 +89,18 @@ export function createNodeHost(options: NodeHostOptions = {}): Host {
     exists: (p) => existsSync(abs(p)),
     env: (name) => env[name],
     shell: (command: string, opts: ShellOptions): ShellResult => {
-      const [file, args] = shellArgv(command, { timeoutMs: opts.timeoutMs });
+      let values;
+      try {
+        values = shellValues(command, opts.env);
+      } catch (e) {
+        return { status: 127, stdout: "", stderr: `cannot write the command's values to a temporary file: ${(e as Error).message}\n` };
+      }
+      const [file, args] = shellArgv(values.command, { timeoutMs: opts.timeoutMs });
       let r;
       try {
         r = spawnSync(file, args, {
           cwd: opts.cwd ?? cwd,
-          env: { ...env, ...opts.env },
+          env: { ...env, ...values.env },
           encoding: "utf8",
           maxBuffer: 1 << 30,
           stdio: [options.shellStdin ?? "ignore", "pipe", "pipe"],
@@ -104,6 +111,8 @@ export function createNodeHost(options: NodeHostOptions = {}): Host {
       } catch (e) {
         // Arguments Node refuses (the interpreter checks values first; this is the last guard).
         return { status: 127, stdout: "", stderr: `${(e as Error).message}\n` };
+      } finally {
+        values.cleanup();
       }
       if (r.error) return { status: 127, stdout: r.stdout ?? "", stderr: `${r.error.message}\n` };
       return { status: r.status ?? signalStatus(r.signal), stdout: r.stdout ?? "", stderr: r.stderr ?? "" };

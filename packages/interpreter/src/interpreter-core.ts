@@ -11,7 +11,7 @@ import { createNodeHost } from "./host-node.js";
 import { Modules, planMain, runEntry, runMain, type MainOptions, type ParseFn } from "./modules.js";
 import type { ModuleCtx } from "./compiler/scope.js";
 import type { Agent, Host, JsonValue, WorkerTask, Workers } from "./ports.js";
-import { InThreadWorkers } from "./workers/in-thread.js";
+import { InThreadWorkers, type DelegateNote } from "./workers/in-thread.js";
 import { isStackOverflow, RETURN, Runtime, type Limits } from "./runtime.js";
 import { fromJson, toJson, type Value } from "./values.js";
 
@@ -37,6 +37,8 @@ export interface InterpreterOptions {
   workers?: Workers;
   /** Keep `self.session.dir` after the run (default: removed when the run ends, if created). */
   keepSession?: boolean;
+  /** Told of the in-thread workers' task groups and tasks (for progress: workers/in-thread.ts). */
+  onDelegate?: (note: DelegateNote) => void;
 }
 
 export class InterpreterCore {
@@ -65,7 +67,7 @@ export class InterpreterCore {
     });
     this.modules = new Modules(this.runtime, parseModule);
     this.runtime.fileOf = (node) => this.modules.fileOf(node);
-    this.ownWorkers = options.workers ? null : new InThreadWorkers((task) => this.runTaskInThread(task));
+    this.ownWorkers = options.workers ? null : new InThreadWorkers((task) => this.runTaskInThread(task), undefined, options.onDelegate ?? null);
     this.runtime.workers = options.workers ?? this.ownWorkers!;
   }
 
@@ -84,7 +86,13 @@ export class InterpreterCore {
     }
     const sub = new InterpreterCore({ ...this.options, workers: this.runtime.workers }, this.parseModule);
     sub.runtime.captures = this.runtime.captures;
-    return toJson(sub.run(program, { fileName: task.fileName, entry: task.worker, args: task.args.map(fromJson), statements: false }));
+    // Its loops are numbered on from this thread's (their events name the loop by number).
+    sub.runtime.loopCounter = this.runtime.loopCounter;
+    try {
+      return toJson(sub.run(program, { fileName: task.fileName, entry: task.worker, args: task.args.map(fromJson), statements: false }));
+    } finally {
+      this.runtime.loopCounter = sub.runtime.loopCounter;
+    }
   }
 
   /**

@@ -17,6 +17,7 @@ import { CallSite } from "./builtins/types.js";
 import type { StmtFn } from "./compiler/types.js";
 import { raise } from "./errors.js";
 import { checkAssignable } from "./types/check.js";
+import { markUnexported, unexportedHint } from "./module-objects.js";
 import { NORMAL, RETURN, type Runtime } from "./runtime.js";
 import { fromJson, PwFunction, type CompiledFunction, type PwObject, type ResumableFunction, type Value } from "./values.js";
 
@@ -218,7 +219,7 @@ export class Modules implements ModuleLoader {
         const obj = this.objectOf(mod);
         for (const name of it.names) {
           const v = obj.get(name);
-          if (v === undefined) raise("PW3042", it.span, m.fileName, { module: it.source!, name });
+          if (v === undefined) raise("PW3042", it.span, m.fileName, { module: it.source!, name, hint: unexportedHint(obj, name) });
           set(name, v);
         }
         return;
@@ -285,8 +286,10 @@ export class Modules implements ModuleLoader {
 
   objectOf(mod: ModuleCtx): PwObject {
     const obj: PwObject = new Map();
-    if (mod.exports) for (const [name, b] of mod.exports) obj.set(name, mod.G[b.slot] ?? null);
-    else for (const [name, b] of mod.items) obj.set(name, mod.G[b.slot] ?? null);
+    if (mod.exports) {
+      for (const [name, b] of mod.exports) obj.set(name, mod.G[b.slot] ?? null);
+      markUnexported(obj, mod.fileName, [...mod.items.keys()].filter((name) => !mod.exports!.has(name)));
+    } else for (const [name, b] of mod.items) obj.set(name, mod.G[b.slot] ?? null);
     if (mod.defaultExport) obj.set("default", mod.G[mod.defaultExport.slot] ?? null);
     return obj;
   }
@@ -358,6 +361,7 @@ export function runMain(modules: Modules, rt: Runtime, program: Program, fileNam
   // The main program is a module too: a file that imports it back gets it, not a second run.
   const register = fileName.startsWith("<") ? undefined : modules.register(resolve(fileName));
   const { m, body, hasStatements } = modules.create(program, fileName, register);
+  if (hasStatements && opts.statements === false) rt.statementsSkipped = true;
   if (hasStatements && opts.statements !== false) {
     const sig = body(m.G);
     if (sig === RETURN) return rt.ret;
@@ -418,11 +422,11 @@ export function runEntry(rt: Runtime, m: ModuleCtx, program: Program, fileName: 
       if (v instanceof PwFunction || v instanceof PwWorkerFn) return callEntry(rt, v, opts.args ?? [], fileName, name);
       return raise("PW3051", program.span, fileName, { name });
     }
-    const skills = entries.filter((e) => e.kind === "skill" || e.kind === "command").map((e) => e.name);
+    const offered = entries.filter((e) => e.kind === "skill" || e.kind === "command");
     const detail =
-      skills.length > 1
-        ? `the file has no top-level statements, no '__main__' or 'main', and several skills (${skills.join(", ")}): name one`
-        : "the file has no top-level statements and no '__main__', 'main' or single skill";
+      offered.length > 1
+        ? `the file has no top-level statements, no '__main__' or 'main', and several entries (${offered.map((e) => `@${e.kind} ${e.name}`).join(", ")}): name one after the file`
+        : "the file has no top-level statements and no '__main__', 'main' or single @skill or @command";
     return raise("PW3050", program.span, fileName, { detail });
   }
   const value = entryValue(m, info.target);
@@ -441,7 +445,9 @@ export function runEntry(rt: Runtime, m: ModuleCtx, program: Program, fileName: 
   if (problem) return raise("PW3065", problem.span, fileName, { detail: problem.detail });
   const result = callEntry(rt, value, args, fileName, info.name);
   const returnType = info.decl.returnType;
-  if (returnType) checkAssignable(returnType, m.scope, `the value of '${info.name}'`, returnType.span, fileName)(result);
+  // Without an agent a think gives its prompt, not a value of the declared type: it passes, and
+  // the caller sees the prompt, as `run` shows it (language.md §7).
+  if (returnType) checkAssignable(returnType, m.scope, `the value of '${info.name}'`, returnType.span, fileName, true)(result);
   return result;
 }
 

@@ -179,7 +179,26 @@ export type PwEvent =
       /** Why it failed (when not ok). */
       error?: string;
     }
-  | { type: "loop"; iteration: number; span: Span };
+  /**
+   * A `for` loop starts (only when a host listens): `loop` numbers it among the evaluator's
+   * loops (with `worker`, it names the loop in the run); `total`, its number of items (null:
+   * not known); `labels`, the first items (at most 200) as short text; `variable`, the loop
+   * variable's name.
+   */
+  | {
+      type: "loop-start";
+      loop: number;
+      fileName: string;
+      span: Span;
+      variable: string;
+      total: number | null;
+      labels?: string[];
+      worker?: string;
+    }
+  /** Item `index` (0-based) of the loop starts: the items before it are done. */
+  | { type: "loop-item"; loop: number; index: number; worker?: string }
+  /** The loop ended (`ok` false: an error left it); `done`, how many items it went through. */
+  | { type: "loop-end"; loop: number; ok: boolean; done: number; worker?: string };
 
 export interface Host {
   /** Program output (stdout). */

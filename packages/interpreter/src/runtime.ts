@@ -74,12 +74,26 @@ export class Runtime {
   programArgs: Value[] = [];
   /** The name of the entry the run called (its value is the run's result), or null. */
   entryRan: string | null = null;
+  /** The main file's top-level statements did not run (a worker task): a top-level `var` read is then undefined. */
+  statementsSkipped = false;
   /** Exit status of the last shell command (`$?`). */
   lastStatus = 0;
   /** Active output captures (run() output, running `do` children). */
   captures: string[][] = [];
   /** Think ids for events. */
   thinkCounter = 0;
+  /** Loop numbers for events (`loop-start`…: compiler/loop-progress.ts). */
+  loopCounter = 0;
+  /**
+   * A loop item not told yet (loop 0: none), when the last one was, and when the clock is read
+   * next (compiler/loop-progress.ts, loopItem).
+   */
+  heldLoop = 0;
+  heldIndex = 0;
+  itemAt = 0;
+  checkAt = 0;
+  itemCheck = 1;
+  itemEvery = 1;
   readonly events: boolean;
   /** Function bodies and top levels are compiled to JS (codegen.ts); false: closures only. */
   readonly codegen: boolean;
@@ -198,6 +212,13 @@ export class Runtime {
   }
 
   emit(event: PwEvent): void {
-    if (this.host.event) this.host.event(event);
+    if (!this.host.event) return;
+    // A loop item not told yet goes first (unless its loop's end makes it stale).
+    if (this.heldLoop !== 0) {
+      const loop = this.heldLoop;
+      this.heldLoop = 0;
+      if (event.type !== "loop-end" || event.loop !== loop) this.host.event({ type: "loop-item", loop, index: this.heldIndex });
+    }
+    this.host.event(event);
   }
 }

@@ -51,3 +51,25 @@ describe("typed arguments from outside", () => {
     expect(run(SRC, { fileName: "g.pw", entry: "liar", args: [] }).value).toBe("seven");
   });
 });
+
+describe("a think's prompt at the boundary (no agent)", () => {
+  const src = [
+    "fun greet(name: string): string { return think { Greet ${name}. } }",
+    "fun point(): {x: number, label: string} { return {x: 1, label: think { Name it. }} }",
+    "fun list(): [number] { return [1, think { A number. }] }",
+    "fun wrong(): {x: number} { return {x: \"one\"} }",
+  ].join("\n");
+  const call = (entry: string, args: string[] = []) => run(src, { fileName: "t.pw", entry, args, checkTypes: true });
+
+  it("passes the declared return type wherever it is in the value, shown as the prompt", () => {
+    const greet = call("greet", ["Ada"]);
+    expect(greet.diagnostics).toEqual([]);
+    expect(greet.value).toEqual({ __think_prompt: "Greet Ada." });
+    expect(call("point").value).toEqual({ x: 1, label: { __think_prompt: "Name it." } });
+    expect(call("list").value).toEqual([1, { __think_prompt: "A number." }]);
+  });
+
+  it("checks every other value as before", () => {
+    expect(call("wrong").diagnostics[0]).toMatchObject({ code: "PW3004" });
+  });
+});

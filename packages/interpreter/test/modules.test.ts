@@ -65,3 +65,27 @@ describe("modules are keyed by real path", () => {
     expect(r.output).toBe("main ran\nhello\n");
   });
 });
+
+describe("a function a module does not export (issue 35)", () => {
+  it("calling it says it is not exported, and how to export it", () => {
+    const dir = project({
+      "lib.pw": "fun helper() { return 1 }\nexport fun pub() { return 2 }\n",
+      "main.pw": 'import lib from "./lib.pw"\nprint(lib.pub())\nprint(lib.helper())\n',
+    });
+    const r = runMain(dir);
+    const error = r.diagnostics.find((d) => d.severity === "error");
+    expect(error?.code).toBe("PW3009");
+    expect(error?.message).toBe("this object has no method 'helper': 'helper' is not exported by lib.pw: declare it `export fun helper(…)` there to use it from another file");
+  });
+});
+
+describe("importing a function a module does not export (issue 35)", () => {
+  it("says it is not exported", () => {
+    const dir = project({
+      "lib.pw": "fun helper() { return 1 }\nexport fun pub() { return 2 }\n",
+      "main.pw": 'import {helper} from "./lib.pw"\nprint(helper())\n',
+    });
+    const error = runMain(dir).diagnostics.find((d) => d.severity === "error");
+    expect(error?.message).toBe("module './lib.pw' has no export 'helper': 'helper' is not exported by lib.pw: declare it `export fun helper(…)` there to use it from another file");
+  });
+});

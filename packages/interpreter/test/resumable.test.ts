@@ -22,11 +22,14 @@ import { runTaskResumable, sharesThread } from "../src/run-task.js";
 
 const noImports = () => ({ program: null, error: "no imports here" });
 
+/** A host that writes nothing to the terminal (the results carry the output): tests print nothing. */
+const quiet = () => createNodeHost({ cwd: process.cwd(), stdout: () => {}, stderr: () => {} });
+
 /** In-thread workers whose mailbox `inbox` holds `messages`, running delegated tasks the ordinary way. */
 function workersWith(source: string, messages: JsonValue[]): InThreadWorkers {
   const { program } = parse(source, { fileName: "t.pw" });
   const workers: InThreadWorkers = new InThreadWorkers((task: WorkerTask) => {
-    const r = runParsed(program, [], { fileName: "t.pw", entry: task.worker, args: task.args, statements: false, workers }, noImports);
+    const r = runParsed(program, [], { fileName: "t.pw", entry: task.worker, args: task.args, statements: false, workers, host: quiet() }, noImports);
     const d = r.diagnostics.find((x) => x.severity === "error");
     if (d) throw new RuntimeError(d.code, d.message, d.span, "t.pw");
     return r.value;
@@ -37,14 +40,14 @@ function workersWith(source: string, messages: JsonValue[]): InThreadWorkers {
 
 function ordinary(source: string, entry: string, args: JsonValue[], messages: JsonValue[], codegen: boolean): RunResult {
   const { program } = parse(source, { fileName: "t.pw" });
-  return runParsed(program, [], { fileName: "t.pw", entry, args, statements: false, workers: workersWith(source, messages), codegen }, noImports);
+  return runParsed(program, [], { fileName: "t.pw", entry, args, statements: false, workers: workersWith(source, messages), codegen, host: quiet() }, noImports);
 }
 
 /** Runs the task resumably, answering each wait from in-thread workers; also gives the waits it yielded. */
 function resumable(source: string, entry: string, args: JsonValue[], messages: JsonValue[], codegen: boolean): { result: RunResult; waits: Wait[] } {
   const { program } = parse(source, { fileName: "t.pw" });
   const workers = workersWith(source, messages);
-  const steps = runTaskResumable(program, [], { fileName: "t.pw", entry, args, statements: false, workers, codegen }, noImports);
+  const steps = runTaskResumable(program, [], { fileName: "t.pw", entry, args, statements: false, workers, codegen, host: quiet() }, noImports);
   const waits: Wait[] = [];
   let next = steps.next();
   while (!next.done) {
@@ -266,7 +269,7 @@ worker withDo(i) {
     expect(suspended.result).toEqual(blocked.result);
     // The ordinary (blocking) form gives the same.
     const { program } = parse(source, { fileName: "t.pw" });
-    expect(runParsed(program, [], { fileName: "t.pw", entry: "a", args: [1], statements: false, agent: blocking }, noImports)).toEqual(suspended.result);
+    expect(runParsed(program, [], { fileName: "t.pw", entry: "a", args: [1], statements: false, agent: blocking, host: quiet() }, noImports)).toEqual(suspended.result);
     expect(suspended.events).toEqual(blocked.events);
     expect(suspended.result.value).toBe("LAST AGAIN ANSWER FOR 1...");
     expect(suspended.result.output).toBe("SHOWN AGAIN ANSWER FOR 1...\nafter\n");

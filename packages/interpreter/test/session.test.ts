@@ -1,8 +1,9 @@
 // createSession: a REPL whose programs continue one another (the agent panel's prompts).
 import { describe, expect, it } from "vitest";
-import { createSession, NoAgent } from "../src/index.js";
+import { createNodeHost, createSession, NoAgent } from "../src/index.js";
 
-const session = () => createSession({ agent: new NoAgent() });
+// (The results carry the output: the terminal gets nothing.)
+const session = () => createSession({ agent: new NoAgent(), host: createNodeHost({ stdout: () => {}, stderr: () => {} }) });
 
 describe("createSession", () => {
   it("keeps variables, functions and types of one program for the next", () => {

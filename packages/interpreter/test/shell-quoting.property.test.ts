@@ -166,3 +166,31 @@ describe("generated nestings of quoting contexts", () => {
     );
   }, TIMEOUT);
 });
+
+describe("values too large for the environment (issue 34: through a file of quoted assignments)", () => {
+  // Past 64 KiB the command runs from a file where each value is single-quoted (shell-values.ts):
+  // the one place a value is escaped into sh code, so the same hostile values and every template.
+  // Past the kernel's 128 KiB for one variable (the environment could never carry it). The template
+  // that hands the value to a nested `sh -c` as an argument is left out: one argument has the same limit.
+  const pad = `'"\`$\\;|&\n$(touch ${MARK})`.repeat(5000).slice(0, 140_000);
+  const large = corpus.filter(([t]) => !t.startsWith("sh -c"));
+
+  it("a value past 128 KiB comes out of every template byte-identical; no marker file", () => {
+    const program = `var x = read("value.txt")\n$ ${large.map(([t]) => t).join("; ")}`;
+    fc.assert(
+      fc.property(value, (v) => expectData(program, "value.txt", pad + v, large.map(([, f]) => f(pad + v) + "\n").join(""))),
+      runs(8),
+    );
+  }, TIMEOUT);
+
+  it("many hostile array elements spread past 64 KiB of command text: one word each", () => {
+    const program = ['var xs = json(read("values.json"))', "$ printf '<%s>\\n' $@{xs}"].join("\n");
+    fc.assert(
+      fc.property(fc.array(value, { minLength: 1, maxLength: 4 }), (xs) => {
+        const many = Array.from({ length: 6000 }, (_, i) => xs[i % xs.length]!);
+        expectData(program, "values.json", JSON.stringify(many), many.map((x) => `<${x}>\n`).join(""));
+      }),
+      runs(8),
+    );
+  }, TIMEOUT);
+});

@@ -173,7 +173,7 @@ interface Outcome {
   output: string;
   value: RunResult["value"];
   errors: string[];
-  /** Loop-progress events (type, iteration, position), in order. */
+  /** Loop-progress events (start with position, items, end), in order. */
   events: string[];
 }
 
@@ -185,7 +185,9 @@ function runTier(source: string, codegen: boolean): Outcome {
     stdout: () => {},
     stderr: (t) => (stderr += t),
     onEvent: (ev) => {
-      if (ev.type === "loop") events.push(`${ev.iteration}@${ev.span.start.line}:${ev.span.start.column}`);
+      if (ev.type === "loop-start") events.push(`start ${ev.variable} ${ev.total} ${ev.labels?.join("|")}@${ev.span.start.line}:${ev.span.start.column}`);
+      // (loop-item events are told by time: compiler/loop-progress.ts)
+      else if (ev.type === "loop-end") events.push(`end ${ev.loop} ${ev.ok} ${ev.done}`);
     },
   });
   const r = run(source, { fileName: "fuzz.pw", cwd, host, codegen, limits: LIMITS });

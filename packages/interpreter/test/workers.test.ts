@@ -84,7 +84,10 @@ describe("entries", () => {
   it("asks to name one of several skills", () => {
     const src = "trait T {\n  @skill a\n  fun a() { return 1 }\n  @skill b\n  fun b() { return 2 }\n}\n";
     const r = run(src, { fileName: "t.pw" });
-    expect(r.diagnostics[0]!.message).toContain("several skills (a, b)");
+    expect(r.diagnostics[0]!.message).toContain("several entries (@skill a, @skill b): name one after the file");
+    // A command is named as one, not among "skills" (issue 35).
+    const mixed = run("@command hello\nfun hello() { return 1 }\n@skill greet\nfun greet() { return 2 }\n", { fileName: "m.pw" });
+    expect(mixed.diagnostics[0]!.message).toContain("several entries (@command hello, @skill greet)");
     expect(run(src, { fileName: "t.pw", entry: "b" }).value).toBe(2);
     expect(run(src, { fileName: "t.pw", entry: "T.a" }).value).toBe(1);
   });

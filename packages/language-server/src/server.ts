@@ -27,6 +27,7 @@ import {
   type DocumentSymbol as PwSymbol,
 } from "@patchwork/analysis";
 import { Formatter } from "./formatter.js";
+import { guardedFrames } from "./frames.js";
 import lsp from "vscode-languageserver/node.js";
 import type {
   CodeAction,
@@ -35,6 +36,7 @@ import type {
   DocumentSymbol,
   InitializeResult,
   Location,
+  Message,
   TextDocumentContentChangeEvent,
   TextEdit,
 } from "vscode-languageserver/node.js";
@@ -67,11 +69,15 @@ const MAX_WORKSPACE_FILES = 2000;
 export interface ServerOptions {
   input: Readable;
   output: Writable;
+  /** Where refused or skipped input is said (stderr in `patchwork lsp`). */
+  log?: (message: string) => void;
 }
 
 /** Starts a server on the stream pair; resolves when the client ends the session. */
 export function startLanguageServer(options: ServerOptions): { connection: Connection; done: Promise<void> } {
-  const connection = createConnection(ProposedFeatures.all, new StreamMessageReader(options.input), new StreamMessageWriter(options.output));
+  const writer = new StreamMessageWriter(options.output);
+  const input = guardedFrames(options.input, { reply: (response) => void writer.write(response as Message), log: options.log ?? (() => undefined) });
+  const connection = createConnection(ProposedFeatures.all, new StreamMessageReader(input), writer);
   const server = new PatchworkServer(connection);
   server.register();
   const done = new Promise<void>((resolve) => {

@@ -20,6 +20,7 @@ export const Codes = {
   formatterComment: "PW2009",
   javascriptHabit: "PW2010",
   shellContext: "PW2020",
+  mainNotRun: "PW2030",
   jsonSyntax: "PW2101",
   threadbareShape: "PW2102",
 } as const;

@@ -5,6 +5,7 @@
  */
 export type * from "./ast.js";
 export { SourceFile } from "./source.js";
-export { formatDiagnostic, formatDiagnostics, hasErrors } from "./diagnostics.js";
+export { DIAGNOSTICS_SHOWN_PER_FILE, EXCERPT_MAX, formatDiagnostic, formatDiagnostics, hasErrors } from "./diagnostics.js";
 export type { Diagnostic, Severity } from "./diagnostics.js";
 export { Codes, type Code } from "./codes.js";
+export { foreignName } from "./foreign-names.js";

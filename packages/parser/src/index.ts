@@ -1,6 +1,6 @@
 export type * from "./ast.js";
 export { SourceFile } from "./source.js";
-export { formatDiagnostic, formatDiagnostics, hasErrors } from "./diagnostics.js";
+export { DIAGNOSTICS_SHOWN_PER_FILE, EXCERPT_MAX, formatDiagnostic, formatDiagnostics, hasErrors } from "./diagnostics.js";
 export type { Diagnostic, Severity } from "./diagnostics.js";
 export { parse } from "./parse.js";
 export type { Comment, ParseOptions, ParseResult } from "./parse.js";
@@ -10,4 +10,5 @@ export { astToJson } from "./astJson.js";
 export { grammarFiles, serializedGrammar } from "./grammar/generate.js";
 export { textMateGrammar } from "./grammar/textmate.js";
 export { format } from "./format/index.js";
+export { foreignName } from "./foreign-names.js";
 export type { FormatOptions, FormatResult } from "./format/index.js";

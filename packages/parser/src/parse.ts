@@ -5,6 +5,7 @@ import type { Diagnostic } from "./diagnostics.js";
 import { tokenize } from "./lexer/lexer.js";
 import * as T from "./lexer/tokens.js";
 import { Codes } from "./parser/errors.js";
+import { backtickTemplate } from "./parser/habits.js";
 import { NestedTooDeeply } from "./parser/base.js";
 import { PatchworkParser } from "./parser/parser.js";
 import { SourceFile } from "./source.js";
@@ -95,6 +96,77 @@ function withoutCommandCharacters(lexErrors: Diagnostic[], parsed: Diagnostic[])
   return lexErrors.filter((e) => !lines.some((l) => e.span.start.offset >= l.start.offset && e.span.start.offset < l.end.offset));
 }
 
+/**
+ * A backtick template (`` `x is ${x}` ``) is one error, PW2010 with the "…" form (habits.ts),
+ * not the unexpected characters and syntax errors it causes inside it.
+ */
+function withTemplatesAsOne(diagnostics: Diagnostic[], src: SourceFile, fileName: string | undefined): Diagnostic[] {
+  const templates: { start: number; end: number; message: string }[] = [];
+  const ticks = diagnostics
+    .filter((d) => d.code === Codes.unexpectedCharacter && src.text.charAt(d.span.start.offset) === "`")
+    .map((d) => d.span.start.offset)
+    .sort((a, b) => a - b);
+  for (const offset of ticks) {
+    if (templates.length > 0 && offset < templates[templates.length - 1]!.end) continue; // (its closing backtick)
+    const t = backtickTemplate(src.text, offset);
+    if (t) templates.push(t);
+  }
+  if (templates.length === 0) return diagnostics;
+  const inside = (offset: number): boolean => {
+    let lo = 0;
+    let hi = templates.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const t = templates[mid]!;
+      if (offset < t.start) hi = mid - 1;
+      else if (offset >= t.end) lo = mid + 1;
+      else return true;
+    }
+    return false;
+  };
+  const out = diagnostics.filter((d) => d.severity !== "error" || !inside(d.span.start.offset));
+  for (const t of templates) {
+    const habit: Diagnostic = { code: Codes.javascriptHabit, severity: "error", message: t.message, span: src.span(t.start, t.end) };
+    if (fileName !== undefined) habit.fileName = fileName;
+    out.push(habit);
+  }
+  return out;
+}
+
+/** Items of a file: everything else at its top level is a statement that runs. */
+const ITEMS = new Set(["FunDecl", "TraitDecl", "TypeDecl", "Import"]);
+
+/**
+ * A file with top-level statements runs them, not its `main` (or `__main__`): a warning at the
+ * fun (PW2030) when the statements never name it, so that a `main` left unrun is not silent.
+ */
+function mainNotRun(body: Program["body"], src: SourceFile, fileName: string | undefined): Diagnostic | undefined {
+  const statements = body.filter((s) => !ITEMS.has(s.kind));
+  if (statements.length === 0) return undefined;
+  const main = body.find((s): s is Extract<typeof s, { kind: "FunDecl" }> => s.kind === "FunDecl" && (s.name === "main" || s.name === "__main__"));
+  if (!main || names(statements, main.name)) return undefined;
+  const start = main.span.start.offset;
+  let lineEnd = src.text.indexOf("\n", start);
+  if (lineEnd < 0) lineEnd = src.text.length;
+  const d: Diagnostic = {
+    code: Codes.mainNotRun,
+    severity: "warning",
+    message: `'${main.name}' does not run: a file with top-level statements runs them instead; call \`${main.name}()\` after them, or move them into '${main.name}'`,
+    span: src.span(start, Math.min(lineEnd, main.span.end.offset)),
+  };
+  if (fileName !== undefined) d.fileName = fileName;
+  return d;
+}
+
+/** Whether the AST `node` holds the identifier `name`. */
+function names(node: unknown, name: string): boolean {
+  if (Array.isArray(node)) return node.some((n) => names(n, name));
+  if (node === null || typeof node !== "object") return false;
+  const n = node as { kind?: string; name?: string };
+  if (n.kind === "Ident" && n.name === name) return true;
+  return Object.values(node).some((v) => names(v, name));
+}
+
 function startsWithBrace(tokens: IToken[]): boolean {
   const first = tokens.find((t) => t.tokenType !== T.NL && t.tokenType !== T.Semi);
   return first?.tokenType === T.LBrace;
@@ -153,7 +225,9 @@ export function parseWith(engine: Engine | undefined, source: string, options: P
     const body = p.program();
     p.explainEndOfInput();
     const parsed = withoutFollowOnErrors(p.diagnostics, lexed.errors, lexed.tokens);
-    const diagnostics = [...withoutCommandCharacters(lexDiagnostics(lexed.errors, src, fileName), parsed), ...parsed];
+    const diagnostics = withTemplatesAsOne([...withoutCommandCharacters(lexDiagnostics(lexed.errors, src, fileName), parsed), ...parsed], src, fileName);
+    const unrun = mainNotRun(body, src, fileName);
+    if (unrun) diagnostics.push(unrun);
     diagnostics.sort((a, b) => a.span.start.offset - b.span.start.offset);
     const program: Program = {
       kind: "Program",

@@ -10,6 +10,8 @@ export class SourceFile {
   private readonly lineStarts: number[];
   /** The line (0-based) of the last lookup: spans are mostly asked for in source order. */
   private lastLine = 0;
+  /** Each line's count of leading spaces and tabs, filled as asked (-1: not yet). */
+  private blanks: Int32Array | null = null;
 
   constructor(text: string, fileName = "<input>") {
     this.text = text;
@@ -56,13 +58,36 @@ export class SourceFile {
     return this.lineStarts.length;
   }
 
-  /** The text of a 1-based line, without its line terminator. */
-  lineText(line: number): string {
+  /**
+   * The spaces and tabs that begin a 1-based line: worked out once per line, so that asking it
+   * for every token of a long line costs no more than reading the line once.
+   */
+  leadingBlanks(line: number): number {
+    const blanks = (this.blanks ??= new Int32Array(this.lineStarts.length).fill(-1));
+    const cached = blanks[line - 1];
+    if (cached === undefined) return 0;
+    if (cached >= 0) return cached;
+    const start = this.lineStarts[line - 1]!;
+    let i = start;
+    while (this.text.charCodeAt(i) === 32 || this.text.charCodeAt(i) === 9) i++;
+    return (blanks[line - 1] = i - start);
+  }
+
+  /** The text of a 1-based line, without its line terminator; with `from`/`to`, only those columns (0-based, end excluded). */
+  lineText(line: number, from = 0, to = Infinity): string {
     const start = this.lineStarts[line - 1];
     if (start === undefined) return "";
+    const end = start + this.lineLength(line);
+    return this.text.slice(Math.min(end, start + from), Math.min(end, start + to));
+  }
+
+  /** The length of a 1-based line, without its line terminator. */
+  lineLength(line: number): number {
+    const start = this.lineStarts[line - 1];
+    if (start === undefined) return 0;
     const next = this.lineStarts[line];
     let end = next === undefined ? this.text.length : next;
     while (end > start && (this.text[end - 1] === "\n" || this.text[end - 1] === "\r")) end--;
-    return this.text.slice(start, end);
+    return end - start;
   }
 }

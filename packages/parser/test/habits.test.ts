@@ -80,3 +80,50 @@ describe("a missing ) or ] is one error", () => {
     expect(r.program.body.map((s) => s.kind)).toEqual(["FunDecl", "FunDecl", "ExprStmt"]);
   });
 });
+
+// Issue 35: Python, and more JavaScript, each one PW2010 with the Patchwork form.
+describe("Python and more JavaScript habits", () => {
+  it.each([
+    ["def", "def add(a, b):\n    return a + b\n", "PW2010@1:1 'def' is not Patchwork: declare functions with 'fun' and a block in braces: `fun add(a, b) { … }`"],
+    ["elif", "var x = 2\nif x > 2 {\n  print(1)\n} elif x > 1 {\n  print(2)\n}\n", "PW2010@4:3 'elif' is not Patchwork: write `else if x > 1 {`"],
+    ["for k, v", "var o = {a: 1}\nfor k, v in o {\n  print(k, v)\n}\n", "PW2010@2:6 a loop takes one variable: for the keys and values of an object write `for k in keys(o) { var v = o[k] … }`"],
+    ["C-style for", "for (var i = 0; i < 3; i++) {\n  print(i)\n}\n", "PW2010@1:12 Patchwork has no C-style 'for (…; …; …)': loop over a range (both ends included): `for i in 0...2 { … }`"],
+    ["C-style for to n", "var n = 3\nfor (let i = 1; i <= n; i++) {\n}\n", "PW2010@2:10 Patchwork has no C-style 'for (…; …; …)': loop over a range (both ends included): `for i in 1...n { … }`"],
+    ["switch", "var x = 1\nswitch (x) {\n  case 1:\n    print(1)\n}\n", "PW2010@2:1 Patchwork has no 'switch': write `if x == 1 { … } else if x == 2 { … } else { … }`"],
+    [
+      "finally",
+      "try {\n  print(1)\n} catch e {\n  print(2)\n} finally {\n  print(3)\n}\n",
+      "PW2010@5:3 Patchwork has no 'finally': write the clean-up after the `try { … } catch e { … }`, and in the `catch` too if it throws again",
+    ],
+    ["throw new Error", 'throw new Error("bad")\n', "PW2010@1:7 Patchwork has no 'new' (no classes): throw the value itself: `throw \"bad\"` (a string, or an object such as {message: …})"],
+    ["arrow with two parameters", "fun f() {\n  var add = (a, b) => a + b\n}\n", "PW2010@2:15 Patchwork has no arrow functions ('=>'): declare `fun name(a, b) { … }` at the top level and use its name"],
+    ["backtick template", "var x = 1\nprint(`x is ${x}`)\n", 'PW2010@2:7 Patchwork has no backtick strings: every "…" string interpolates: write `"x is ${x}"`'],
+  ])("%s", (_, source, expected) => {
+    expect(errors(source)).toEqual([expected]);
+  });
+
+  it("a backtick in a string, a prompt or a shell line is no template", () => {
+    expect(errors('print("a `b` c")\nvar r = think { Say `hi`. }\n$ echo `date`\n')).toEqual([]);
+  });
+});
+
+describe("an unclosed '{' (issue 35)", () => {
+  it("the error at the end of the input says which '{' it is", () => {
+    expect(errors("fun f() {\n  if true {\n    print(1)\n")).toEqual(["PW2001@3:13 expected '}' to close the '{' at 2:11 but found end of input"]);
+  });
+});
+
+describe("a main that does not run (issue 35)", () => {
+  it("top-level statements and a main they never call: a warning at the main", () => {
+    const d = parse('print("top")\nfun main() {\n  print("main ran")\n}\n').diagnostics;
+    expect(d.map((x) => `${x.code} ${x.severity}@${x.span.start.line}:${x.span.start.column} ${x.message}`)).toEqual([
+      "PW2030 warning@2:1 'main' does not run: a file with top-level statements runs them instead; call `main()` after them, or move them into 'main'",
+    ]);
+  });
+
+  it("no warning when the statements call it, or without statements", () => {
+    expect(parse('print("top")\nfun main() { print(1) }\nmain()\n').diagnostics).toEqual([]);
+    expect(parse("fun __main__() { print(1) }\n").diagnostics).toEqual([]);
+    expect(parse('import lib from "./lib.pw"\ntype T = string\nfun main() { print(1) }\n').diagnostics).toEqual([]);
+  });
+});

@@ -5,7 +5,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
@@ -79,6 +79,25 @@ worker double(x) {
   return x * 2
 }
 `;
+
+const LOOPS = `export default trait Looper: Agent {
+  @skill walk
+  fun walk(n: number) {
+    for i in 1...n { $ sleep 0.15 }
+    return n
+  }
+}
+`;
+
+/** Each token's progress notifications: progress, total, message. */
+function recordNotes(client: Connected["client"]): (token: unknown) => { progress: number; total?: number; message?: string }[] {
+  const seen: { token: unknown; note: { progress: number; total?: number; message?: string } }[] = [];
+  client.setNotificationHandler("notifications/progress", (n) => {
+    const { progressToken, progress, total, message } = n.params;
+    seen.push({ token: progressToken, note: { progress, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) } });
+  });
+  return (token) => seen.filter((s) => s.token === token).map((s) => s.note);
+}
 
 const open: Connected[] = [];
 async function start(args: string[], cwd: string, options: Parameters<typeof connect>[2] = {}): Promise<Connected> {
@@ -160,6 +179,64 @@ describe("patchwork mcp over stdio", () => {
     expect(text.match(/patchwork mcp has no agent/g)).toHaveLength(1);
   });
 
+  it("no agent: a typed skill that thinks gives its prompt, which passes its return type (docs/mcp.md)", async () => {
+    const dir = folderWith({
+      "typed.pw": [
+        "export default trait Greeter: Agent {",
+        "  @skill greet",
+        '  fun greet(name: string, mood: "calm" | "loud"): string {',
+        "    var greeting = think { Greet ${name} in a ${mood} voice, in one line. }",
+        "    return greeting",
+        "  }",
+        "  @skill point",
+        "  fun point(): {x: number, label: string} {",
+        "    return {x: 1, label: think { Name the point. }}",
+        "  }",
+        "  @skill wrong",
+        "  fun wrong(): number {",
+        '    return "not a number"',
+        "  }",
+        "  @skill plain",
+        "  fun plain(): string {",
+        '    return "no think here"',
+        "  }",
+        "}",
+      ].join("\n"),
+    });
+    const { client } = await start(["typed.pw"], dir, { env: { PATCHWORK_AGENT: "" } });
+    const tools = (await client.listTools()).tools;
+    // A skill that thinks gives prompts, not values of the declared types: no outputSchema for this client.
+    expect(tools.map((t) => [t.name, t.outputSchema !== undefined])).toEqual([["greet", false], ["point", false], ["wrong", true], ["plain", true]]);
+    const greet = await client.callTool({ name: "greet", arguments: { name: "Ada", mood: "calm" } });
+    expect(greet.isError).toBeFalsy();
+    expect(textOf(greet)).toContain('"__think_prompt": "Greet Ada in a calm voice, in one line."');
+    expect(greet.structuredContent).toBeUndefined();
+    const point = await client.callTool({ name: "point", arguments: {} });
+    expect(point.isError).toBeFalsy();
+    expect(textOf(point)).toContain('"__think_prompt": "Name the point."');
+    // Any other value is still checked.
+    const wrong = await client.callTool({ name: "wrong", arguments: {} });
+    expect(wrong.isError).toBe(true);
+    expect(textOf(wrong)).toContain("error[PW3004]: type mismatch: the value of 'wrong' expects number, got string");
+  });
+
+  it("takes run's options (issue 35): --no-agent over $PATCHWORK_AGENT, --verbose, --cwd, --timeout", async () => {
+    const dir = folderWith({ "greeter.pw": GREETER, "here.pw": "@skill here\nfun here() {\n  return $(pwd)\n}\n" });
+    const work = folderWith({});
+    const agent = scriptedAgent({ prompts: [{ match: "about tea", steps: [{ text: "Thinking aloud." }, { reply: "Tea is calm." }] }, { steps: [{ reply: "Again." }] }] });
+    // --no-agent: the prompts, though PATCHWORK_AGENT names an agent.
+    const plain = await start(["greeter.pw", "--no-agent"], dir, { env: { PATCHWORK_AGENT: agent } });
+    expect(textOf(await plain.client.callTool({ name: "muse", arguments: { topic: "tea" } }))).toContain("Say something about tea.");
+    // --verbose: each call's agent text on stderr, tagged with the call; --cwd: where the skills run.
+    const loud = await start(["greeter.pw", "here.pw", "--agent", agent, "--verbose", "--cwd", work, "--timeout", "60"], dir);
+    const result = await loud.client.callTool({ name: "muse", arguments: { topic: "tea" } });
+    expect(textOf(result)).toContain("Tea is calm.");
+    await until(() => loud.stderr().includes("[muse#1] "), 5_000, "tagged verbose lines");
+    expect(loud.stderr()).toMatch(/^\[muse#1\] .*Thinking aloud\./m);
+    const where = await loud.client.callTool({ name: "here", arguments: {} });
+    expect(textOf(where).trim()).toBe(realpathSync(work));
+  });
+
   it("--agent answers the thinks, and progress reports each think", async () => {
     const dir = folderWith({ "greeter.pw": GREETER });
     const agent = scriptedAgent({ prompts: [{ match: "about tea", steps: [{ reply: "Tea is calm." }] }, { steps: [{ reply: "Again." }] }] });
@@ -219,14 +296,31 @@ describe("patchwork mcp over stdio", () => {
     expect(textOf(echo)).toBe("still here\n");
   });
 
-  it("progress reports each worker task of a call", async () => {
+  it("progress of a delegate task list: its tasks done of all, with the total", async () => {
     const dir = folderWith({ "greeter.pw": GREETER });
     const { client } = await start(["greeter.pw"], dir);
-    const progress = recordProgress(client);
+    const notes = recordNotes(client);
     const result = await client.callTool({ name: "pair", arguments: {}, _meta: { progressToken: "pair-1" } });
     expect(textOf(result)).toBe("[\n  2,\n  4\n]\n");
-    await until(() => progress("pair-1").length >= 4, 5_000, "4 progress notifications");
-    expect([...progress("pair-1")].sort()).toEqual(["[double#1] worker finished", "[double#1] worker started", "[double#2] worker finished", "[double#2] worker started"]);
+    const seen = notes("pair-1");
+    expect(seen[0]).toEqual({ progress: 0, total: 2, message: "0/2 2 tasks" });
+    expect(seen.at(-1)).toEqual({ progress: 2, total: 2, message: "2/2 2 tasks · done" });
+    for (let i = 1; i < seen.length; i++) expect(seen[i]!.progress).toBeGreaterThan(seen[i - 1]!.progress);
+  });
+
+  it("progress of a loop: its items done of all, with the total, as it goes", async () => {
+    const dir = folderWith({ "loops.pw": LOOPS });
+    const { client } = await start(["loops.pw"], dir);
+    const notes = recordNotes(client);
+    const result = await client.callTool({ name: "walk", arguments: { n: 4 }, _meta: { progressToken: "walk-1" } });
+    expect(textOf(result)).toBe("4\n");
+    const seen = notes("walk-1");
+    expect(seen.map((n) => [n.progress, n.total])).toEqual([[0, 4], [1, 4], [2, 4], [3, 4], [4, 4]]);
+    expect(seen[0]!.message).toMatch(/^0\/4 i in .*loops\.pw:4$/);
+    expect(seen.at(-1)!.message).toMatch(/^4\/4 i in .*loops\.pw:4 · done$/);
+    // Without a progress token, no notification.
+    await client.callTool({ name: "walk", arguments: { n: 1 } });
+    expect(notes(undefined)).toEqual([]);
   });
 
   it("cancel: the shell command's process is gone within 2 s, the session's files removed, and the server answers the next call", async () => {

@@ -7,7 +7,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import type { AgentError as AgentErrorClass } from "@patchwork/interpreter";
-import type { Agent, JsonValue, Workers, Host, WriteGuard } from "@patchwork/interpreter";
+import type { Agent, DelegateNote, JsonValue, Workers, Host, PwEvent, WriteGuard } from "@patchwork/interpreter";
 // Statically: a dynamic import of the entry the CLI's run path also imports makes the bundler
 // split out an empty chunk that every `patchwork run` would then load.
 import {
@@ -28,6 +28,7 @@ import {
 import { runTaskResumable, type Resumable } from "@patchwork/interpreter/tasks";
 import type { Diagnostic, Program } from "@patchwork/parser";
 import { ThreadAgent, ThreadWorkers } from "./thread-agent.js";
+import { InThreadDelegates, type DelegateEvent } from "../progress/labels.js";
 import { LineBuffer, wrapHost } from "./thread-output.js";
 import { outbox, post, queue, slots } from "./thread-port.js";
 import { writeGuardOf } from "./write-lock.js";
@@ -73,7 +74,7 @@ interface EvaluatorModule {
   CassetteAgent?: new (cassette: NonNullable<WorkerInit["replay"]>["cassette"], options: { fallback?: Agent; fileName?: string }) => Agent;
   createNodeHost?(options: { cwd: string; shellStdin?: "ignore" | "inherit"; env?: Record<string, string | undefined>; writeGuard?: WriteGuard }): Host;
   /** A REPL session (`WorkerInit.session`): each program continues the ones before it. */
-  createSession?(options: { agent: Agent; host: Host; cwd: string; limits?: Record<string, number>; askUser?: boolean }): {
+  createSession?(options: { agent: Agent; host: Host; cwd: string; limits?: Record<string, number>; askUser?: boolean; onDelegate?: (note: DelegateNote) => void }): {
     run(source: string, options: { fileName: string; main?: SessionEntry }): { value?: unknown; output?: string; diagnostics?: RunOutcome["diagnostics"]; entry?: string };
   };
 }
@@ -117,6 +118,8 @@ async function main(): Promise<void> {
       cwd: init.cwd,
       ...(init.limits !== undefined ? { limits: init.limits } : {}),
       ...(init.askUser ? { askUser: true } : {}),
+      // Its workers run in this thread: their groups' progress goes out as the pool's would.
+      onDelegate: new InThreadDelegates((event) => (host.event as (e: PwEvent | DelegateEvent) => void)(event)).note,
     });
     // Programs arrive one at a time (the main thread waits for each `done`); between them
     // this thread idles in its event loop, the session's state kept.

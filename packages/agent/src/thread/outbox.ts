@@ -11,8 +11,8 @@
  * A batch goes out before anything else leaves the thread, so no order changes: before a
  * message that is not an event (a live think, a shell command, `join`, `receive`, the end),
  * before a write to stderr (`log`), before the thread reads the terminal, and at the latest
- * `BATCH_MS` after its first item (checked as items come: a loop makes one, a `loop` event,
- * at each of its first 100 iterations and every 1000th after), so that a long replay still
+ * `BATCH_MS` after its first item (checked as items come: a `for` loop makes one, a
+ * `loop-item` event, at most every 50 ms), so that a long replay still
  * shows its progress. Replaying stops for good at the run's first live think: from then on
  * every message and line goes at once (a live answer is journaled as it arrives: the main
  * thread writes its entry when its `think-end` comes). A run stopped while the thread holds

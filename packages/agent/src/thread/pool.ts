@@ -17,6 +17,7 @@ import type { EvaluatorThreadAhead } from "./ahead.js";
 import type { BatchMessage } from "./outbox.js";
 import type { FromThread, NextTaskMessage, RunOutcome, WorkerInit, WorkerMessage } from "./protocol.js";
 import { taskProgram } from "./task-program.js";
+import { taskLabel } from "../progress/labels.js";
 import { Mailboxes } from "./mailboxes.js";
 import { EvaluatorThread, ThreadHost, type Group, type HostOptions, type TaskRun } from "./thread-host.js";
 
@@ -70,6 +71,8 @@ export class EvaluatorPool {
   private readonly threads = new Set<EvaluatorThread>();
   private readonly hosts = new Set<ThreadHost>();
   private readonly queue: TaskRun[] = [];
+  /** Groups not yet ended, by their name in `delegate-start`/`delegate-end` events. */
+  private readonly groupNames = new Map<Group, string>();
   /** Task threads with no task, waiting for the next (see `reuseFor`). */
   private readonly idle: ThreadHost[] = [];
   private readonly mailboxes = new Mailboxes<EvaluatorThread>(() => this.pump());
@@ -340,6 +343,10 @@ export class EvaluatorPool {
       case "do-start":
       case "do-end":
         return { ...event, thinkId: this.globalThink(t, event.thinkId) };
+      case "loop-start":
+      case "loop-item":
+      case "loop-end":
+        return t.run ? { ...event, worker: t.run.key } : event;
       default:
         return event;
     }
@@ -352,6 +359,11 @@ export class EvaluatorPool {
     const prefix = owner.run ? `${owner.label}/` : "";
     group.runs = tasks.map((spec, index) => ({ spec, key: `${prefix}${spec.worker}#${++owner.delegated}`, group, index, state: "queued", thread: null }));
     owner.groups.set(id, group);
+    const name = `${owner.run ? owner.run.key : "main"}@${id}`;
+    this.groupNames.set(group, name);
+    const labels = tasks.slice(0, MAX_LABELS).map((task) => taskLabel(task));
+    this.options.emit({ type: "delegate-start", group: name, owner: owner.run ? owner.run.key : "main", total: tasks.length, labels });
+    if (tasks.length === 0) this.groupEnded(group, true);
     this.queue.push(...group.runs);
     this.pump();
   }
@@ -571,6 +583,7 @@ export class EvaluatorPool {
     group.left--;
     if (ok) group.results[run.index] = end.outcome.value;
     else this.taskFailed(group, run, failureOf(run.spec, end));
+    if (group.left === 0 || group.failure) this.groupEnded(group, !group.failure);
     if (end.kind !== "done") this.dropHost(host);
     else this.hostFreed(host);
     this.answerJoin(group);
@@ -600,10 +613,24 @@ export class EvaluatorPool {
   }
 
   private cancelGroupsOf(t: EvaluatorThread, why: string): void {
-    for (const group of t.groups.values()) for (const run of group.runs) this.cancelRun(run, why);
+    for (const group of t.groups.values()) {
+      this.groupEnded(group, false);
+      for (const run of group.runs) this.cancelRun(run, why);
+    }
     t.groups.clear();
   }
+
+  /** A group's `delegate-end` (once): its tasks are all done, or one failed, or it was cancelled. */
+  private groupEnded(group: Group, ok: boolean): void {
+    const name = this.groupNames.get(group);
+    if (name === undefined) return;
+    this.groupNames.delete(group);
+    this.options.emit({ type: "delegate-end", group: name, ok });
+  }
 }
+
+/** Task labels a `delegate-start` carries at most (its `total` counts them all). */
+const MAX_LABELS = 200;
 
 /**
  * Whether the program (or a module it imports, parsed ahead) declares a worker: then task

@@ -5,6 +5,7 @@
  * Main → worker on a think's channel: `ThinkResponse::Do` and `ThinkResponse::Complete`,
  * as in the seeds; worker → main on the same channel: the `do` result and follow-up turns.
  */
+import type { DelegateEvent } from "../progress/labels.js";
 import type { MessagePort } from "node:worker_threads";
 import type {
   Cassette,
@@ -162,7 +163,8 @@ export interface RunOutcome {
 export type WorkerMessage =
   | HelloMessage
   | ThinkRequestMessage
-  | { type: "event"; event: PwEvent }
+  /** An event (the session thread's in-thread workers send their groups' events too: progress/labels.ts). */
+  | { type: "event"; event: PwEvent | DelegateEvent }
   | { type: "output"; text: string }
   | { type: "shell"; seq: number; command: string; cwd: string; env: Record<string, string> | undefined; at?: ShellAt }
   /**

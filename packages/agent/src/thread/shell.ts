@@ -8,7 +8,7 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
-import { shellArgv, signalStatus } from "@patchwork/interpreter/core";
+import { shellArgv, shellValues, signalStatus, type ShellValues } from "@patchwork/interpreter/core";
 import type { ShellResult } from "@patchwork/interpreter";
 import type { ShellAt } from "./protocol.js";
 
@@ -37,14 +37,26 @@ export class ShellRunner {
   }
 
   run(command: string, cwd: string, env: Record<string, string> | undefined, at?: ShellAt): Promise<ShellResult> {
-    return new Promise((resolve) => {
+    return new Promise<ShellResult>((resolve) => {
       let child: ChildProcess;
+      let values: ShellValues;
+      try {
+        values = shellValues(command, env); // values too large for the environment go through a file
+      } catch (error) {
+        resolve({ status: 127, stdout: "", stderr: `cannot write the command's values to a temporary file: ${(error as Error).message}\n` });
+        return;
+      }
+      const done = resolve;
+      resolve = (result) => {
+        values.cleanup();
+        done(result);
+      };
       try {
         // setpriv/timeout (when present): the command's group also dies if this process is killed.
-        const [file, args] = shellArgv(command);
+        const [file, args] = shellArgv(values.command);
         child = spawn(file, args, {
           cwd,
-          env: { ...this.options.env, ...env },
+          env: { ...this.options.env, ...values.env },
           stdio: [this.options.stdin, "pipe", "pipe"],
           detached: true,
         });

@@ -66,11 +66,15 @@ export function wrapHost(base: Host, init: WorkerInit, agent: ThreadAgent, outpu
           ? { ...raw, worker: init.worker }
           : raw;
       base.event?.(event);
-      if (event.type === "think-start") holdStart(event);
-      else {
-        flushHeldStart();
-        queue({ type: "event", event });
-      }
+      send(event);
     },
   };
+}
+
+function send(event: PwEvent): void {
+  if (event.type === "think-start") holdStart(event);
+  else {
+    flushHeldStart();
+    queue({ type: "event", event });
+  }
 }

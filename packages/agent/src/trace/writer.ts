@@ -82,6 +82,9 @@ export class TraceWriter {
   private readonly thinks = new Map<number, OpenThink>();
   private readonly dos: OpenDo[] = [];
   private doSeq = 0;
+  /** When each running loop (`loopKey`) and delegate group started. */
+  private readonly loops = new Map<string, number>();
+  private readonly groups = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private readonly onExit = () => this.flush();
 
@@ -231,7 +234,36 @@ export class TraceWriter {
           ...(event.error !== undefined ? { error: event.error } : {}),
         };
       }
-      case "loop":
+      case "loop-start":
+        this.loops.set(loopKey(event), t);
+        return {
+          t,
+          type: "loop-start",
+          loop: event.loop,
+          at: at(event.fileName, event.span),
+          variable: event.variable,
+          total: event.total,
+          parent: this.parentDo(),
+          ...(event.worker !== undefined ? { worker: event.worker } : {}),
+        };
+      case "loop-end": {
+        const key = loopKey(event);
+        const start = this.loops.get(key) ?? t;
+        this.loops.delete(key);
+        const worker = event.worker !== undefined ? { worker: event.worker } : {};
+        return { t, type: "loop-end", loop: event.loop, ok: event.ok, done: event.done, durationMs: round(t - start), ...worker };
+      }
+      case "delegate-start":
+        this.groups.set(event.group, t);
+        return { t, ...event };
+      case "delegate-end": {
+        const start = this.groups.get(event.group) ?? t;
+        this.groups.delete(event.group);
+        return { t, ...event, durationMs: round(t - start) };
+      }
+      case "loop-item": // a loop's items: its start and end say how many and how long
+      case "think-retry": // (recorded by the retries' own records)
+      case "governor":
       case "task-start": // a task's thinks carry its worker key; its start and end are not recorded
       case "task-end":
         return null;
@@ -340,6 +372,11 @@ export class TraceWriter {
       this.options.onWarning?.(`cannot write the trace to ${this.path} (${(error as Error).message}); the run goes on without it`);
     }
   }
+}
+
+/** A loop in the run: its number in its evaluator, and the evaluator's worker. */
+function loopKey(event: { loop: number; worker?: string }): string {
+  return `${event.worker ?? ""}#${event.loop}`;
 }
 
 function round(ms: number): number {

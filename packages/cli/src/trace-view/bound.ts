@@ -66,6 +66,9 @@ function summarise(into: OmittedNode, node: TreeNode): number {
       into.notes++;
       if (node.severity === "error") into.failed++;
       break;
+    case "loop":
+      if (node.ok === false) into.failed++;
+      break;
   }
   return n;
 }

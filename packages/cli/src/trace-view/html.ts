@@ -41,6 +41,8 @@ function toPage(node: TreeNode): PageNode {
       return { ...base, duration: node.durationMs, ok: node.status === 0, detail: node.command, children: [] };
     case "note":
       return { ...base, duration: null, ok: node.severity !== "error", detail: node.text, children: [] };
+    case "loop":
+      return { ...base, duration: node.durationMs, ok: node.ok, detail: label(node), children: [] };
     case "omitted":
       return { ...base, start: Number.isFinite(node.start) ? node.start : 0, duration: node.end - node.start, ok: node.failed === 0, detail: "", children: [] };
   }

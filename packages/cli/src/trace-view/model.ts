@@ -9,9 +9,9 @@
  */
 import type { TraceRecord, UsageFigures } from "@patchwork/agent";
 import { attach, endOf } from "./bound.js";
-import type { Container, DoNode, NoteNode, OmittedNode, ShellNode, ThinkNode, TreeNode } from "./nodes.js";
+import type { Container, DoNode, LoopNode, NoteNode, OmittedNode, ShellNode, ThinkNode, TreeNode } from "./nodes.js";
 
-export type { DoNode, NoteNode, OmittedNode, ShellNode, ThinkNode, TreeNode } from "./nodes.js";
+export type { DoNode, LoopNode, NoteNode, OmittedNode, ShellNode, ThinkNode, TreeNode } from "./nodes.js";
 
 export interface RunTree {
   program: string;
@@ -48,6 +48,8 @@ export class TreeBuilder {
   /** Thinks and `do` calls not yet ended (an ended one gets no more children). */
   private readonly thinks = new Map<number, ThinkNode>();
   private readonly dos = new Map<number, DoNode>();
+  /** Loops (by worker and number) and task lists (by group) not yet ended. */
+  private readonly loops = new Map<string, LoopNode>();
   private readonly budget = { left: NODE_BUDGET };
 
   constructor() {
@@ -165,6 +167,31 @@ export class TreeBuilder {
           start: r.t,
         });
         break;
+      case "loop-start":
+      case "delegate-start": {
+        const loop = r.type === "loop-start";
+        const node: LoopNode = {
+          kind: "loop",
+          what: loop ? `loop at ${r.at.file}:${r.at.line}` : `delegate of ${r.total} task${r.total === 1 ? "" : "s"}`,
+          total: r.total,
+          done: null,
+          start: r.t,
+          durationMs: null,
+          ok: null,
+        };
+        this.loops.set(loop ? `${r.worker ?? ""}#${r.loop}` : r.group, node);
+        this.put(loop ? this.under(r.parent) : tree, node);
+        break;
+      }
+      case "loop-end":
+      case "delegate-end": {
+        const key = r.type === "loop-end" ? `${r.worker ?? ""}#${r.loop}` : r.group;
+        const node = this.loops.get(key);
+        if (!node) break;
+        this.loops.delete(key);
+        Object.assign(node, { ok: r.ok, durationMs: r.durationMs, done: r.type === "loop-end" ? r.done : null });
+        break;
+      }
       case "run-end":
         tree.end = { ok: r.ok, exitCode: r.exitCode, durationMs: r.durationMs, cancelled: r.cancelled };
         break;

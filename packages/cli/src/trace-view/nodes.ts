@@ -50,7 +50,19 @@ export interface NoteNode {
   start: number;
 }
 
-export type TreeNode = ThinkNode | DoNode | ShellNode | NoteNode | OmittedNode;
+/** A `for` loop (or a delegate task list): where, how many items, how many done, how long. */
+export interface LoopNode {
+  kind: "loop";
+  /** `loop at FILE:LINE`, `delegate of 3 tasks`. */
+  what: string;
+  total: number | null;
+  done: number | null;
+  start: number;
+  durationMs: number | null;
+  ok: boolean | null;
+}
+
+export type TreeNode = ThinkNode | DoNode | ShellNode | NoteNode | LoopNode | OmittedNode;
 
 export interface OmittedNode {
   kind: "omitted";

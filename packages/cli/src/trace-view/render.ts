@@ -41,9 +41,21 @@ export function label(node: TreeNode): string {
       return `$ ${oneLine(node.command, 70)} · exit ${node.status}${node.durationMs !== null ? ` · ${duration(node.durationMs)}` : ""}`;
     case "note":
       return oneLine(node.text, 120);
+    case "loop":
+      return loopText(node);
     case "omitted":
       return omittedText(node, duration);
   }
+}
+
+/** `loop at a.pw:3, 500 items, 37.00 s` (`failed after 12`, `unfinished`). */
+export function loopText(node: Extract<TreeNode, { kind: "loop" }>): string {
+  const parts = [node.what];
+  if (node.total !== null && node.what.startsWith("loop")) parts.push(`${node.total.toLocaleString("en-US")} item${node.total === 1 ? "" : "s"}`);
+  parts.push(duration(node.durationMs));
+  if (node.ok === false) parts.push(node.done !== null ? `failed after ${node.done.toLocaleString("en-US")}` : "failed");
+  else if (node.ok && node.done !== null && node.total !== null && node.done < node.total) parts.push(`left after ${node.done.toLocaleString("en-US")}`);
+  return parts.join(", ");
 }
 
 /** The indented tree, one node per line. */
@@ -92,6 +104,8 @@ export function renderMermaid(tree: RunTree): string {
         out.push(`    A->>L: do result`);
       } else if (node.kind === "shell") {
         out.push(`    Note over I: $ ${mm(node.command)} (exit ${node.status})`);
+      } else if (node.kind === "loop") {
+        out.push(`    Note over I: ${mm(loopText(node))}`);
       } else if (node.kind === "omitted") {
         out.push(`    Note over I,L: ${omittedText(node, duration).replace(/[;#]/g, " ")}`);
       } else {

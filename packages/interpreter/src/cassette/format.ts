@@ -303,46 +303,4 @@ function wholeEntries(cut: string): string | null {
   return `${text.slice(0, lastEnd + "\n    }".length)}${CASSETTE_END}`;
 }
 
-/**
- * A unified-style line diff of two texts (`-` recorded, `+` now), with up to `context` lines
- * of context around each change. Plain LCS: prompts are short.
- */
-export function lineDiff(before: string, after: string, context = 2): string {
-  const a = before.split("\n");
-  const b = after.split("\n");
-  // Both ending with a line break: the empty last "line" says nothing.
-  if (a.length > 1 && b.length > 1 && a[a.length - 1] === "" && b[b.length - 1] === "") {
-    a.pop();
-    b.pop();
-  }
-  const n = a.length;
-  const m = b.length;
-  if (n * m > 4_000_000) return `- (${n} lines recorded)\n+ (${m} lines now)`;
-  const lcs: Uint32Array[] = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
-  for (let i = n - 1; i >= 0; i--)
-    for (let j = m - 1; j >= 0; j--) lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
-  const ops: { op: " " | "-" | "+"; line: string }[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < n || j < m) {
-    if (i < n && j < m && a[i] === b[j]) {
-      ops.push({ op: " ", line: a[i]! });
-      i++;
-      j++;
-    } else if (i < n && (j >= m || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) ops.push({ op: "-", line: a[i++]! });
-    else ops.push({ op: "+", line: b[j++]! });
-  }
-  const keep = ops.map((o, k) => o.op !== " " || ops.slice(Math.max(0, k - context), k + context + 1).some((x) => x.op !== " "));
-  const lines: string[] = [];
-  let skipped = false;
-  ops.forEach((o, k) => {
-    if (keep[k]) {
-      lines.push(`${o.op} ${o.line}`);
-      skipped = false;
-    } else if (!skipped) {
-      lines.push("  …");
-      skipped = true;
-    }
-  });
-  return lines.join("\n");
-}
+export { lineDiff } from "./diff.js";

@@ -123,5 +123,12 @@ export function setIndex(o: Value, i: Value, v: Value, node: Node, file: string,
     o.set(i, v);
     return;
   }
-  raise("PW3010", node.span, file, { action: `set an index ${describe(i)}`, actual: describe(o) });
+  const index = typeof i === "number" ? String(i) : typeof i === "string" ? JSON.stringify(i) : describe(i);
+  if (typeof o === "string") {
+    raise("PW3010", node.span, file, {
+      action: `set index ${index}`,
+      actual: 'a string: strings cannot be changed in place; build a new one (`s = "z" + s.slice(1)`, or with "${…}")',
+    });
+  }
+  raise("PW3010", node.span, file, { action: `set index ${index}`, actual: describe(o) });
 }

@@ -3,6 +3,7 @@ import type { CallExpr, MemberExpr, Node } from "@patchwork/parser";
 import { BUILTINS, isBuiltinName } from "../builtins/index.js";
 import { arityText, CallSite, type BuiltinDef, type MethodDef } from "../builtins/types.js";
 import { raise } from "../errors.js";
+import { unexportedHint } from "../module-objects.js";
 import { arrayMethods } from "../methods/array.js";
 import { stringMethods } from "../methods/string.js";
 import { RETURN, type Runtime } from "../runtime.js";
@@ -171,9 +172,9 @@ function compileBuiltinCall(e: CallExpr, name: string, args: ExprFn[], cx: Cx): 
   return (f) => callBuiltin(def, evalArgs(args, f), site);
 }
 
-/** What to write instead of a JavaScript method strings and arrays lack here (`s.length()`). */
-function methodHint(o: unknown, name: string): string {
-  const what = typeof o === "string" ? "s" : "a";
+/** What to write instead of a JavaScript method strings and arrays lack here (`s.length()`), with the receiver's name (`what`) when it is a variable. */
+function methodHint(o: unknown, name: string, receiver: string | undefined): string {
+  const what = receiver ?? (typeof o === "string" ? "s" : "a");
   if (name === "length") return `length is a property: write \`${what}.length\` without parentheses (or \`len(${what})\`)`;
   if (name === "size") return `write \`${what}.length\` or \`len(${what})\``;
   if (name === "toString") return `write \`"\${${what}}"\` (text) or \`cat(${what})\` (JSON)`;
@@ -220,7 +221,7 @@ export function methodInvoker(e: CallExpr, callee: MemberExpr, args: ExprFn[], c
   return (o, f) => {
     if (o instanceof Map) {
       const fv = o.get(name);
-      if (fv === undefined) return raise("PW3009", callee.span, file, { type: "this object", name });
+      if (fv === undefined) return raise("PW3009", callee.span, file, { type: "this object", name, hint: unexportedHint(o, name) });
       return callValue(rt, fv, evalArgs(args, f), e, file, `'${name}'`);
     }
     if (o instanceof PwOpaque) {
@@ -229,7 +230,7 @@ export function methodInvoker(e: CallExpr, callee: MemberExpr, args: ExprFn[], c
     }
     const table = typeof o === "string" ? stringMethods : Array.isArray(o) ? arrayMethods : null;
     const def = table && Object.prototype.hasOwnProperty.call(table, name) ? table[name]! : null;
-    if (!def) return raise("PW3009", callee.span, file, { type: typeName(o), name, hint: methodHint(o, name) });
+    if (!def) return raise("PW3009", callee.span, file, { type: typeName(o), name, hint: methodHint(o, name, callee.object.kind === "Ident" ? callee.object.name : undefined) });
     const vals = evalArgs(args, f);
     checkArity(def, name, vals.length, e, file);
     try {

@@ -2,13 +2,14 @@
  * Run-time helpers of generated code (codegen.ts): the slow paths and error exits. Each
  * mirrors what the closure compiler does for the same node, so both tiers behave alike.
  */
-import type { BinaryExpr, CallExpr, Ident, Node, UnaryExpr, UpdateExpr } from "@patchwork/parser";
+import type { BinaryExpr, CallExpr, ForStmt, Ident, Node, UnaryExpr, UpdateExpr, WhileStmt } from "@patchwork/parser";
 import type { CallSite } from "../builtins/types.js";
-import { raise } from "../errors.js";
+import { raise, WORKER_SCOPE } from "../errors.js";
 import type { Runtime } from "../runtime.js";
 import { truthy, type CompiledFunction, type Value } from "../values.js";
 import { callValue, enter } from "./call.js";
 import { describe, describeOperand } from "./expr.js";
+import { loopEnd, loopItem, loopStart, rangeItems } from "./loop-progress.js";
 import { add, equal } from "./ops.js";
 
 export interface Helpers {
@@ -25,15 +26,17 @@ export interface Helpers {
   tooDeep(node: Node): never;
   call(fv: Value | undefined, args: Value[], node: CallExpr, callee: Ident): Value;
   check(node: Node): void;
-  loopEvent(node: Node, iteration: number): void;
   bounds(a: Value, b: Value, node: Node): void;
+  loopStart(node: ForStmt | WhileStmt, a: number, b: number): number;
+  loopItem(loop: number, index: number): void;
+  loopEnd(loop: number, ok: boolean, done: number): void;
 }
 
 export function makeHelpers(rt: Runtime, file: string): Helpers {
   const bad = (a: Value, b: Value, node: BinaryExpr): never =>
     raise("PW3005", node.span, file, { op: node.op, left: describeOperand(a, node.left), right: describeOperand(b, node.right) });
   return {
-    undef: (node) => raise("PW3002", node.span, file, { name: node.name }),
+    undef: (node) => raise("PW3002", node.span, file, { name: node.name, detail: rt.statementsSkipped ? WORKER_SCOPE : "" }),
     add: (a, b, node, site) => add(a, b, (x, y) => bad(x, y, node), site),
     bad,
     cmp: (a, b, node) => {
@@ -65,9 +68,9 @@ export function makeHelpers(rt: Runtime, file: string): Helpers {
       return callValue(rt, fv, args, node, file, `'${callee.name}'`);
     },
     check: (node) => rt.check(node, file),
-    loopEvent: (node, iteration) => {
-      if (iteration <= 100 || iteration % 1000 === 0) rt.emit({ type: "loop", iteration, span: node.span });
-    },
+    loopStart: (node, a, b) => (node.kind === "While" ? loopStart(rt, node, file, null, null) : loopStart(rt, node, file, rangeItems(a, b), Math.max(0, b - a + 1))),
+    loopItem: (loop, index) => loopItem(rt, loop, index),
+    loopEnd: (loop, ok, done) => loopEnd(rt, loop, ok, done),
     bounds: (a, b, node) => {
       if (typeof a !== "number" || typeof b !== "number")
         raise("PW3005", node.span, file, { op: "...", left: describe(a), right: describe(b) });

@@ -23,9 +23,25 @@ import type { StmtFn } from "./types.js";
 class Gen {
   /** Constants referenced by the generated code: nodes (for errors) and fallback closures. */
   readonly K: unknown[] = [];
-  private temps = 0;
+  /**
+   * Temporaries in use. A temporary lives within the statement that takes it (a loop's counters
+   * within the loop), so each statement gives back what it took (`stmts`): a body of 160,000
+   * statements declares a handful of `t` variables, not one per statement, whose frame would
+   * overflow the stack before its first statement ran.
+   */
+  temps = 0;
+  /** The most temporaries in use at once: how many the body declares. */
+  private maxTemps = 0;
   /** Depth of generated loops around the code being generated. */
   loops = 0;
+  /** Per generated loop (innermost last): the variable a `break` of it sets, if it has one (a `while` told to the host). */
+  readonly breakFlags: (string | null)[] = [];
+
+  /** A `break` of the innermost generated loop. */
+  brk(): string {
+    const flag = this.breakFlags[this.breakFlags.length - 1];
+    return flag ? `{ ${flag} = true; break; }` : "break;";
+  }
 
   k(v: unknown): string {
     this.K.push(v);
@@ -33,12 +49,14 @@ class Gen {
   }
 
   temp(): string {
-    return `t${this.temps++}`;
+    const t = `t${this.temps++}`;
+    if (this.temps > this.maxTemps) this.maxTemps = this.temps;
+    return t;
   }
 
   tempDecl(): string {
-    if (this.temps === 0) return "";
-    return `let ${Array.from({ length: this.temps }, (_, i) => `t${i}`).join(", ")};`;
+    if (this.maxTemps === 0) return "";
+    return `let ${Array.from({ length: this.maxTemps }, (_, i) => `t${i}`).join(", ")};`;
   }
 }
 
@@ -181,13 +199,17 @@ function cond(e: Expr, cx: Cx, g: Gen): string {
 /** A statement compiled by the closure compiler, its signal propagated. */
 function fallback(s: Stmt, cx: Cx, g: Gen): string {
   const fn = g.k(compileStmt(s, cx));
-  const propagate = g.loops > 0 ? `{ if (s === ${BREAK}) break; if (s === ${CONTINUE}) continue; return s; }` : "return s;";
+  const propagate = g.loops > 0 ? `{ if (s === ${BREAK}) ${g.brk()} if (s === ${CONTINUE}) continue; return s; }` : "return s;";
   return `if ((s = ${fn}(f)) !== ${NORMAL}) ${propagate}\n`;
 }
 
 function stmts(list: Stmt[], cx: Cx, g: Gen, top = false): string {
   let out = "";
-  for (const s of list) out += stmt(s, cx, g, top);
+  const mark = g.temps;
+  for (const s of list) {
+    out += stmt(s, cx, g, top);
+    g.temps = mark; // the statement's temporaries are free again (see Gen.temps)
+  }
   return out;
 }
 
@@ -235,7 +257,7 @@ function stmt(s: Stmt, cx: Cx, g: Gen, top: boolean): string {
       return `rt.ret = null; return ${RETURN};\n`;
     case "Break":
     case "Continue":
-      if (g.loops > 0) return s.kind === "Break" ? "break;\n" : "continue;\n";
+      if (g.loops > 0) return s.kind === "Break" ? `${g.brk()}\n` : "continue;\n";
       break;
     case "Block":
       return block(s, cx, g);
@@ -246,23 +268,30 @@ function stmt(s: Stmt, cx: Cx, g: Gen, top: boolean): string {
   return fallback(s, cx, g);
 }
 
-function tick(s: Stmt, g: Gen, counter: string): string {
-  const node = g.k(s);
-  return `if (++rt.steps >= rt.nextCheck) H.check(${node});\nif (EV) H.loopEvent(${node}, ++${counter});\n`;
+function tick(s: Stmt, g: Gen): string {
+  return `if (++rt.steps >= rt.nextCheck) H.check(${g.k(s)});\n`;
 }
 
 function loop(s: WhileStmt, cx: Cx, g: Gen): string {
-  const it = g.temp();
   const test = cond(s.test, cx, g);
   const inner: Cx = { ...childCx(cx), loops: cx.loops + 1 };
+  const events = cx.m.rt.events;
+  // A host listens: as forRange below. `left` stays true when the body returns; `broke` is set by its `break`.
+  const [loop, done, ok, left, broke] = events ? [g.temp(), g.temp(), g.temp(), g.temp(), g.temp()] : [];
   g.loops++;
+  g.breakFlags.push(broke ?? null);
   const body = stmts(s.body.statements, inner, g);
+  g.breakFlags.pop();
   g.loops--;
-  return `${it} = 0;\nwhile (${test}) {\n${tick(s, g, it)}${body}}\n`;
+  if (!events) return `while (${test}) {\n${tick(s, g)}${body}}\n`;
+  return (
+    `${loop} = H.loopStart(${g.k(s)}, 0, -1);\n${done} = 0;\n${ok} = true;\n${left} = true;\n${broke} = false;\ntry {\n` +
+    `for (; ${test}; ${done}++) {\n${tick(s, g)}H.loopItem(${loop}, ${done});\n${body}}\n${left} = false;\n` +
+    `} catch (e) {\n${ok} = false;\nthrow e;\n} finally {\nH.loopEnd(${loop}, ${ok}, ${done} + (${ok} && (${left} || ${broke}) ? 1 : 0));\n}\n`
+  );
 }
 
 function forRange(s: ForStmt, cx: Cx, g: Gen): string {
-  const it = g.temp();
   const i = g.temp();
   const end = g.temp();
   const range = s.iterable as Expr & { kind: "Range" };
@@ -271,22 +300,53 @@ function forRange(s: ForStmt, cx: Cx, g: Gen): string {
   const slot = varCx.scope.declare(s.name).slot;
   const inner: Cx = { ...childCx(varCx), loops: cx.loops + 1 };
   g.loops++;
+  g.breakFlags.push(null);
   const body = stmts(s.body.statements, inner, g);
+  g.breakFlags.pop();
   g.loops--;
+  const head = `[${i}, ${end}] = ${bounds}(f);\n`;
+  if (!cx.m.rt.events) return head + `for (; ${i} <= ${end}; ${i}++) {\n${tick(s, g)}f[${slot}] = ${i};\n${body}}\n`;
+  // A host listens: the loop's progress events (loop-progress.ts). `finally` ends it however it
+  // is left; a `break` or `return` counts the item it leaves from as done, an error does not.
+  const [loop, done, ok] = [g.temp(), g.temp(), g.temp()];
   return (
-    `[${i}, ${end}] = ${bounds}(f);\n${it} = 0;\n` +
-    `for (; ${i} <= ${end}; ${i}++) {\n${tick(s, g, it)}f[${slot}] = ${i};\n${body}}\n`
+    head +
+    `${loop} = H.loopStart(${g.k(s)}, ${i}, ${end});\n${done} = 0;\n${ok} = true;\ntry {\n` +
+    `for (; ${i} <= ${end}; ${i}++, ${done}++) {\n${tick(s, g)}H.loopItem(${loop}, ${done});\nf[${slot}] = ${i};\n${body}}\n` +
+    `} catch (e) {\n${ok} = false;\nthrow e;\n} finally {\nH.loopEnd(${loop}, ${ok}, ${done} + (${ok} && ${i} <= ${end} ? 1 : 0));\n}\n`
   );
 }
 
-/** Compiles statements of a function body (or a module's top level) to one JS function. */
+/**
+ * Statements per generated JS function. V8 compiles a function whole, in time that grows faster
+ * than its length: a generated program of 160,000 statements as one function took seconds to
+ * compile before its first statement ran. A longer list is compiled in chunks, each a function
+ * of its own run in order (a signal other than NORMAL, a `return`, ends the list as before), and
+ * each compiled by V8 only when it is reached.
+ */
+const CHUNK_STATEMENTS = 2000;
+
+/** Compiles statements of a function body (or a module's top level) to JS: one function, or chunks of them in order. */
 export function generateBody(list: Stmt[], cx: Cx, topLevel = false): StmtFn {
+  if (list.length <= CHUNK_STATEMENTS) return generateChunk(list, cx, topLevel);
+  const chunks: StmtFn[] = [];
+  for (let i = 0; i < list.length; i += CHUNK_STATEMENTS) chunks.push(generateChunk(list.slice(i, i + CHUNK_STATEMENTS), cx, topLevel));
+  return (f) => {
+    for (const chunk of chunks) {
+      const s = chunk(f);
+      if (s !== NORMAL) return s;
+    }
+    return NORMAL;
+  };
+}
+
+function generateChunk(list: Stmt[], cx: Cx, topLevel: boolean): StmtFn {
   const g = new Gen();
   const code = stmts(list, cx, g, topLevel);
   const src = `"use strict";\nreturn function body(f) {\nlet s;\n${g.tempDecl()}\n${code}return ${NORMAL};\n};`;
   const rt = cx.m.rt;
-  const make = new Function("K", "H", "G", "rt", "PF", "EV", src) as (...a: unknown[]) => StmtFn;
-  return make(g.K, makeHelpers(rt, cx.m.fileName), cx.m.G, rt, PwFunction, rt.events);
+  const make = new Function("K", "H", "G", "rt", "PF", src) as (...a: unknown[]) => StmtFn;
+  return make(g.K, makeHelpers(rt, cx.m.fileName), cx.m.G, rt, PwFunction);
 }
 
 export type { Value };

@@ -9,7 +9,7 @@ import { raise, RuntimeError } from "../errors.js";
 import { isBuiltinName, builtinValue } from "../builtins/index.js";
 import { checkAssignable } from "../types/check.js";
 import { toText, truthy, type PwObject, type Value } from "../values.js";
-import { isThinkPrompt, THINK_PROMPT } from "../errors.js";
+import { isThinkPrompt, THINK_PROMPT, WORKER_SCOPE } from "../errors.js";
 import { compileIndex, compileMember, getIndex, getMember, setIndex, setMember } from "./access.js";
 import { compileCall } from "./call.js";
 import { compileBinary, compileLogical, compileRangeValue, compileUnary, equal } from "./ops.js";
@@ -207,9 +207,10 @@ export function compileIdent(e: Ident, cx: Cx): ExprFn {
     const slot = b.slot;
     if (b.fn === cx.scope.fn) return (f) => f[slot] as Value;
     const G = cx.m.G;
+    const rt = cx.m.rt;
     return () => {
       const v = G[slot];
-      if (v === undefined) return raise("PW3002", e.span, file, { name: e.name });
+      if (v === undefined) return raise("PW3002", e.span, file, { name: e.name, detail: rt.statementsSkipped ? WORKER_SCOPE : "" });
       return v;
     };
   }

@@ -29,7 +29,8 @@ import { generateBody } from "./codegen.js";
 import { compileCond, compileExpr } from "./expr.js";
 import { compileRangeBounds } from "./ops.js";
 import { childCx, type Cx } from "./scope.js";
-import { compileStatements, compileStmt, iterationItems, loopEvent } from "./stmt.js";
+import { compileStatements, compileStmt, iterationItems } from "./stmt.js";
+import { loopEnd, loopItem, loopStart, rangeItems } from "./loop-progress.js";
 import { suspendableThink, thinkGen, typedThink } from "./resumable-think.js";
 import type { GenExpr, Resumable, Wait, WaitAnswer } from "./resumable-types.js";
 import type { StmtFn } from "./types.js";
@@ -184,16 +185,36 @@ function whileGen(s: WhileStmt, cx: Cx): GenStmt {
   const body = loopBodyGen(s.body.statements, cx);
   const rt = cx.m.rt;
   const file = cx.m.fileName;
-  const ev = rt.events;
+  if (!rt.events) {
+    return function* (f) {
+      while (test(f)) {
+        if (++rt.steps >= rt.nextCheck) rt.check(s, file);
+        const sig = yield* body(f);
+        if (sig === BREAK) break;
+        if (sig === RETURN) return RETURN;
+      }
+      return NORMAL;
+    };
+  }
+  // A host listens: the loop tells it of its progress (loop-progress.ts, as stmt.ts's whileWithEvents).
   return function* (f) {
-    let it = 0;
-    while (test(f)) {
-      if (++rt.steps >= rt.nextCheck) rt.check(s, file);
-      if (ev) loopEvent(rt, s, ++it);
-      const sig = yield* body(f);
-      if (sig === BREAK) break;
-      if (sig === RETURN) return RETURN;
+    const loop = loopStart(rt, s, file, null, null);
+    let done = 0;
+    try {
+      for (; test(f); done++) {
+        if (++rt.steps >= rt.nextCheck) rt.check(s, file);
+        loopItem(rt, loop, done);
+        const sig = yield* body(f);
+        if (sig === BREAK || sig === RETURN) {
+          loopEnd(rt, loop, true, done + 1);
+          return sig === RETURN ? RETURN : NORMAL;
+        }
+      }
+    } catch (e) {
+      loopEnd(rt, loop, false, done);
+      throw e;
     }
+    loopEnd(rt, loop, true, done);
     return NORMAL;
   };
 }
@@ -218,15 +239,39 @@ function forGen(s: ForStmt, cx: Cx): GenStmt {
       items = iterationItems(iter!(f), s, site);
       b = items.length - 1;
     }
-    let it = 0;
-    for (let i = a; i <= b; i++) {
-      if (++rt.steps >= rt.nextCheck) rt.check(s, file);
-      if (ev) loopEvent(rt, s, ++it);
-      f[slot] = items ? items[i]! : i;
-      const sig = yield* body(f);
-      if (sig === BREAK) break;
-      if (sig === RETURN) return RETURN;
+    if (!ev) {
+      for (let i = a; i <= b; i++) {
+        if (++rt.steps >= rt.nextCheck) rt.check(s, file);
+        f[slot] = items ? items[i]! : i;
+        const sig = yield* body(f);
+        if (sig === BREAK) break;
+        if (sig === RETURN) return RETURN;
+      }
+      return NORMAL;
     }
+    // A host listens: the loop tells it of its progress (loop-progress.ts, as stmt.ts's forWithEvents).
+    const loop = loopStart(rt, s, file, items ?? rangeItems(a, b), Math.max(0, b - a + 1));
+    let done = 0;
+    try {
+      for (let i = a; i <= b; i++, done++) {
+        if (++rt.steps >= rt.nextCheck) rt.check(s, file);
+        loopItem(rt, loop, done);
+        f[slot] = items ? items[i]! : i;
+        const sig = yield* body(f);
+        if (sig === BREAK) {
+          done++;
+          break;
+        }
+        if (sig === RETURN) {
+          loopEnd(rt, loop, true, done + 1);
+          return RETURN;
+        }
+      }
+    } catch (e) {
+      loopEnd(rt, loop, false, done);
+      throw e;
+    }
+    loopEnd(rt, loop, true, done);
     return NORMAL;
   };
 }

@@ -18,6 +18,7 @@
  */
 import type { Node, ShellCommand, ShellExpr, ShellInterp, ShellList, ShellRedirect, ShellStmt, ShellWord } from "@patchwork/parser";
 import { raise } from "../errors.js";
+import { shellQuote } from "../shell-quote.js";
 import type { ShellResult } from "../ports.js";
 import type { Runtime } from "../runtime.js";
 import { toText, type Value } from "../values.js";
@@ -33,25 +34,29 @@ interface Bindings {
 
 type Build = (f: Value[], b: Bindings) => string;
 
-/** Quotes a string as one literal sh word. */
-export function shellQuote(s: string): string {
-  return "'" + s.replace(/'/g, "'\\''") + "'";
-}
+export { shellQuote };
 
 /** Escapes a string so it stays literal inside sh double quotes. */
 export function shellEscapeDouble(s: string): string {
   return s.replace(/[\\"$`]/g, (c) => "\\" + c);
 }
 
+/** The most characters of one value shown in a command (error messages, events); the rest is counted. */
+const SHOWN_VALUE_MAX = 200;
+
 /**
  * The command as a person should read it (error messages, events): each reference replaced
- * by its value, quoted for its context. Only shown, never run.
+ * by its value, quoted for its context, a value over `SHOWN_VALUE_MAX` characters cut (saying
+ * how long it was), so that a failed command never echoes megabytes. Only shown, never run.
  */
 export function shownCommand(command: string, env: Record<string, string>): string {
   return command.replace(/"\$\{(PW_\d+)\}"|\$\{(PW_\d+)\}/g, (m, quoted: string | undefined, plain: string | undefined) => {
-    const v = env[(quoted ?? plain)!];
-    if (v === undefined) return m;
-    return quoted ? shellQuote(v) : shellEscapeDouble(v);
+    const full = env[(quoted ?? plain)!];
+    if (full === undefined) return m;
+    const cut = full.length > SHOWN_VALUE_MAX;
+    const v = cut ? full.slice(0, SHOWN_VALUE_MAX) : full;
+    const shown = quoted ? shellQuote(v) : shellEscapeDouble(v);
+    return cut ? `${shown}…(${full.length} characters)` : shown;
   });
 }
 

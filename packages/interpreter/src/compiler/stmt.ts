@@ -10,6 +10,7 @@ import { compileRangeBounds } from "./ops.js";
 import { compileVarDecl } from "./patterns.js";
 import { childCx, type Cx } from "./scope.js";
 import { compileShellStmt } from "./shell.js";
+import { loopEnd, loopItem, loopStart, rangeItems } from "./loop-progress.js";
 import { compileShownThink, compileThink, isShownThink } from "./think.js";
 import type { ExprFn, StmtFn } from "./types.js";
 import type { Value } from "../values.js";
@@ -161,11 +162,6 @@ function compileReturn(s: ReturnStmt, cx: Cx): StmtFn {
   };
 }
 
-/** Loop-progress events are sampled: iterations 1–100, then every 1000th. */
-export function loopEvent(rt: Runtime, node: Node, iteration: number): void {
-  if (iteration <= 100 || iteration % 1000 === 0) rt.emit({ type: "loop", iteration, span: node.span });
-}
-
 function loopBody(body: Block, cx: Cx): { cx: Cx; body: StmtFn } {
   const inner: Cx = { ...childCx(cx), loops: cx.loops + 1 };
   return { cx: inner, body: compileStatements(body.statements, inner) };
@@ -176,18 +172,42 @@ function compileWhile(s: WhileStmt, cx: Cx): StmtFn {
   const { body } = loopBody(s.body, cx);
   const rt = cx.m.rt;
   const file = cx.m.fileName;
-  const ev = rt.events;
+  if (rt.events) return whileWithEvents(s, cx, test, body);
   return (f) => {
-    let it = 0;
     while (test(f)) {
       if (++rt.steps >= rt.nextCheck) rt.check(s, file);
-      if (ev) loopEvent(rt, s, ++it);
       const sig = body(f);
       if (sig !== NORMAL) {
         if (sig === BREAK) break;
         if (sig === RETURN) return RETURN;
       }
     }
+    return NORMAL;
+  };
+}
+
+/** A `while` loop that tells the host of its progress (its iterations; no total): a host listens. */
+function whileWithEvents(s: WhileStmt, cx: Cx, test: (f: Value[]) => boolean, body: StmtFn): StmtFn {
+  const rt = cx.m.rt;
+  const file = cx.m.fileName;
+  return (f) => {
+    const loop = loopStart(rt, s, file, null, null);
+    let done = 0;
+    try {
+      for (; test(f); done++) {
+        if (++rt.steps >= rt.nextCheck) rt.check(s, file);
+        loopItem(rt, loop, done);
+        const sig = body(f);
+        if (sig === BREAK || sig === RETURN) {
+          loopEnd(rt, loop, true, done + 1);
+          return sig === RETURN ? RETURN : NORMAL;
+        }
+      }
+    } catch (e) {
+      loopEnd(rt, loop, false, done);
+      throw e;
+    }
+    loopEnd(rt, loop, true, done);
     return NORMAL;
   };
 }
@@ -201,34 +221,75 @@ function compileFor(s: ForStmt, cx: Cx): StmtFn {
   const varCx = childCx(cx);
   const slot = varCx.scope.declare(s.name).slot;
   const { body } = loopBody(s.body, varCx);
-  const ev = rt.events;
-  const step = (f: Value[], v: Value, it: number): number => {
+  const step = (f: Value[], v: Value): number => {
     if (++rt.steps >= rt.nextCheck) rt.check(s, file);
-    if (ev) loopEvent(rt, s, it);
     f[slot] = v;
     return body(f);
   };
+  const site = isRange ? null : new CallSite(rt, file, s.iterable.span, "for", s);
+  if (rt.events) return forWithEvents(s, cx, step, bounds, (f) => iterationItems(iter!(f), s, site!));
   if (bounds) {
     return (f) => {
       const [a, b] = bounds(f);
-      let it = 0;
       for (let i = a; i <= b; i++) {
-        const sig = step(f, i, ++it);
+        const sig = step(f, i);
         if (sig === BREAK) break;
         if (sig === RETURN) return RETURN;
       }
       return NORMAL;
     };
   }
-  const site = new CallSite(rt, file, s.iterable.span, "for", s);
   return (f) => {
-    const items = iterationItems(iter!(f), s, site);
+    const items = iterationItems(iter!(f), s, site!);
     const n = items.length;
     for (let i = 0; i < n; i++) {
-      const sig = step(f, items[i]!, i + 1);
+      const sig = step(f, items[i]!);
       if (sig === BREAK) break;
       if (sig === RETURN) return RETURN;
     }
+    return NORMAL;
+  };
+}
+
+/** A `for` loop that tells the host of its progress (loop-progress.ts): a host listens. */
+function forWithEvents(
+  s: ForStmt,
+  cx: Cx,
+  step: (f: Value[], v: Value) => number,
+  bounds: ((f: Value[]) => [number, number]) | null,
+  itemsOf: (f: Value[]) => Value[],
+): StmtFn {
+  const rt = cx.m.rt;
+  const file = cx.m.fileName;
+  return (f) => {
+    let a = 0;
+    let b = -1;
+    let items: Value[] | null = null;
+    if (bounds) [a, b] = bounds(f);
+    else {
+      items = itemsOf(f);
+      b = items.length - 1;
+    }
+    const loop = loopStart(rt, s, file, items ?? rangeItems(a, b), Math.max(0, b - a + 1));
+    let done = 0;
+    try {
+      for (let i = a; i <= b; i++, done++) {
+        loopItem(rt, loop, done);
+        const sig = step(f, items ? items[i]! : i);
+        if (sig === BREAK) {
+          done++;
+          break;
+        }
+        if (sig === RETURN) {
+          loopEnd(rt, loop, true, done + 1);
+          return RETURN;
+        }
+      }
+    } catch (e) {
+      loopEnd(rt, loop, false, done);
+      throw e;
+    }
+    loopEnd(rt, loop, true, done);
     return NORMAL;
   };
 }

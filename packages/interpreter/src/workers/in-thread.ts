@@ -14,6 +14,15 @@ import { toJson } from "../values.js";
 import type { DelegateMode, JoinResult, JsonValue, ReceiveResult, SessionUsage, WorkerFailure, WorkerTask, Workers } from "../ports.js";
 import { ensureSessionDir, newSession, removeSessionDir, type SessionInfo } from "./session.js";
 
+/**
+ * Told of task groups as they start and end and of each task (`onDelegate`), for a host that
+ * shows progress (`@patchwork/agent` makes its `delegate-start`/`delegate-end` events of them).
+ */
+export type DelegateNote =
+  | { type: "group-start"; group: number; tasks: WorkerTask[] }
+  | { type: "task-start" | "task-end"; group: number; index: number; ok: boolean }
+  | { type: "group-end"; group: number; ok: boolean };
+
 interface Group {
   tasks: WorkerTask[];
   mode: DelegateMode;
@@ -40,6 +49,7 @@ export class InThreadWorkers implements Workers {
   constructor(
     private readonly runner: TaskRunner,
     session: SessionInfo = newSession(),
+    private readonly onDelegate: ((note: DelegateNote) => void) | null = null,
   ) {
     this.sessionId = session.id;
     this.sessionTimestamp = session.timestamp;
@@ -66,6 +76,7 @@ export class InThreadWorkers implements Workers {
     const id = ++this.lastGroup;
     this.groups.set(id, { tasks, mode, results: tasks.map(() => undefined), failures: tasks.map(() => null), failure: null });
     tasks.forEach((_, index) => this.queue.push({ group: id, index }));
+    this.onDelegate?.({ type: "group-start", group: id, tasks });
     return id;
   }
 
@@ -73,12 +84,16 @@ export class InThreadWorkers implements Workers {
     const g = this.groups.get(group);
     if (!g) throw new Error(`unknown worker group ${group}`);
     for (;;) {
-      if (g.failure) return { ok: false, failure: g.failure };
+      if (g.failure) {
+        this.onDelegate?.({ type: "group-end", group, ok: false });
+        return { ok: false, failure: g.failure };
+      }
       const next = this.queue.findIndex((q) => q.group === group);
       if (next < 0) break;
       this.runQueued(next);
     }
     this.groups.delete(group);
+    this.onDelegate?.({ type: "group-end", group, ok: true });
     if (g.mode === "settle") {
       return { ok: "settled", outcomes: g.tasks.map((_, i) => (g.failures[i] ? { ok: false, failure: g.failures[i]! } : { ok: true, value: g.results[i] ?? null })) };
     }
@@ -104,10 +119,13 @@ export class InThreadWorkers implements Workers {
     const { group, index } = this.queue.splice(at, 1)[0]!;
     const g = this.groups.get(group)!;
     const task = g.tasks[index]!;
+    this.onDelegate?.({ type: "task-start", group, index, ok: true });
     try {
       g.results[index] = this.runner(task);
+      this.onDelegate?.({ type: "task-end", group, index, ok: true });
     } catch (e) {
       if (!(e instanceof RuntimeError)) throw e;
+      this.onDelegate?.({ type: "task-end", group, index, ok: false });
       const failure = failureOf(task, e);
       g.failures[index] = failure;
       if (g.mode === "settle" && !isFatalCode(failure.code)) return;

@@ -18,7 +18,7 @@ import { nestingRole } from "../lexer/lexer.js";
 import * as T from "../lexer/tokens.js";
 import { SourceFile } from "../source.js";
 import { Codes, describeToken, errorMessages, type Code } from "./errors.js";
-import { javascriptHabit, javascriptWord } from "./habits.js";
+import { foreignStatement, isForeignStatement, javascriptHabit, javascriptWord, throwNew } from "./habits.js";
 import { withOpener } from "./brackets.js";
 
 /** A parse error raised by the parser's own checks (as opposed to Chevrotain's). */
@@ -254,7 +254,7 @@ export abstract class ParserBase extends EmbeddedActionsParser {
   /** What Patchwork has instead of the JavaScript habit at `token`, if the error is one (habits.ts). */
   private habitAt(token: IToken): string | undefined {
     const i = this.input.indexOf(token);
-    return i < 0 ? undefined : javascriptHabit(this.input, i);
+    return i < 0 ? undefined : javascriptHabit(this.input, i, this.src.text);
   }
 
   // ── statement lists with recovery ──
@@ -330,6 +330,7 @@ export abstract class ParserBase extends EmbeddedActionsParser {
    */
   private reportBareCommand(first: number): boolean {
     const name = this.input[first];
+    if (this.reportForeignStatement(first)) return true;
     if (name?.tokenType !== T.Ident) return false;
     const text = this.src.text;
     const after = name.startOffset + name.image.length;
@@ -353,6 +354,28 @@ export abstract class ParserBase extends EmbeddedActionsParser {
       `${this.doPrefix()}'${name.image}' is not a statement: to run a shell command, start the line with '$ ': \`$ ${shown}\``,
       this.span(name.startOffset, name.startOffset + line.length),
     );
+    return true;
+  }
+
+  /**
+   * A failed statement that starts as Python or JavaScript does (`def f(a):`, `elif x {`,
+   * `switch (x) {`, `} finally {`, `throw new Error(…)`): PW2010 with the Patchwork form
+   * (habits.ts), at its first word (so the check's "undefined variable" of it is not said too).
+   */
+  private reportForeignStatement(first: number): boolean {
+    const name = this.input[first];
+    const newThrow = name?.image === "throw" && this.input[first + 1]?.image === "new";
+    if (name === undefined || (!newThrow && (name.tokenType !== T.Ident || !isForeignStatement(name.image)))) return false;
+    const text = this.src.text;
+    let lineEnd = text.indexOf("\n", name.startOffset);
+    if (lineEnd < 0) lineEnd = text.length;
+    const line = text.slice(name.startOffset, lineEnd).replace(/\r$/, "").trimEnd();
+    if (newThrow) {
+      this.report(Codes.javascriptHabit, this.doPrefix() + throwNew(line), this.tokSpan(this.input[first + 1]!));
+      return true;
+    }
+    const habit = foreignStatement(name.image, line)!;
+    this.report(Codes.javascriptHabit, this.doPrefix() + habit, this.tokSpan(name));
     return true;
   }
 

@@ -253,18 +253,16 @@ export abstract class PromptRules extends ShellRules {
    * the line of `think {`, was most likely meant to close the prompt: remember the pair.
    */
   private findSuspectBraces(open: IToken, items: PromptItem[]): void {
+    // Line starts and indents come from the SourceFile's line table (each line's indent worked
+    // out once), not by walking back through the text: a prompt of N braces on one line is linear.
+    const src = this.src;
     const indent = (offset: number): number => {
-      const text = this.src.text;
-      let start = offset;
-      while (start > 0 && text.charCodeAt(start - 1) !== 10) start--;
-      let i = start;
-      while (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9) i++;
-      return i === offset ? i - start : -1;
+      const at = src.positionAt(offset);
+      const blanks = src.leadingBlanks(at.line);
+      return blanks === at.column - 1 ? blanks : -1;
     };
-    const text = this.src.text;
-    let lineStart = open.startOffset;
-    while (lineStart > 0 && text.charCodeAt(lineStart - 1) !== 10) lineStart--;
-    const thinkIndent = /^[ \t]*/.exec(text.slice(lineStart, open.startOffset))![0].length;
+    const openAt = src.positionAt(open.startOffset);
+    const thinkIndent = Math.min(src.leadingBlanks(openAt.line), openAt.column - 1);
     const stack: IToken[] = [];
     for (const item of items) {
       if (!("tokenType" in item)) continue;

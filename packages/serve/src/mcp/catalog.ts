@@ -14,6 +14,7 @@ import { parse, SourceFile, type Diagnostic, type Program } from "@patchwork/par
 import { diagnosticsText } from "../diagnostics.js";
 import { entryDoc, servedEntries, type ServedFile } from "../served.js";
 import { inputSchema, outputSchema, typeLookup, type JsonSchema } from "./schema.js";
+import { entryMayThink } from "./thinks.js";
 
 export interface McpTool {
   name: string;
@@ -21,6 +22,8 @@ export interface McpTool {
   inputSchema: JsonSchema;
   /** With `wrapped`, structuredContent is `{value}`; else the value itself (an object). */
   output: { schema: JsonSchema; wrapped: boolean } | null;
+  /** The entry may think (thinks.ts): without an agent its value may hold a prompt. */
+  thinks: boolean;
   /** The file (absolute) and its source as read when the catalog was built. */
   file: string;
   source: string;
@@ -84,6 +87,7 @@ export function buildCatalog(paths: string[], cwd: string): Catalog {
       description: doc.text !== "" ? doc.text : `${s.entry.kind} ${s.entry.signature} of ${s.plugin}`,
       inputSchema: inputSchema(s.entry, types, doc.params),
       output: outputSchema(s.entry, types),
+      thinks: entryMayThink(s.entry.decl, s.file.program, Object.values(parsedOf.get(s.file)!.modules).map((m) => m.program)),
       file: s.file.fileName,
       source: s.file.text,
       parsed: parsedOf.get(s.file)!,
@@ -115,3 +119,4 @@ function importsOf(program: Program, file: string, cwd: string): ParsedModules {
   }
   return modules;
 }
+

@@ -11,6 +11,9 @@ import { randomUUID, timingSafeEqual } from "node:crypto";
 import { Readable } from "node:stream";
 import { isInitializeRequest, WebStandardStreamableHTTPServerTransport, type Server } from "@modelcontextprotocol/server";
 import type { Logger } from "@patchwork/agent";
+import { check, DEFAULT_LIMITS, bytesShown, errorResponse, INVALID_REQUEST, type ErrorResponse } from "../guard/jsonrpc.js";
+import { MessageScanner } from "../guard/scan.js";
+import { DEFAULT_SESSION_LIMITS, Sessions, type SessionLimits } from "./sessions.js";
 
 export interface HttpHandle {
   url: string;
@@ -22,12 +25,17 @@ export interface HttpOptions {
   token?: string;
   create: () => Server;
   logger?: Logger;
+  /** The server's own check of a message (inspect.ts): a response to send instead, or null. */
+  inspect?: (message: Record<string, unknown>) => object | null;
+  /** Bounds on the sessions (sessions.ts); each field defaults. */
+  sessions?: Partial<SessionLimits>;
 }
 
 const MAX_BODY = 4 * 1024 * 1024;
 
 export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
-  const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
+  const warn = (message: string) => options.logger?.warn(message);
+  const sessions = new Sessions({ ...DEFAULT_SESSION_LIMITS, ...options.sessions }, warn);
   const http = createServer((req, res) => {
     serve(req, res).catch((error: unknown) => {
       options.logger?.warn(`HTTP request failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -58,25 +66,53 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
       res.writeHead(413, { connection: "close" }).end();
       return;
     }
+    const refused = body ? refusal(body.text, body.json) : null;
+    if (refused) {
+      warn(refused.why);
+      jsonError(res, 400, refused.reply);
+      return;
+    }
+    const answer = body?.json && typeof body.json === "object" && !Array.isArray(body.json) && typeof req.headers["mcp-session-id"] === "string" ? options.inspect?.(body.json as Record<string, unknown>) : null;
+    if (answer) {
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
+      return;
+    }
     const request = toRequest(req, body?.text);
     const id = req.headers["mcp-session-id"];
     let transport = typeof id === "string" ? sessions.get(id) : undefined;
     if (!transport) {
       if (typeof id === "string" || !body || !isInitializeRequest(body.json)) {
-        res.writeHead(typeof id === "string" ? 404 : 400, { "content-type": "application/json" });
-        res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "no MCP session: initialize first" }, id: null }));
+        jsonError(res, typeof id === "string" ? 404 : 400, errorResponse(null, -32000, "no MCP session: initialize first"));
+        return;
+      }
+      const initId = (body.json as unknown as { id?: string | number }).id ?? null;
+      const limit = sessions.limits.maxInitializeBytes;
+      if (Buffer.byteLength(body.text) > limit) {
+        warn(`refused an initialize request of ${Buffer.byteLength(body.text)} bytes: the limit is ${bytesShown(limit)}`);
+        jsonError(res, 413, errorResponse(initId, INVALID_REQUEST, `initialize request too large: ${Buffer.byteLength(body.text)} bytes, the limit is ${bytesShown(limit)}`));
+        return;
+      }
+      if (!(await sessions.makeRoom())) {
+        const message = `too many MCP sessions: ${sessions.limits.max} (the limit), each with a request under way; try again later`;
+        warn(message);
+        jsonError(res, 503, errorResponse(initId, -32000, message));
         return;
       }
       transport = newSession();
       await options.create().connect(transport);
     }
-    await send(await transport.handleRequest(request), res);
+    const done = typeof id === "string" ? sessions.use(id) : () => undefined;
+    try {
+      await send(await transport.handleRequest(request), res);
+    } finally {
+      done();
+    }
   }
 
   function newSession(): WebStandardStreamableHTTPServerTransport {
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, transport),
+      onsessioninitialized: (id) => sessions.add(id, transport),
       onsessionclosed: (id) => void sessions.delete(id),
     });
     return transport;
@@ -90,11 +126,26 @@ export async function startHttp(options: HttpOptions): Promise<HttpHandle> {
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     close: async () => {
-      for (const t of [...sessions.values()]) await t.close().catch(() => undefined);
+      await sessions.closeAll();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+/** A body the servers' checks refuse (guard/jsonrpc.ts): too deep, or an object that is no valid JSON-RPC message; a batch's elements are the SDK's to check. */
+function refusal(text: string, json: unknown): { reply: ErrorResponse; why: string } | null {
+  const scanner = new MessageScanner();
+  const bytes = Buffer.from(text);
+  scanner.push(bytes);
+  if (json !== undefined && Array.isArray(json) && scanner.maxDepth <= DEFAULT_LIMITS.maxDepth) return null;
+  const verdict = check(text, scanner, DEFAULT_LIMITS);
+  return verdict.ok || verdict.reply === null ? null : { reply: verdict.reply, why: verdict.why };
+}
+
+function jsonError(res: ServerResponse, status: number, body: ErrorResponse): void {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify(body));
 }
 
 /** The Host header, and the Origin header when there is one, name the local host at our port (DNS-rebinding protection). */

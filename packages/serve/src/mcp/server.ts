@@ -8,13 +8,16 @@
 import { watch, type FSWatcher } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Server, type CallToolResult, type ServerContext, type Transport } from "@modelcontextprotocol/server";
-import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
-import { RecyclingAgent, type Logger } from "@patchwork/agent";
+import { RecyclingAgent, type Logger, type RunEvent } from "@patchwork/agent";
 import { buildCatalog, pwFiles, type Catalog, type McpTool } from "./catalog.js";
+import type { ProgressNote } from "./progress.js";
 import { callTool, type ThinkAnswerer } from "./call.js";
 import { startHttp, type HttpHandle } from "./http.js";
+import type { SessionLimits } from "./sessions.js";
 import { SamplingAgent } from "./sampling.js";
 import { SharedAgent } from "../shared-agent.js";
+import { guardedStdio } from "./stdio.js";
+import { inspectCall } from "./inspect.js";
 
 export interface McpServeOptions {
   /** `.pw` files and folders (a folder: the `.pw` files in it). */
@@ -26,13 +29,19 @@ export interface McpServeOptions {
   /** Most tool calls running at once, and most worker tasks of each (default 8). */
   maxWorkers?: number;
   /** Streamable HTTP on 127.0.0.1:`port` (0: any free port) instead of stdio; with `token`, requests need `Authorization: Bearer <token>`. */
-  http?: { port: number; token?: string };
+  http?: { port: number; token?: string; sessions?: Partial<SessionLimits> };
   /** Watch the files and folders and send `tools/list_changed` (default true). */
   watch?: boolean;
   /** A transport to serve instead of stdio (tests). */
   transport?: Transport;
   env?: Record<string, string | undefined>;
   thinkIdleTimeoutMs?: number;
+  /** Stop a call after this long (a tool error, as `run --timeout`). */
+  timeoutMs?: number;
+  /** The answer to the agent's permission requests for tools other than `do` (default deny). */
+  permissions?: "allow" | "deny";
+  /** An observer of each call's run (`patchwork mcp --verbose`), given the call's name `TOOL#N`: its events, then its end. */
+  observeCall?: (call: string) => { event(event: RunEvent): void; end(): void };
   logger?: Logger;
 }
 
@@ -55,14 +64,16 @@ export async function serveMcp(options: McpServeOptions): Promise<McpServerHandl
   const cwd = options.cwd ?? process.cwd();
   pwFiles(options.paths, cwd); // a missing path fails here, before anything is served
   const state = new ServeState(options, cwd);
+  const inspect = (message: Record<string, unknown>) => inspectCall(message, () => state.catalog.tools);
   let http: HttpHandle | null = null;
   let closeResolve!: () => void;
   const closed = new Promise<void>((r) => (closeResolve = r));
   if (options.http) {
-    http = await startHttp({ port: options.http.port, token: options.http.token, create: () => state.newServer(), logger: options.logger });
+    const { port, token, sessions } = options.http;
+    http = await startHttp({ port, token, create: () => state.newServer(), logger: options.logger, inspect, ...(sessions ? { sessions } : {}) });
   } else {
     const server = state.newServer(() => closeResolve());
-    const transport = options.transport ?? new StdioServerTransport();
+    const transport = options.transport ?? guardedStdio(options.logger, inspect);
     await server.connect(transport);
   }
   const handle: McpServerHandle = {
@@ -94,6 +105,7 @@ class ServeState {
   /** `--agent`: one process for all calls, started by the first call that runs (each call's thinks nest apart). */
   private readonly agent: SharedAgent | null;
   private callCount = 0;
+  private callNumber = 0;
 
   constructor(
     private readonly options: McpServeOptions,
@@ -180,7 +192,9 @@ class ServeState {
       this.servers.delete(server);
       onclose?.();
     };
-    server.setRequestHandler("tools/list", async () => ({ tools: listed(this.catalog.tools) }));
+    // A client with no agent behind its calls (no --agent, no sampling) gets its thinks' prompts
+    // back, not values of the declared types: a tool that may think declares no outputSchema then (docs/mcp.md).
+    server.setRequestHandler("tools/list", async () => ({ tools: listed(this.catalog.tools, this.thinks(server)) }));
     server.setRequestHandler("tools/call", (request, ctx) => {
       const call = this.call(server, request.params.name, request.params.arguments ?? {}, ctx);
       this.calls.add(call);
@@ -197,6 +211,7 @@ class ServeState {
       return { content: [{ type: "text", text: `there is no tool '${name}' (tools: ${names || "none"})` }], isError: true };
     }
     const signal = AbortSignal.any([ctx.mcpReq.signal, this.stopping.signal]);
+    const observer = this.options.observeCall?.(`${tool.name}#${++this.callNumber}`);
     await this.slot(signal);
     const progress = progressSender(ctx);
     try {
@@ -210,12 +225,21 @@ class ServeState {
         cwd: this.cwd,
         ...(this.options.env ? { env: this.options.env } : {}),
         ...(this.options.thinkIdleTimeoutMs !== undefined ? { thinkIdleTimeoutMs: this.options.thinkIdleTimeoutMs } : {}),
+        ...(this.options.timeoutMs !== undefined ? { timeoutMs: this.options.timeoutMs } : {}),
+        ...(this.options.permissions !== undefined ? { permissions: this.options.permissions } : {}),
+        ...(observer ? { onEvent: (event: RunEvent) => observer.event(event) } : {}),
       });
       await progress.flushed();
       return result;
     } finally {
+      observer?.end();
       this.release();
     }
+  }
+
+  /** Whether the calls of this connection's client have something to answer their thinks. */
+  private thinks(server: Server): boolean {
+    return this.agent !== null || server.getClientCapabilities()?.sampling !== undefined;
   }
 
   /** `--agent`, else the client's sampling (when it declared the capability), else no agent. */
@@ -260,13 +284,13 @@ class ServeState {
   }
 }
 
-/** The tools as `tools/list` gives them. */
-function listed(tools: McpTool[]) {
+/** The tools as `tools/list` gives them (`answered`: their thinks have an agent; else a tool that thinks has no outputSchema). */
+function listed(tools: McpTool[], answered = true) {
   return tools.map((t) => ({
     name: t.name,
     description: t.description,
     inputSchema: t.inputSchema as { type: "object"; [k: string]: unknown },
-    ...(t.output ? { outputSchema: t.output.schema as { type: "object"; [k: string]: unknown } } : {}),
+    ...(t.output && (answered || !t.thinks) ? { outputSchema: t.output.schema as { type: "object"; [k: string]: unknown } } : {}),
   }));
 }
 
@@ -275,15 +299,14 @@ function listed(tools: McpTool[]) {
  * nothing). They go out in order, and `flushed` resolves once all are written: the call's result
  * waits for it, as a notification after the result would be dropped by the client.
  */
-function progressSender(ctx: ServerContext): { send?: (message: string) => void; flushed: () => Promise<void> } {
+function progressSender(ctx: ServerContext): { send?: (note: ProgressNote) => void; flushed: () => Promise<void> } {
   const token = ctx.mcpReq._meta?.progressToken;
   let chain = Promise.resolve();
   if (token === undefined) return { flushed: () => chain };
-  let progress = 0;
   return {
-    send: (message) => {
+    send: (note) => {
       if (ctx.mcpReq.signal.aborted) return;
-      const params = { progressToken: token, progress: ++progress, message };
+      const params = { progressToken: token, ...note };
       chain = chain.then(() => ctx.mcpReq.notify({ method: "notifications/progress", params })).catch(() => undefined);
     },
     flushed: () => chain,

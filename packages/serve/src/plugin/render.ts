@@ -43,8 +43,8 @@ export function marketplaceJson(meta: PluginMeta): string {
 }
 
 /** `.mcp.json`: `patchwork mcp` on the plugin's own copies (`${CLAUDE_PLUGIN_ROOT}/pw/…`). */
-export function mcpJson(command: string[], files: string[], agent: string | undefined): string {
-  const args = [...command.slice(1), "mcp", ...files.map((f) => `\${CLAUDE_PLUGIN_ROOT}/${f}`), ...(agent ? ["--agent", agent] : [])];
+export function mcpJson(command: string[], files: string[], agent: string | undefined, more: string[] = []): string {
+  const args = [...command.slice(1), "mcp", ...files.map((f) => `\${CLAUDE_PLUGIN_ROOT}/${f}`), ...(agent ? ["--agent", agent] : []), ...more];
   return json({ mcpServers: { [SERVER_NAME]: { command: command[0], args } } });
 }
 

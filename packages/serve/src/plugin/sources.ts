@@ -28,13 +28,15 @@ export interface PluginSources {
   files: ServedFile[];
   /** Every file to copy (those asked for and all they import), absolute. */
   copies: string[];
+  /** Each copy's bytes and mode, read before anything is written (an input may lie inside --out). */
+  contents: Map<string, { bytes: Buffer; mode: number }>;
   /** The folder the copies' paths are relative to. */
   root: string;
 }
 
-function read(path: string, why: string): string {
+function read(path: string, why: string): { bytes: Buffer; mode: number } {
   try {
-    return readFileSync(path, "utf8");
+    return { bytes: readFileSync(path), mode: statSync(path).mode & 0o777 };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") throw new PluginError(`${why}: no such file`, true);
@@ -65,10 +67,12 @@ export function loadSources(files: string[], cwd: string): PluginSources {
   const asked: ServedFile[] = [];
   const seen = new Set<string>();
   const copies: string[] = [];
+  const contents = new Map<string, { bytes: Buffer; mode: number }>();
   const visit = (abs: string, shown: string, from?: string): ServedFile => {
     if (extname(abs) !== ".pw") throw new PluginError(`${shown}: a plugin serves .pw files (Patchwork programs)`, true);
-    const text = read(abs, from ? `${from} imports ${shown}` : shown);
-    const file = parsed(abs, text, shown);
+    const content = read(abs, from ? `${from} imports ${shown}` : shown);
+    contents.set(abs, content);
+    const file = parsed(abs, content.bytes.toString("utf8"), shown);
     seen.add(abs);
     copies.push(abs);
     for (const dep of importedFiles(file.program, moduleDir(abs, cwd))) {
@@ -79,12 +83,12 @@ export function loadSources(files: string[], cwd: string): PluginSources {
   for (const f of expandFolders(files, cwd)) {
     const abs = resolve(cwd, f);
     if (seen.has(abs)) {
-      if (!asked.some((a) => a.fileName === abs)) asked.push(parsed(abs, readFileSync(abs, "utf8"), f));
+      if (!asked.some((a) => a.fileName === abs)) asked.push(parsed(abs, contents.get(abs)!.bytes.toString("utf8"), f));
       continue;
     }
     asked.push(visit(abs, f));
   }
-  return { files: asked, copies, root: commonFolder(copies) };
+  return { files: asked, copies, contents, root: commonFolder(copies) };
 }
 
 /** The paths with each folder replaced by its `.pw` files (as `patchwork mcp` reads a folder), relative to `cwd`. */

@@ -5,13 +5,16 @@
  * marketplace of it, so `claude plugin marketplace add DIR` and `claude plugin install
  * NAME@patchwork-NAME` work, and so does loading DIR as a local plugin.
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import { kebabCase, pluginName } from "../names.js";
 import { servedEntries } from "../served.js";
 import { fileHeader } from "./header.js";
 import { commandMd, marketplaceJson, marketplaceName, mcpJson, pluginJson, skillMd, type PluginMeta } from "./render.js";
+import { checkOut, replaceOut, type PluginFile } from "./out-folder.js";
 import { copyPath, loadSources, PluginError } from "./sources.js";
+
+/** The longest `@command` name: a command is a file name and a `/name` to type (as tool names: 64). */
+const COMMAND_NAME_MAX = 64;
 
 export interface PluginOptions {
   /** The `.pw` files whose skills and commands the plugin offers (relative to `cwd`). */
@@ -22,6 +25,8 @@ export interface PluginOptions {
   agent?: string;
   /** The command line that starts Patchwork in .mcp.json (default `patchwork`). */
   command?: string[];
+  /** More options of `patchwork mcp` for .mcp.json (`--no-agent`, `--timeout 60`…). */
+  serveOptions?: string[];
   /** The plugin's name (default: the first file's `pluginName`). */
   name?: string;
   /** Default: process.cwd(). */
@@ -53,15 +58,10 @@ function uniqueNames(): (name: string) => string {
   };
 }
 
-/** A folder that may be (re)written: absent, empty, or a plugin written before. */
-function prepareOut(dir: string): void {
-  if (existsSync(dir)) {
-    const names = readdirSync(dir);
-    if (names.length > 0 && !existsSync(join(dir, ".claude-plugin", "plugin.json")))
-      throw new PluginError(`${dir}: not empty and not a plugin: give --out a new or empty folder`, true);
-    for (const generated of [".claude-plugin", "skills", "commands", "pw", ".mcp.json"]) rmSync(join(dir, generated), { recursive: true, force: true });
-  }
-  mkdirSync(dir, { recursive: true });
+/** Refuses a `@command` name too long to be a command (and a file name). */
+function checkCommandName(name: string, label: string): void {
+  if (name.length > COMMAND_NAME_MAX)
+    throw new PluginError(`${label}: @command ${name.slice(0, 20)}… (${name.length} characters): a command name has at most ${COMMAND_NAME_MAX} characters`, true);
 }
 
 /** Writes the plugin and says what it holds. Throws PluginError for a user error. */
@@ -83,12 +83,12 @@ export function writePlugin(options: PluginOptions): PluginResult {
     author: header.author ?? "Patchwork Compiler",
   };
   const dir = resolve(cwd, options.out);
-  prepareOut(dir);
+  checkOut(dir, options.out);
   const files = new Map<string, string>();
   files.set(".claude-plugin/plugin.json", pluginJson(meta));
   files.set(".claude-plugin/marketplace.json", marketplaceJson(meta));
   const copies = sources.files.map((f) => copyPath(sources, f.fileName));
-  files.set(".mcp.json", mcpJson(options.command ?? ["patchwork"], copies, options.agent));
+  files.set(".mcp.json", mcpJson(options.command ?? ["patchwork"], copies, options.agent, options.serveOptions));
   const skillName = uniqueNames();
   const commandName = uniqueNames();
   const skills: PluginResult["skills"] = [];
@@ -101,20 +101,15 @@ export function writePlugin(options: PluginOptions): PluginResult {
       skills.push({ name: `${name}:${skill}`, tool: s.tool });
     }
     for (const c of s.commands) {
+      checkCommandName(c, label);
       const command = commandName(kebabCase(c));
       files.set(`commands/${command}.md`, commandMd(s, meta, skill, label));
       commands.push(`${name}:${command}`);
     }
   }
-  for (const [path, text] of files) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  for (const abs of sources.copies) {
-    const target = join(dir, copyPath(sources, abs));
-    mkdirSync(dirname(target), { recursive: true });
-    copyFileSync(abs, target);
-  }
+  const plugin: PluginFile[] = [...files].map(([path, bytes]) => ({ path, bytes }));
+  for (const abs of sources.copies) plugin.push({ path: copyPath(sources, abs), ...sources.contents.get(abs)! });
+  replaceOut(dir, options.out, plugin);
   const written = [...files.keys(), ...sources.copies.map((abs) => copyPath(sources, abs))].sort();
   return { dir, meta, marketplace: marketplaceName(name), skills, commands, written };
 }

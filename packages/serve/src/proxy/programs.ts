@@ -9,9 +9,10 @@ import { isAbsolute, resolve } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { SourceFile, type Diagnostic, type Program } from "@patchwork/parser";
 import { countThinks, entryResultText, type JsonValue } from "@patchwork/interpreter";
-import type { EvaluatorSession, ProgramResult, SessionEntry, UsageFigures } from "@patchwork/agent";
+import { ShellRunner, type EvaluatorSession, type ProgramResult, type SessionEntry, type UsageFigures } from "@patchwork/agent";
 import { diagnosticsText } from "../diagnostics.js";
 import { parsePanelProgram, splitNamedArgs } from "./prompts.js";
+import { PlanView, type PlanOptions } from "./plan.js";
 import { ProgramView } from "./view.js";
 
 /** What a program run needs of an editor session. */
@@ -28,8 +29,15 @@ export interface PanelSession {
 export class PanelPrograms {
   private readonly usageTotals = new Map<string, { used: number; size: number; cost: Record<string, number> }>();
 
-  /** `update`: sends a `session/update` of the editor session. */
-  constructor(private readonly update: (sessionId: string, update: acp.SessionUpdate) => void) {}
+  /**
+   * `update`: sends a `session/update` of the editor session. `planOptions`: the plan's
+   * (`{enabled: false}`: none, for benchmarks); `onPlan`: told each program's plan traffic.
+   */
+  constructor(
+    private readonly update: (sessionId: string, update: acp.SessionUpdate) => void,
+    private readonly planOptions: PlanOptions = {},
+    private readonly onPlan?: (sent: { plans: number; bytes: number }) => void,
+  ) {}
 
   /** The session's usage totals are dropped when it closes. */
   forget(sessionId: string): void {
@@ -91,6 +99,25 @@ export class PanelPrograms {
   }
 
   /**
+   * A prompt `$ command`: runs it with `/bin/sh` in the session's folder (its own process group,
+   * killed on cancel) and shows it as a tool call, then its output and exit status as the reply.
+   */
+  async runShell(session: PanelSession, command: string, signal: AbortSignal): Promise<acp.PromptResponse> {
+    const toolCallId = `sh-prompt-${++session.programs}`;
+    this.update(session.id, { sessionUpdate: "tool_call", toolCallId, title: `$ ${command}`.slice(0, 120), kind: "execute", status: "in_progress", rawInput: { command } });
+    const runner = new ShellRunner({ env: process.env, stdin: "ignore" });
+    const kill = () => runner.killAll();
+    signal.addEventListener("abort", kill, { once: true });
+    const result = await runner.run(command, session.cwd, undefined).finally(() => signal.removeEventListener("abort", kill));
+    const ok = result.status === 0;
+    this.update(session.id, { sessionUpdate: "tool_call_update", toolCallId, status: ok ? "completed" : "failed" });
+    if (signal.aborted) return { stopReason: "cancelled" };
+    const output = `${result.stdout}${result.stderr}`;
+    const status = ok ? "exit status 0" : `exit status ${result.status}: the command failed`;
+    return this.reply(session, `${output}${output === "" || output.endsWith("\n") ? "" : "\n"}(${status})\n`);
+  }
+
+  /**
    * Runs a program on the session's evaluator and answers the turn. `echo`: a prompt that ends
    * with a bare expression shows its value as a REPL does, in a form that tells an array from a
    * string (`→ ["a","b"] (array)`).
@@ -102,8 +129,12 @@ export class PanelPrograms {
     main: SourceFile,
   ): Promise<acp.PromptResponse> {
     const view = new ProgramView(`pw${session.programs}`, (update) => this.update(session.id, update));
+    const plan = new PlanView((update) => this.update(session.id, update), this.planOptions);
     session.view = view;
     let result: ProgramResult | null = null;
+    // A cancelled program's plan stops at once (its events may still come while it unwinds).
+    const stopPlan = () => plan.stop();
+    signal.addEventListener("abort", stopPlan, { once: true });
     try {
       result = await session.evaluator.run(program.source, program.fileName, {
         signal,
@@ -111,12 +142,18 @@ export class PanelPrograms {
         // Its think blocks' sessions are made ahead (the panel's asks are answered by the agent too).
         thinks: program.thinks,
         onOutput: (text) => view.output(text),
-        onEvent: (event) => view.event(event),
+        onEvent: (event) => {
+          view.event(event);
+          plan.event(event);
+        },
         onShellStart: (id, command) => view.shellStart(id, command),
         onShellEnd: (id, r) => view.shellEnd(id, r),
       });
     } finally {
       session.view = null;
+      signal.removeEventListener("abort", stopPlan);
+      plan.finish(signal.aborted);
+      this.onPlan?.(plan.sent);
     }
     // An entry's return value follows its output, as on every host (entryResultText).
     if (result.ok && result.entry !== undefined) {

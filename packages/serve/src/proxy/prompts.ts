@@ -1,7 +1,8 @@
 /**
  * Which prompts of the agent panel are Patchwork (design.md §7): a prompt whose text starts
  * with `{` (the block is the program), a prompt that is one fenced ```patchwork block, and
- * the slash commands `/run`, `/check` and `/reset`. Everything else is the successor's.
+ * the slash commands `/run`, `/check` and `/reset`, and a prompt `$ command` (a shell command).
+ * Everything else is the successor's.
  */
 import type { ContentBlock } from "@agentclientprotocol/sdk/unstable";
 import { parse, type Diagnostic, type Program } from "@patchwork/parser";
@@ -14,6 +15,8 @@ export type PromptKind =
   | { kind: "run"; file: string; args: string[]; entry?: string }
   | { kind: "check"; file: string }
   | { kind: "reset" }
+  /** `$ command…`: runs in the session's folder, its output and exit status shown. */
+  | { kind: "shell"; command: string }
   /** A Patchwork prompt that cannot run as given (the reply says why). */
   | { kind: "refuse"; text: string };
 
@@ -39,6 +42,7 @@ export function classifyPrompt(blocks: ContentBlock[], fileCommand: CommandLooku
 
 function classifyText(text: string, trimmed: string, fileCommand: CommandLookup): PromptKind {
   if (trimmed.startsWith("{")) return { kind: "program", source: text };
+  if (trimmed.startsWith("$ ") && trimmed.slice(2).trim() !== "") return { kind: "shell", command: trimmed.slice(2).trim() };
   const fenced = FENCE.exec(trimmed);
   if (fenced) return { kind: "program", source: fenced[1]! };
   const command = /^\/([A-Za-z_][\w-]*)(?=\s|$)\s*([\s\S]*)$/.exec(trimmed);

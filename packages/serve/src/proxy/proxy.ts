@@ -15,6 +15,7 @@
 import { statSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { Readable, Writable } from "node:stream";
+import { guardedLines } from "../guard/lines.js";
 import { isAbsolute } from "node:path";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import {
@@ -30,6 +31,7 @@ import {
   type McpTransport,
 } from "@patchwork/agent";
 import { classifyPrompt, COMMANDS } from "./prompts.js";
+import type { PlanOptions } from "./plan.js";
 import { FileCommands } from "./file-commands.js";
 import { SharedAgent } from "../shared-agent.js";
 import { PanelPrograms, type PanelSession } from "./programs.js";
@@ -60,6 +62,10 @@ export interface AcpProxyOptions {
    * its own `session/new` (the benchmark's baseline).
    */
   prepareSessions?: boolean;
+  /** The plan of loops and task lists (proxy/plan.ts; `{enabled: false}`: none, the benchmark's baseline). */
+  plan?: PlanOptions;
+  /** Told each program's plan traffic (updates and bytes): the benchmark's figures. */
+  onPlan?: (sent: { plans: number; bytes: number }) => void;
 }
 
 const PROXY_INFO = { name: "patchwork", title: "Patchwork", version: "0.1.0" };
@@ -80,11 +86,20 @@ interface ProxySession extends PanelSession {
   successorCommands: acp.AvailableCommand[];
 }
 
-/** An ACP stream over a process's stdin and stdout (what an editor starts `patchwork acp` with). */
-export function stdioStream(input: NodeJS.ReadableStream = process.stdin, output: NodeJS.WritableStream = process.stdout): acp.Stream {
+/**
+ * An ACP stream over a process's stdin and stdout (what an editor starts `patchwork acp` with).
+ * Every line passes the servers' checks first (`guardedLines`: size, depth, JSON-RPC shape); a
+ * refused request is answered here and `log` says why.
+ */
+export function stdioStream(
+  input: NodeJS.ReadableStream = process.stdin,
+  output: NodeJS.WritableStream = process.stdout,
+  log: (message: string) => void = () => undefined,
+): acp.Stream {
+  const reply = (response: object) => void output.write(JSON.stringify(response) + "\n");
   return acp.ndJsonStream(
     Writable.toWeb(output as Writable) as WritableStream<Uint8Array>,
-    Readable.toWeb(input as Readable) as ReadableStream<Uint8Array>,
+    Readable.toWeb(guardedLines(input as Readable, { reply, log })) as ReadableStream<Uint8Array>,
   );
 }
 
@@ -105,10 +120,12 @@ class AcpProxy {
   private init: acp.InitializeRequest | null = null;
   private readonly sessions = new Map<string, ProxySession>();
   /** Context tokens and cost of each session's thinks so far (its `usage_update`). */
-  private readonly programs = new PanelPrograms((sessionId, update) => this.update(sessionId, update));
+  private readonly programs: PanelPrograms;
   private closed = false;
 
-  constructor(private readonly options: AcpProxyOptions) {}
+  constructor(private readonly options: AcpProxyOptions) {
+    this.programs = new PanelPrograms((sessionId, update) => this.update(sessionId, update), options.plan, options.onPlan);
+  }
 
   bind(connection: acp.AgentConnection): void {
     this.connection = connection;
@@ -342,6 +359,8 @@ class AcpProxy {
           return await this.programs.runPanelProgram(session, kind.source, controller.signal);
         case "run":
           return await this.programs.runFile(session, kind.file, kind.args, controller.signal, kind.entry);
+        case "shell":
+          return await this.programs.runShell(session, kind.command, controller.signal);
       }
     } finally {
       session.turn = null;
