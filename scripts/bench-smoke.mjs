@@ -47,6 +47,8 @@ const runs = [
       `^patchwork check hello.pw \\(no cache\\) +${number} ms +${number}× +${number} ms +${number}×`,
       `^patchwork check hello.pw \\(warm\\) +${number} ms +${number}× +${number} ms +${number}×`,
       `^patchwork --version +${number} ms +${number}× +${number} ms +${number}×`,
+      `^patchwork fmt --check hello.pw \\(warm\\) +${number} ms +${number}× +${number} ms +${number}×`,
+      `^  the same, no Node compile cache +${number} ms +${number}× +${number} ms +${number}×`,
       `^tables( +${number} / ${number}){5}$`,
       `^full( +${number} / ${number}){5}$`,
     ],

@@ -67,6 +67,10 @@ const commands = [
   // Options before the file take the fast path as options after it do (issue 26): both warm.
   { label: "patchwork run hello.pw --no-agent (warm)", args: [bin, "run", "examples/hello.pw", "--no-agent"], env: warm, goal: 1.5 },
   { label: "patchwork run --no-agent hello.pw (warm)", args: [bin, "run", "--no-agent", "examples/hello.pw"], env: warm, goal: 1.5 },
+  // A command main.ts answers (its ES modules: bundle/index.js and chunks), with Node's compile
+  // cache that the launcher turns on from Node 22 (decision 0024), and without it (Node 20 has none).
+  { label: "patchwork fmt --check hello.pw (warm)", args: [bin, "fmt", "--check", "examples/hello.pw"], env: warm },
+  { label: "  the same, no Node compile cache", args: [bin, "fmt", "--check", "examples/hello.pw"], env: { ...warm, NODE_DISABLE_COMPILE_CACHE: "1" } },
   ...(baseline === undefined
     ? []
     : [

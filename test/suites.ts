@@ -12,6 +12,7 @@ export const endToEndSuites = [
   "packages/cli/test/budget.test.ts",
   "packages/cli/test/cache-cli.test.ts",
   "packages/cli/test/code-cache.test.ts",
+  "packages/cli/test/compile-cache.test.ts",
   "packages/cli/test/cancelled-write.test.ts",
   "packages/cli/test/acp-cli.test.ts",
   "packages/cli/test/entry-results.test.ts",

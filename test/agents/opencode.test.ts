@@ -8,7 +8,7 @@ import { writeFileSync, readFileSync } from "node:fs";
 import { expect, it } from "vitest";
 import { opencode } from "./chat-setups.js";
 import { describeRun, runAgent, type AgentSetup } from "./harness.js";
-import { agentSuite, describeAgent, expectThinkError, ONE_DO, type AgentSpec } from "./suite.js";
+import { agentSuite, describeAgent, expectThinkError, nestedRules, ONE_DO, type AgentSpec } from "./suite.js";
 import { expectSuccessorWorks } from "./successor.js";
 
 const spec: AgentSpec = {
@@ -29,12 +29,7 @@ describeAgent("OpenCode (opencode acp)", spec, () => {
       const r = await runAgent(opencode, {
         program: "examples/nested.json",
         args: ["--verbose"],
-        rules: [
-          { when: "Categorize this document", afterTool: false, reply: { call: 0 } },
-          { when: "Extract the dollar amount", afterTool: false, reply: { call: 0 } },
-          { when: "Categorized as: RECEIPT", afterTool: true, reply: { text: "RECEIPT" } },
-          { when: "Amount: $542.00", afterTool: true, reply: { text: "542.00" } },
-        ],
+        rules: nestedRules,
       });
       expect(r.code, describeRun(r)).toBe(0);
       expect(r.stdout, describeRun(r)).toBe("Categorized as: RECEIPT\nAmount: $542.00\n");

@@ -71,6 +71,15 @@ export const oneDoRules = (text: string): Rule[] => [
 ];
 
 /** A loop of `n` thinks with one do block each. */
+/** The fake model's answers for examples/nested.json: each think calls its do block (a think inside the outer one's). */
+export const nestedRules: Rule[] = [
+  { when: "Categorize this document", afterTool: false, reply: { call: 0 } },
+  { when: "Extract the dollar amount", afterTool: false, reply: { call: 0 } },
+  // The outer do's result holds the inner think's output too: match it first.
+  { when: "Categorized as: RECEIPT", afterTool: true, reply: { text: "RECEIPT" } },
+  { when: "Amount: $542.00", afterTool: true, reply: { text: "542.00" } },
+];
+
 export const loopSource = (n: number) => `for i in 1...${n} {
     var v = think {
         Item \${i}: pick the block.
@@ -110,13 +119,7 @@ export function agentSuite(setup: AgentSetup, spec: AgentSpec): void {
   it("runs examples/nested.json: a think inside a do block, two sessions at once", async () => {
     const r = await runAgent(setup, {
       program: "examples/nested.json",
-      rules: [
-        { when: "Categorize this document", afterTool: false, reply: { call: 0 } },
-        { when: "Extract the dollar amount", afterTool: false, reply: { call: 0 } },
-        // The outer do's result holds the inner think's output too: match it first.
-        { when: "Categorized as: RECEIPT", afterTool: true, reply: { text: "RECEIPT" } },
-        { when: "Amount: $542.00", afterTool: true, reply: { text: "542.00" } },
-      ],
+      rules: nestedRules,
     });
     expect(r.code, describeRun(r)).toBe(0);
     expect(r.stdout).toBe("Categorized as: RECEIPT\nAmount: $542.00\n");

@@ -6,7 +6,7 @@
 import type { ToolCallContent, ToolCallLocation } from "@agentclientprotocol/sdk/unstable";
 import type { ChildResult, PwEvent, ThinkRequest } from "@patchwork/interpreter";
 import type { UsageFigures } from "./acp/turn-record.js";
-import type { RunTotals } from "./batch/totals.js";
+import type { RunTotals } from "./batch/run-totals.js";
 
 /** Runs `do` child `index` of the think on the evaluator thread; resolves with its text or error. */
 export type AsyncRunChild = (index: number) => Promise<ChildResult>;

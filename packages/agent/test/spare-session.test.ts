@@ -109,13 +109,14 @@ describe("sessions made ahead of need", () => {
       ],
     });
     const logFile = (script as { logFile: string }).logFile;
-    // An evaluator whose loading waits (up to 20 s) until the agent has been asked for a session.
+    // An evaluator whose loading waits (up to 20 s) until the agent has been asked for both sessions
+    // (waiting for the first only raced the second's request: a Node 24 thread starts sooner).
     const slow = join(scratch, "slow-evaluator.mjs");
     writeFileSync(
       slow,
       `import { appendFileSync, existsSync, readFileSync } from "node:fs";
 const deadline = Date.now() + 20000;
-while (Date.now() < deadline && !(existsSync(${JSON.stringify(logFile)}) && readFileSync(${JSON.stringify(logFile)}, "utf8").includes("session requested"))) await new Promise((r) => setTimeout(r, 20));
+while (Date.now() < deadline && !(existsSync(${JSON.stringify(logFile)}) && readFileSync(${JSON.stringify(logFile)}, "utf8").includes("session requested: 2"))) await new Promise((r) => setTimeout(r, 20));
 appendFileSync(${JSON.stringify(logFile)}, "evaluator loaded\\n");
 export * from ${JSON.stringify(pathToFileURL(fakeEvaluator).href)};
 `,

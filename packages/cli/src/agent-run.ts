@@ -19,7 +19,7 @@ import { batchPolicy } from "./batch-options.js";
 import type { EarlyAgent } from "./early-agent.js";
 import type { Recording } from "./recording.js";
 import { parseAhead } from "./programs.js";
-import { NO_AGENT_NOTICE, openCache, showResult, type RunArgs } from "./run-command.js";
+import { NO_AGENT_NOTICE, openCache, showResult, type RunArgs } from "./run-shared.js";
 import type { Terminal } from "./terminal.js";
 import { configureVendorCache } from "./vendor.js";
 import type { Fleet } from "@patchwork/fleet";

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { resolve } from "node:path";
 import type { Fleet } from "@patchwork/fleet";
 import type { Recording } from "./recording.js";
-import type { RunArgs } from "./run-command.js";
+import type { RunArgs } from "./run-shared.js";
 import type { Terminal } from "./terminal.js";
 import { EXIT_USAGE } from "./usage-error.js";
 

@@ -17,6 +17,8 @@ export function launch(argv: string[]): void {
   const run = fastRunArgs(argv);
   answer(argv, run).then(async (status) => {
     if (status !== undefined) process.exit(status);
+    // Node ≥ 22: main's ES modules compiled from the cache directory (decision 0024).
+    await (await import("./compile-cache.js")).enableCompileCache(argv);
     // A replay going on with an agent: its evaluator thread starts before main's modules load.
     const ahead = await replayThread(run);
     // (A computed specifier: the bundler leaves main's ES modules out of this file.)

@@ -43,7 +43,7 @@ export interface InterpreterOptions {
 
 export class InterpreterCore {
   readonly runtime: Runtime;
-  private readonly modules: Modules;
+  readonly modules: Modules;
   /** The last program run by `continue` (the next one continues it). */
   private previous: ModuleCtx | null = null;
 

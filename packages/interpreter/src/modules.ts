@@ -19,7 +19,7 @@ import { raise } from "./errors.js";
 import { checkAssignable } from "./types/check.js";
 import { markUnexported, unexportedHint } from "./module-objects.js";
 import { NORMAL, RETURN, type Runtime } from "./runtime.js";
-import { fromJson, PwFunction, type CompiledFunction, type PwObject, type Value } from "./values.js";
+import { fromJson, PwFunction, type CompiledFunction, type PwObject, type ResumableFunction, type Value } from "./values.js";
 
 export type ParseFn = (source: string, fileName: string) => { program: Program | null; error: string | null };
 
@@ -113,6 +113,8 @@ export class Modules implements ModuleLoader {
   /** Every program loaded (the main one first), to find the file of a node after the fact. */
   private readonly programs: { program: Program; fileName: string }[] = [];
   private importDepth = 0;
+  /** Set while a resumable task runs (run-task.ts): gives each user function its resumable form's compiler. */
+  resumer: ((m: ModuleCtx) => (fn: PwFunction) => ResumableFunction | null) | null = null;
   constructor(
     private readonly rt: Runtime,
     private readonly parse: ParseFn,
@@ -191,7 +193,7 @@ export class Modules implements ModuleLoader {
 
   /** A fun, skill or task is a function; a worker wraps one (calling it makes a task). */
   private functionValue(name: string, decl: FunDecl, m: ModuleCtx): Value {
-    const fn = new PwFunction(name, decl, functionCompiler(m), m.rt.resumer?.(m) ?? null);
+    const fn = new PwFunction(name, decl, functionCompiler(m), this.resumer?.(m) ?? null);
     return decl.flavor === "worker" ? new PwWorkerFn(fn, m.fileName) : fn;
   }
 

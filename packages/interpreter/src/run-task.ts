@@ -44,7 +44,7 @@ export function* runTaskResumable(
   if (diags.some((d) => d.severity === "error")) return { value: null, output: "", diagnostics: diags, ok: false };
   const interp = new InterpreterCore(options, parseModule);
   const rt = interp.runtime;
-  rt.resumer = resumableCompiler;
+  interp.modules.resumer = resumableCompiler;
   const out: string[] = [];
   rt.captures.push(out);
   const deferred: { entry: Parameters<NonNullable<Runtime["deferEntry"]>>[0] | null } = { entry: null };

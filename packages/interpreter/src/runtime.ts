@@ -7,9 +7,8 @@
 import type { Node, Span } from "@patchwork/parser";
 import { raise, runtimeError, type RuntimeError } from "./errors.js";
 import type { Agent, Host, PwEvent, Workers } from "./ports.js";
-import { NestingError, type PwFunction, type ResumableFunction, type Value } from "./values.js";
-import type { ModuleCtx } from "./compiler/scope.js";
-import { PwSelf, type PwWorkerFn } from "./workers/objects.js";
+import { NestingError, type PwFunction, type Value } from "./values.js";
+import type { PwWorkerFn } from "./workers/worker-fn.js";
 
 /** Completion signals returned by compiled statements. */
 export const NORMAL = 0;
@@ -105,11 +104,8 @@ export class Runtime {
    * being called, and its driver runs it in resumable form.
    */
   deferEntry: ((entry: { fn: PwFunction | PwWorkerFn; args: Value[]; fileName: string; name: string }) => void) | null = null;
-  /** Set while a resumable task runs (run-task.ts): gives each user function its resumable form's compiler. */
-  resumer: ((m: ModuleCtx) => (fn: PwFunction) => ResumableFunction | null) | null = null;
   /** Runs worker tasks and carries mailbox messages (set by the Interpreter). */
   workers!: Workers;
-  private selfObject: PwSelf | null = null;
   /** The file of a node of any loaded module (set by the module loader; used for errors only). */
   fileOf: ((node: Node) => string | undefined) | null = null;
 
@@ -202,11 +198,6 @@ export class Runtime {
     const site = this.callSite;
     const file = site ? (this.fileOf?.(site) ?? fileName) : fileName;
     return runtimeError("PW3070", site?.span ?? span, file, { limit: this.maxDepth, detail });
-  }
-
-  /** The value of `self`. */
-  self(): PwSelf {
-    return (this.selfObject ??= new PwSelf(this));
   }
 
   write(text: string): void {

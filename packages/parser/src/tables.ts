@@ -5,7 +5,7 @@
  * (scripts/generate-parser-tables.mjs). Without them (a bare `tsc -b`, the sources under
  * vitest) the lexer and the parser do Chevrotain's full analysis, as before.
  */
-import type { Tables } from "./precomputed.js";
+import type { Tables } from "./stored-tables.js";
 
 /** The tables (parsed on the first call, so that importing the package costs nothing). */
 export function loadTables(): Tables | undefined {

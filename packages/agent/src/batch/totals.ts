@@ -11,19 +11,9 @@
  *   (an agent that reports tokens but no cost has `cost: null`).
  */
 import type { RunEvent } from "../types.js";
+import type { RunTotals } from "./run-totals.js";
 
-/** The figures of a run so far (or at its end). */
-export interface RunTotals {
-  thinks: number;
-  replayed: number;
-  retried: number;
-  failed: number;
-  inputTokens: number | null;
-  outputTokens: number | null;
-  /** By currency; null when the agent reported no cost. */
-  cost: Record<string, number> | null;
-  wallMs: number;
-}
+export type { RunTotals } from "./run-totals.js";
 
 /** `self.session.usage`: what the run has spent so far (language.md §4). */
 export interface SessionUsageFigures {

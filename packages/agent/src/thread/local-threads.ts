@@ -14,7 +14,7 @@ import { AgentCodes } from "../errors.js";
 import type { RunEvent } from "../types.js";
 import type { EvaluatorThreadAhead } from "./ahead.js";
 import type { BatchMessage } from "./outbox.js";
-import type { PoolOptions } from "./pool.js";
+import type { PoolOptions } from "./pool-options.js";
 import type { FromThread, NextTaskMessage, WorkerInit } from "./protocol.js";
 import type { RootEnd, TaskReports, TaskScheduler, ThinkNumbers } from "./scheduler.js";
 import { TaskInits } from "./task-inits.js";

@@ -7,54 +7,21 @@
  * them finish; a task that ends stops the tasks it delegated and never awaited).
  */
 import { writeSync } from "node:fs";
-import type { DelegateMode, JoinResult, SessionUsage, WorkerFailure, WorkerTask } from "@patchwork/interpreter";
+import type { DelegateMode, JoinResult, WorkerFailure, WorkerTask } from "@patchwork/interpreter";
 import { AgentError, isFatalCode } from "@patchwork/interpreter/core";
 import type { Span } from "@patchwork/parser";
 import { AgentCodes } from "../errors.js";
 import type { AsyncAgent, RunEvent } from "../types.js";
-import type { EvaluatorThreadAhead } from "./ahead.js";
 import { taskLabel } from "../progress/labels.js";
 import { LocalThreads, type GroupLogic, type TaskRoute } from "./local-threads.js";
-import type { MailboxStoreFactory } from "./mailboxes.js";
-import type { WorkerInit } from "./protocol.js";
-import { ThinkNumbers, type RootEnd, type TaskScheduler, type TaskSchedulerFactory } from "./scheduler.js";
+import type { PoolOptions } from "./pool-options.js";
+import { ThinkNumbers, type RootEnd, type TaskScheduler } from "./scheduler.js";
 import type { EvaluatorThread, Group, HostOptions, TaskRun } from "./thread-host.js";
 
 export type { RootEnd } from "./scheduler.js";
 export { TASKS_PER_THREAD } from "./local-threads.js";
 
-export interface PoolOptions {
-  workerPath: string;
-  /** The program thread's init; task threads derive theirs from it. */
-  init: WorkerInit;
-  /** The agent runtime; null: no agent (thinks evaluate to their prompt in each thread). */
-  agent: AsyncAgent | null;
-  runSignal: AbortSignal;
-  emit: (event: RunEvent) => void;
-  env: Record<string, string | undefined>;
-  shellStdin: "ignore" | "inherit";
-  /** Most task threads running at once (threads blocked in `await` or `receive` do not count). */
-  maxWorkers: number;
-  /**
-   * Most threads using the CPU at once before another task thread starts (default: the cores).
-   * A thread blocked in a think, a shell command, `await` or `receive` uses none. Starting a
-   * thread costs CPU too; past this number, CPU-bound tasks would only share the cores (and pay
-   * for more thread starts), so a queued task waits for a thread to block or end, or for
-   * `starvedMs` without any task starting (a task may be polling for another's work).
-   */
-  cpuSlots?: number;
-  /** See `cpuSlots` (default `STARVED_MS`). */
-  starvedMs?: number;
-  onOutput: (text: string) => void;
-  /** `self.session.usage`: what the run has spent so far (default: nothing asked, nothing reported). */
-  usage?: () => SessionUsage;
-  /** The program's thread, started ahead (ahead.ts); else the pool starts it. */
-  ahead?: EvaluatorThreadAhead;
-  /** Where the worker tasks run (default: this process's threads, `LocalThreads`). */
-  scheduler?: TaskSchedulerFactory;
-  /** Where the run's mailboxes are (default: this process's memory). */
-  mailboxes?: MailboxStoreFactory;
-}
+export type { PoolOptions } from "./pool-options.js";
 
 const noAgent: AsyncAgent = {
   think: () => Promise.reject(new AgentError(AgentCodes.requestFailed, "no agent is configured")),

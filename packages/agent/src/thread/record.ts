@@ -4,15 +4,30 @@
  * entries (up to its last whole one) are replayed first and the rest asked live.
  */
 import { readFileSync } from "node:fs";
+import type { Cassette, RecordingSummary } from "@patchwork/interpreter";
 import { readCassetteText, type PwEvent, type ReadCassette } from "@patchwork/interpreter/core";
 import { JournaledRecording } from "@patchwork/interpreter/journal";
-import type { RunWithAgentOptions, RunWithAgentResult } from "./run.js";
+import type { RunEvent } from "../types.js";
 
-export async function recorded(
-  options: RunWithAgentOptions,
+/** What `recorded` uses of a run's options (run.ts's `RunWithAgentOptions`). */
+interface RecordedOptions {
+  fileName: string;
+  replay?: { cassette: Cassette; fileName?: string };
+  onEvent?: (event: RunEvent) => void;
+}
+
+/** What `recorded` uses and adds of a run's result (run.ts's `RunWithAgentResult`). */
+interface RecordedResult {
+  ok: boolean;
+  cancelled: boolean;
+  recording?: RecordingSummary & { kept: number; cut: boolean };
+}
+
+export async function recorded<Options extends RecordedOptions, Result extends RecordedResult>(
+  options: Options,
   record: { path: string; resume?: boolean },
-  traced: (options: RunWithAgentOptions) => Promise<RunWithAgentResult>,
-): Promise<RunWithAgentResult> {
+  traced: (options: Options) => Promise<Result>,
+): Promise<Result> {
   let kept: ReadCassette = { cassette: { version: 1, thinks: [] }, cut: false };
   let keptText: string | undefined;
   if (record.resume) {
@@ -34,7 +49,7 @@ export async function recorded(
     ...(keptText !== undefined ? { keptText } : {}),
   });
   const onEvent = options.onEvent;
-  let result: RunWithAgentResult | undefined;
+  let result: Result | undefined;
   try {
     result = await traced({
       ...options,

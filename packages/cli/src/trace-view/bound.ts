@@ -6,33 +6,11 @@
  * children stop growing too and only its last `TAIL` change. A node left out before it ended
  * updates its summary when it ends.
  */
-import type { DoNode, ThinkNode, TreeNode } from "./model.js";
+import type { Container, DoNode, OmittedNode, ThinkNode, TreeNode } from "./nodes.js";
 
 /** Children kept at the start and at the end of each node's list. */
 export const HEAD = 50;
 export const TAIL = 10;
-
-export interface OmittedNode {
-  kind: "omitted";
-  /** Nodes left out here (siblings), and everything under them. */
-  count: number;
-  thinks: number;
-  dos: number;
-  shells: number;
-  notes: number;
-  /** Failed thinks and `do` calls, commands that exited non-zero, error notes. */
-  failed: number;
-  /** Left out before they ended (and not ended since). */
-  unfinished: number;
-  /** The time the left-out nodes span (ms since the run started). */
-  start: number;
-  end: number;
-}
-
-export interface Container {
-  children: TreeNode[];
-  omitted?: OmittedNode;
-}
 
 /**
  * Adds `node` to `into`'s children, or to its summary. Returns how many nodes this left out

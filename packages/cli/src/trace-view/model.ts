@@ -8,74 +8,10 @@
  * `omitted` node (bound.ts), so the views of a huge run stay readable and say what they left out.
  */
 import type { TraceRecord, UsageFigures } from "@patchwork/agent";
-import { attach, endOf, type Container, type OmittedNode } from "./bound.js";
+import { attach, endOf } from "./bound.js";
+import type { Container, DoNode, LoopNode, NoteNode, OmittedNode, ShellNode, ThinkNode, TreeNode } from "./nodes.js";
 
-export type { OmittedNode } from "./bound.js";
-
-export interface ThinkNode {
-  kind: "think";
-  id: number;
-  mode: "think" | "ask";
-  at: string;
-  prompt: string;
-  start: number;
-  durationMs: number | null;
-  ok: boolean | null;
-  reply: string | null;
-  error: string | null;
-  repairs: number;
-  /** Times the think was asked again after a transient failure (`think-retry` records), and the last reason. */
-  retries?: { count: number; reason: string };
-  usage: UsageFigures | null;
-  children: TreeNode[];
-  omitted?: OmittedNode;
-  /** Left out while unfinished: its end updates that summary. */
-  omittedInto?: OmittedNode;
-}
-
-export interface DoNode {
-  kind: "do";
-  id: number;
-  think: number;
-  index: number;
-  start: number;
-  durationMs: number | null;
-  ok: boolean | null;
-  output: string | null;
-  error: string | null;
-  children: TreeNode[];
-  omitted?: OmittedNode;
-  omittedInto?: OmittedNode;
-}
-
-export interface ShellNode {
-  kind: "shell";
-  command: string;
-  status: number;
-  start: number;
-  durationMs: number | null;
-}
-
-export interface NoteNode {
-  kind: "note";
-  severity: "error" | "warning";
-  text: string;
-  start: number;
-}
-
-/** A `for` loop (or a delegate task list): where, how many items, how many done, how long. */
-export interface LoopNode {
-  kind: "loop";
-  /** `loop at FILE:LINE`, `delegate of 3 tasks`. */
-  what: string;
-  total: number | null;
-  done: number | null;
-  start: number;
-  durationMs: number | null;
-  ok: boolean | null;
-}
-
-export type TreeNode = ThinkNode | DoNode | ShellNode | NoteNode | LoopNode | OmittedNode;
+export type { DoNode, LoopNode, NoteNode, OmittedNode, ShellNode, ThinkNode, TreeNode } from "./nodes.js";
 
 export interface RunTree {
   program: string;

@@ -8,7 +8,7 @@ import { arrayMethods } from "../methods/array.js";
 import { stringMethods } from "../methods/string.js";
 import { RETURN, type Runtime } from "../runtime.js";
 import { PwBuiltin, PwFunction, PwOpaque, typeName, type CompiledFunction, type Value } from "../values.js";
-import { opaqueCall, PwTask, PwWorkerFn } from "../workers/objects.js";
+import { opaqueCall, PwTask, PwWorkerFn, selfOf } from "../workers/objects.js";
 import { compileExpr, describe } from "./expr.js";
 import type { Cx } from "./scope.js";
 import type { ExprFn } from "./types.js";
@@ -206,7 +206,7 @@ function settledDelegation(e: CallExpr, callee: MemberExpr, cx: Cx): ExprFn | nu
   const args = inner.args.map((a) => compileExpr(a, cx));
   const settle = methodInvoker(e, callee, e.args.map((a) => compileExpr(a, cx)), cx);
   const site = new CallSite(rt, cx.m.fileName, inner.span, "delegate", inner);
-  return (f) => settle(rt.self().call("delegate", evalArgs(args, f), site, "settle"), f);
+  return (f) => settle(selfOf(rt).call("delegate", evalArgs(args, f), site, "settle"), f);
 }
 
 /**

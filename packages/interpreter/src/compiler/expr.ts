@@ -4,7 +4,7 @@
  */
 import type { ArrayLit, AssignExpr, AwaitExpr, Expr, Ident, ObjectLit, StringLit, UpdateExpr } from "@patchwork/parser";
 import { CallSite } from "../builtins/types.js";
-import { awaitValue } from "../workers/objects.js";
+import { awaitValue, selfOf } from "../workers/objects.js";
 import { raise, RuntimeError } from "../errors.js";
 import { isBuiltinName, builtinValue } from "../builtins/index.js";
 import { checkAssignable } from "../types/check.js";
@@ -68,7 +68,7 @@ export function compileExpr(e: Expr, cx: Cx): ExprFn {
       return compileThrow(e.value, e, cx);
     case "Self": {
       const rt = cx.m.rt;
-      return () => rt.self();
+      return () => selfOf(rt);
     }
     case "Await":
       return compileAwait(e, cx);

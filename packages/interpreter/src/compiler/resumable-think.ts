@@ -6,7 +6,7 @@
 import type { Expr, Stmt, ThinkExpr } from "@patchwork/parser";
 import { AgentError, type ThinkAnswer } from "../ports.js";
 import type { Value } from "../values.js";
-import type { GenExpr } from "./resumable.js";
+import type { GenExpr } from "./resumable-types.js";
 import type { Cx } from "./scope.js";
 import { compileThinkSteps, showAnswer } from "./think.js";
 

@@ -32,17 +32,12 @@ import { childCx, type Cx } from "./scope.js";
 import { compileStatements, compileStmt, iterationItems } from "./stmt.js";
 import { loopEnd, loopItem, loopStart, rangeItems } from "./loop-progress.js";
 import { suspendableThink, thinkGen, typedThink } from "./resumable-think.js";
+import type { GenExpr, Resumable, Wait, WaitAnswer } from "./resumable-types.js";
 import type { StmtFn } from "./types.js";
 
-/** What a resumable task waits for; its driver answers with the Workers' result. */
-export type Wait =
-  | { kind: "receive"; mailbox: string; timeoutMs: number }
-  | { kind: "join"; group: number }
-  | { kind: "think"; request: ThinkRequest };
-export type WaitAnswer = ReceiveResult | JoinResult | ThinkAnswer;
-export type Resumable<T> = Generator<Wait, T, WaitAnswer>;
+export type { GenExpr, Resumable, Wait, WaitAnswer } from "./resumable-types.js";
+
 type GenStmt = (f: Value[]) => Resumable<number>;
-export type GenExpr = (f: Value[]) => Resumable<Value>;
 
 // ───────────────────────────── which statements wait ─────────────────────────────
 

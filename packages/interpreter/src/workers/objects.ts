@@ -9,24 +9,9 @@ import { errorObject, isFatalCode, raise, RuntimeError } from "../errors.js";
 import type { DelegateMode, JoinResult, JsonValue, ReceiveResult, TaskOutcome, WorkerFailure, WorkerTask } from "../ports.js";
 import type { Runtime } from "../runtime.js";
 import { fromJson, PwBuiltin, PwFunction, PwOpaque, toJson, toText, typeName, type Value } from "../values.js";
+import type { PwWorkerFn } from "./worker-fn.js";
 
-/** A `worker` item: called in `self.delegate([…])` it makes a task; called anywhere else it runs. */
-export class PwWorkerFn extends PwOpaque {
-  readonly typeName = "function";
-  constructor(
-    readonly fn: PwFunction,
-    /** The file that declares it: a worker thread loads it from there. */
-    readonly fileName: string,
-  ) {
-    super();
-  }
-  get name(): string {
-    return this.fn.name;
-  }
-  text(): string {
-    return `<worker ${this.fn.name}>`;
-  }
-}
+export { PwWorkerFn } from "./worker-fn.js";
 
 /** `w(args)`: a worker task not started yet. */
 export class PwTask extends PwOpaque {
@@ -149,6 +134,15 @@ export class PwSelf extends PwOpaque {
     if (args.length !== 1) site.fail("takes one array of worker tasks, e.g. self.delegate([a(), b()])");
     return delegate(this.rt, args[0]!, site, mode);
   }
+}
+
+const selves = new WeakMap<Runtime, PwSelf>();
+
+/** The value of `self` (one per run). */
+export function selfOf(rt: Runtime): PwSelf {
+  let self = selves.get(rt);
+  if (!self) selves.set(rt, (self = new PwSelf(rt)));
+  return self;
 }
 
 /** Starts the tasks of `list` together; their results come with `.await`. */

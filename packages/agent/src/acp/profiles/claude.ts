@@ -21,7 +21,7 @@
  * requests) then decides each tool call and our permission policy is never asked.
  */
 import type * as acp from "@agentclientprotocol/sdk/unstable";
-import type { AgentProfile } from "./index.js";
+import type { AgentProfile } from "./types.js";
 import { chooseMode } from "./modes.js";
 import { overloadIn, type ThinkFailure, type Transient } from "../../batch/transient.js";
 

@@ -10,7 +10,7 @@
  * `--permissions`. `workspace-write` would let Codex edit the workspace without asking and
  * `agent-full-access` asks nothing. See docs/decisions/ (Codex's mode).
  */
-import type { AgentProfile, PermissionToolCall, ProfileSession } from "./index.js";
+import type { AgentProfile, PermissionToolCall, ProfileSession } from "./types.js";
 import { chooseMode } from "./modes.js";
 
 /** The mode every Codex session is put in: the one that asks the client before anything that matters. */

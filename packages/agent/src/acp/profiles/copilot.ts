@@ -10,7 +10,7 @@
  * request of Copilot is ever taken for ours. A `do` call it reports failed (an agent started
  * without that flag denies it) makes the think fail (PW4017).
  */
-import type { AgentProfile } from "./index.js";
+import type { AgentProfile } from "./types.js";
 
 export const copilotProfile: AgentProfile = {
   name: "copilot",

@@ -3,7 +3,7 @@
  * `session/close` (0.61): every session stays in the process until the run ends, about 0.4 MB
  * of heap each; nothing else in its ACP agent frees one.
  */
-import type { AgentProfile } from "./index.js";
+import type { AgentProfile } from "./types.js";
 
 export const geminiProfile: AgentProfile = {
   name: "gemini",

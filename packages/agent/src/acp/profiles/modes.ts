@@ -1,5 +1,5 @@
 /** Choosing an agent's session mode through ACP, for the profiles that need one. */
-import type { ProfileSession } from "./index.js";
+import type { ProfileSession } from "./types.js";
 
 /**
  * Puts the session in mode `modeId` with `session/set_mode`, unless it is in it already. An

@@ -16,7 +16,7 @@
  * for ours: if a user's OpenCode configuration asks before MCP tools, our `do` is denied and
  * the think fails (PW4017), never silently.
  */
-import type { AgentProfile } from "./index.js";
+import type { AgentProfile } from "./types.js";
 
 export const opencodeProfile: AgentProfile = {
   name: "opencode",

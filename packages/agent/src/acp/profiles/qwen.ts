@@ -18,7 +18,7 @@
  * request's title is the model's arguments; `toolCall._meta.toolName` is the registered name
  * of the tool about to run (`mcp__<server>__<tool>`).
  */
-import type { AgentProfile, ProfileSession } from "./index.js";
+import type { AgentProfile, ProfileSession } from "./types.js";
 import { chooseMode } from "./modes.js";
 
 /** Qwen Code's mode that asks the client before tools that are not read-only. */
