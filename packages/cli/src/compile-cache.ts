@@ -1,7 +1,7 @@
 // Node ≥ 22.1 can keep the compiled code of the modules a process loads, between processes
 // (`module.enableCompileCache`). The launcher turns it on before it imports main.ts's ES modules
 // (bundle/index.js and its chunks, which Node 20 compiles afresh in every process), in the cache
-// directory's `node-compile-cache/` (decision 0024). Node 20 has no such cache: nothing happens
+// directory's `node-compile-cache/` (decision 0030). Node 20 has no such cache: nothing happens
 // there, and the fast commands keep their own scripts' code cache on every Node (decisions 17–20).
 import { lstatSync, mkdirSync } from "node:fs";
 import * as nodeModule from "node:module";

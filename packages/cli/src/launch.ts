@@ -17,7 +17,7 @@ export function launch(argv: string[]): void {
   const run = fastRunArgs(argv);
   answer(argv, run).then(async (status) => {
     if (status !== undefined) process.exit(status);
-    // Node ≥ 22: main's ES modules compiled from the cache directory (decision 0024).
+    // Node ≥ 22: main's ES modules compiled from the cache directory (decision 0030).
     await (await import("./compile-cache.js")).enableCompileCache(argv);
     // A replay going on with an agent: its evaluator thread starts before main's modules load.
     const ahead = await replayThread(run);
