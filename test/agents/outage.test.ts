@@ -62,7 +62,7 @@ it_("Claude Code (CLAUDE_CODE_MAX_RETRIES=1): a six-document worker batch throug
   expect(r.stdout).toBe(DOCS);
   const failed = r.requests.filter((q) => q.status === 529).length;
   expect(failed).toBeGreaterThan(6);
-  expect(r.stderr).toMatch(/\[retrying think at \S*program\.pw:2 in \d+ s \(1\/8\): 529 overloaded\]/);
+  expect(r.stderr).toMatch(/\[retrying think at \S*program\.pw:2 in \d+ s \(1\/36\): 529 overloaded\]/);
   // How long the outage cost: it ends 40 s after the first model request.
   console.log(`claude outage run: ${Math.round(r.ms / 1000)} s, ${failed} requests answered 529, ${(r.stderr.match(/\[retrying think/g) ?? []).length} retries`);
 }, 320_000);
@@ -82,9 +82,9 @@ it_("Claude Code (CLAUDE_CODE_MAX_RETRIES=1) with --retries 0: the overload fail
 /** The other preset agents: the same batch through a 40-second outage of their API. */
 const OTHERS: [AgentSetup, string, Outage["status"], RegExp][] = [
   // Codex's provider is configured with request_max_retries = 0 (setups.ts): the first 429 reaches us.
-  [codex, "codex-acp", 429, /\(1\/8\): 429 rate limited\]|\(1\/8\): [^\]]*\]/],
+  [codex, "codex-acp", 429, /\(1\/36\): 429 rate limited\]|\(1\/36\): [^\]]*\]/],
   // Gemini CLI retries a 503 by itself first.
-  [gemini, "gemini", 503, /\(1\/8\): [^\]]*\]/],
+  [gemini, "gemini", 503, /\(1\/36\): [^\]]*\]/],
 ];
 
 for (const [setup, command, status, retried] of OTHERS) {

@@ -56,7 +56,7 @@ describe("patchwork plugin", () => {
     expect(readFileSync(join(dir, "out/pw/skills.pw"), "utf8")).toBe(edited);
     const file = patchwork(["plugin", "skills.pw", "--out", "taken.txt"], { cwd: dir });
     expect(file.status).toBe(2);
-    expect(file.stderr).toBe("patchwork: taken.txt: a file, not a folder: give --out a new or empty folder\nRun 'patchwork --help' for usage.\n");
+    expect(file.stderr).toBe("patchwork: taken.txt: a file, not a folder: give --out a new or empty folder\nRun 'patchwork plugin --help' for usage.\n");
     expect(readFileSync(join(dir, "taken.txt"), "utf8")).toBe("mine");
   });
 
