@@ -9,7 +9,7 @@
 // the processes the tests start (`process.execPath`: the CLI, the scripted agents) and npm itself
 // in the package test (npm's own script finds `node` on PATH).
 //
-// `--only default|package` runs one of the two suites; `--node 22|24` one of the Nodes.
+// `--only default|package|compile-cache` runs one of the suites; `--node 22|24` one of the Nodes.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
@@ -24,6 +24,8 @@ const versions = option("--node") ? [option("--node")] : ["22", "24"];
 const suites = [
   { name: "default", args: ["vitest", "run"] },
   { name: "package", args: ["vitest", "run", "--config", "vitest.package.config.ts"] },
+  // Node's compile cache exists from Node 22 on: its end-to-end test skips under Node 20.
+  { name: "compile-cache", args: ["vitest", "run", "--config", "vitest.e2e.config.ts", "packages/cli/test/compile-cache.test.ts"] },
 ].filter((s) => !option("--only") || s.name === option("--only"));
 
 const failed = [];
