@@ -4,6 +4,8 @@
  * reporting its output, events and end on its run's Redis stream in order. Each think's
  * cassette entry goes to the task's journal in Redis as soon as the think ends; a job taken
  * again (its first worker died: BullMQ's stalled-job check) replays those and asks only the rest.
+ * Its thinks run under their run's batch policy (its `--retries` and `--rate`, carried in the
+ * job: policies.ts).
  */
 import { randomBytes } from "node:crypto";
 import { hostname, tmpdir } from "node:os";
