@@ -45,7 +45,7 @@ describe("retries of transient failures", () => {
     const r = batch({ outage: { prompts: 12, error: OVERLOADED }, fallback: answer }, ["--verbose", "--trace", "t.jsonl"]);
     expect(r.stdout).toBe(DOCS);
     expect(r.status).toBe(0);
-    expect(r.stderr).toMatch(/\[categorize#\d\] \[retrying think at batch\.pw:2 in 0\.\d s \(1\/8\): 529 overloaded\]/);
+    expect(r.stderr).toMatch(/\[categorize#\d\] \[retrying think at batch\.pw:2 in 0\.\d s \(1\/36\): 529 overloaded\]/);
     const trace = readFileSync(join(r.dir, "t.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record);
     const retries = trace.filter((t) => t.type === "think-retry");
     expect(retries.length).toBe(12);

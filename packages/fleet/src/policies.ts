@@ -27,9 +27,11 @@ export class RunPolicies {
     private readonly maxConcurrency: number,
   ) {}
 
-  /** The agent of a task of `run` (its job's policy; none carried: the defaults, no rate); `release` when it ends. */
-  take(run: string, batch: JobBatchPolicy | undefined, onEvent: (event: RunEvent) => void): { agent: AsyncAgent; release: () => void } {
-    let policy = this.runs.get(run);
+  /** The agent of a task of `run` in `epoch` (its job's policy; none carried: the defaults, no rate); `release` when it ends. */
+  take(run: string, epoch: string, batch: JobBatchPolicy | undefined, onEvent: (event: RunEvent) => void): { agent: AsyncAgent; release: () => void } {
+    // Per coordinator's life of the run (a resumed run may give another policy); the rate's count is the run's.
+    const key = `${run}:${epoch}`;
+    let policy = this.runs.get(key);
     if (!policy) {
       const tasks = new Set<(event: RunEvent) => void>();
       const emit = (event: AgentEvent) => tasks.values().next().value?.(event as RunEvent);
@@ -40,7 +42,7 @@ export class RunPolicies {
         { classify: this.classify, emit, maxConcurrency: this.maxConcurrency },
       );
       policy = { agent, tasks };
-      this.runs.set(run, policy);
+      this.runs.set(key, policy);
     }
     const mine = policy;
     mine.tasks.add(onEvent);
@@ -48,7 +50,7 @@ export class RunPolicies {
       agent: mine.agent,
       release: () => {
         mine.tasks.delete(onEvent);
-        if (mine.tasks.size === 0 && this.runs.get(run) === mine) this.runs.delete(run);
+        if (mine.tasks.size === 0 && this.runs.get(key) === mine) this.runs.delete(key);
       },
     };
   }

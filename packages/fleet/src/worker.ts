@@ -202,7 +202,7 @@ async function runJob(job: Job<TaskJob>, token: string | undefined, { tasks, pol
     journal.handle(event as PwEvent);
     report({ key: data.key, attempt, kind: "event", event });
   };
-  const policy = policies?.take(data.run, data.batch, onEvent);
+  const policy = policies?.take(data.run, data.epoch, data.batch, onEvent);
   try {
     const { end: ended, cancelled } = await tasks.run(
       {
