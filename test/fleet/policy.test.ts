@@ -101,6 +101,8 @@ describe("the run's batch policy on the fleet", () => {
       // Each retry reached the run (its progress, --verbose, its trace), with the run's delay.
       const retries = run.stderr.split("\n").filter((l) => /retrying think at batch\.pw:\d+ in .* \([12]\/5\): 529 overloaded/.test(l));
       expect(retries, run.stderr).toHaveLength(3);
+      // The run's summary counts the workers' thinks and retries.
+      expect(run.stderr).toMatch(/^patchwork: 8 thinks asked, 0 replayed, 3 retried, 0 failed/m);
     } finally {
       await worker.stop();
     }
