@@ -90,6 +90,8 @@ it.runIf(hasScript)(hasScript ? retryTitle : `${retryTitle} (skipped: needs /usr
   const command = `"${process.execPath}" "${patchworkBin}" run p.pw --agent '"${process.execPath}" "${testAgent}" s.json'`;
   const r = spawnSync("/usr/bin/script", ["-qfec", command, "/dev/null"], { cwd: dir, encoding: "utf8", timeout: 30_000, env: { ...process.env, PATCHWORK_RETRY_DELAY_MS: "1500" } });
   expect(r.status).toBe(0);
-  expect(r.stdout).toMatch(/retrying think at p\.pw:2 in [12] s \(1\/8\): 529 overloaded/);
-  expect(screen(r.stdout)).toEqual(["before", "answer"]);
+  expect(r.stdout).toMatch(/retrying think at p\.pw:2 in [12] s \(1\/36\): 529 overloaded/);
+  const lines = screen(r.stdout);
+  expect(lines.slice(0, 2)).toEqual(["before", "answer"]);
+  expect(lines.slice(2)).toEqual([expect.stringMatching(/^patchwork: 1 think asked, 0 replayed, 1 retried, 0 failed/)]);
 });
