@@ -6,6 +6,8 @@
 //      (queued − local) / N. Goal: ≤ 5 ms a task.
 //   2. throughput with 1, 2 and 3 `patchwork worker` processes (concurrency 8 each) for M tasks
 //      whose think takes 2 s at the scripted agent: tasks per second, and against 1 worker.
+//   3. the fleet's `--rate` limiter (RedisRateLimiter, one Lua script a think start): K takes
+//      one after another and K from 8 callers at once, the time per take.
 // `--smoke`: N = 100, M = 8, 1 and 2 workers. Needs redis-server (Debian's); says so and exits 0 without.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -66,6 +68,24 @@ try {
     base ||= rate;
     console.log(`${count} worker${count > 1 ? "s" : " "}: ${M} tasks of a 2-s think in ${(ms / 1000).toFixed(1)} s: ${rate.toFixed(2)} tasks/s (${(rate / base).toFixed(2)}× 1 worker)`);
   }
+
+  // 3. The rate limiter's cost per think start.
+  const { RedisRateLimiter } = await import(join(repo, "packages", "fleet", "dist", "index.js"));
+  const { Redis } = await import("ioredis");
+  const client = new Redis(url);
+  const K = smoke ? 500 : 5000;
+  const limiter = new RedisRateLimiter(client, "bench", 1e9, 60_000);
+  await limiter.take();
+  let t0 = performance.now();
+  for (let i = 0; i < K; i++) await limiter.take();
+  const serial = (performance.now() - t0) / K;
+  t0 = performance.now();
+  await Promise.all(Array.from({ length: 8 }, async () => {
+    for (let i = 0; i < K / 8; i++) await limiter.take();
+  }));
+  const parallel = (performance.now() - t0) / K;
+  client.disconnect();
+  console.log(`--rate limiter in Redis: ${(serial * 1000).toFixed(0)} µs a take one after another, ${(parallel * 1000).toFixed(0)} µs a take with 8 callers (${K} takes)`);
 } finally {
   redis.kill("SIGTERM");
   await new Promise((r) => redis.once("exit", r));

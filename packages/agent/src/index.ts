@@ -49,6 +49,8 @@ export type {
 export { RetryingAgent, type RetryingOptions } from "./batch/retrying.js";
 export { Governor, realClock, type Clock, type GovernorOptions, type Ticket } from "./batch/governor.js";
 export { withBatchPolicy, type BatchPolicyOptions } from "./batch/policy.js";
+export { TASKS_PER_THREAD } from "./thread/local-threads.js";
+export { LocalRateLimiter, startsPerWindow, type RateLimiter } from "./batch/rate.js";
 export { genericTransient, overloadIn, retryAfterIn, type Classify, type ThinkFailure, type Transient } from "./batch/transient.js";
 export { DEFAULT_BACKOFF, retryDelay, type BackoffPolicy } from "./batch/backoff.js";
 export { machineProbe, type MachineProbe, type MachineReading } from "./batch/machine.js";

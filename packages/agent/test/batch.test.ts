@@ -13,6 +13,7 @@ import {
   type AsyncAgent,
   type Clock,
   type MachineReading,
+  type RateLimiter,
   type Ticket,
 } from "../dist/index.js";
 
@@ -221,6 +222,44 @@ describe("Governor", () => {
     expect(events[0]).toMatchObject({ type: "governor", rate: 2, holding: { reason: "rate" } });
     expect((events[0] as { holding: { detail: string } }).holding.detail).toMatch(/2 thinks started in the last minute \(--rate 2\/min\); next in 60 s/);
     expect(events[1]).toMatchObject({ holding: null });
+  });
+
+  it("--rate N/s: at most N in any second", async () => {
+    const clock = fakeClock();
+    const events: AgentEvent[] = [];
+    const governor = new Governor({ rate: 120, rateWindowMs: 1000, maxConcurrency: 8, probe: null, emit: (e) => events.push(e), clock });
+    const starts: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      (await governor.admit(`w${i}`)).succeeded();
+      starts.push(clock.now());
+    }
+    expect(starts).toEqual([0, 0, 1000, 1000, 2000]);
+    expect((events[0] as { holding: { detail: string } }).holding.detail).toMatch(/2 thinks started in the last 1 s \(--rate 2\/s\); next in 1 s/);
+  });
+
+  it("a limiter that answers later (a fleet's, in Redis): the think's place is held while it asks, given back if it must wait", async () => {
+    const clock = fakeClock();
+    const asked: number[] = [];
+    let inFlightWhileAsking = -1;
+    const limiter: RateLimiter = {
+      limit: 1,
+      windowMs: 1000,
+      take: async (now) => {
+        asked.push(now);
+        inFlightWhileAsking = (governor as unknown as { inFlight: number }).inFlight;
+        await Promise.resolve();
+        return asked.length === 2 ? 250 : 0;
+      },
+    };
+    const governor = new Governor({ rate: 60, rateWindowMs: 1000, limiter, maxConcurrency: 8, probe: null, emit: () => undefined, clock });
+    const first = await governor.admit("a");
+    expect(inFlightWhileAsking).toBe(1);
+    const second = await governor.admit("b");
+    expect(asked).toEqual([0, 0, 250]);
+    expect((governor as unknown as { inFlight: number }).inFlight).toBe(2);
+    first.succeeded();
+    second.succeeded();
+    expect((governor as unknown as { inFlight: number }).inFlight).toBe(0);
   });
 
   it("halves its limit on overloads (once per wave) and raises it by one per success", async () => {

@@ -4,6 +4,7 @@ import {
   parseBudget,
   runWithAgent,
   type AcpAgentOptions,
+  type BatchPolicyOptions,
   type BudgetLimits,
   type EvaluatorThreadAhead,
   type PermissionAnswer,
@@ -101,7 +102,8 @@ export async function runWithAcpAgent({ args, text, cwd, agentCommand, term, arg
       entryMayBeArgument: !args.entryOption,
       maxWorkers: args.maxWorkers,
       // Retries of transient failures and the governor (docs/agent.md), for thinks the agent answers.
-      ...(command !== undefined ? { batch: batchPolicy(args) } : {}),
+      // On a fleet, the run's own thinks count toward its --rate with its workers' (in Redis).
+      ...(command !== undefined ? { batch: withFleetRate(batchPolicy(args), fleet) } : {}),
       keepSession: args.keepSession,
       agent: acpOptions,
       askUser: args.askUser,
@@ -196,4 +198,10 @@ async function readLineAsync(prompt: string): Promise<string | null> {
       if (!answered) resolve(null);
     });
   });
+}
+
+/** The run's policy; on a fleet, its rate counted with the workers' (one limiter in Redis). */
+function withFleetRate(policy: BatchPolicyOptions, fleet: Fleet | undefined): BatchPolicyOptions {
+  const limiter = fleet?.rateLimiter();
+  return limiter ? { ...policy, rateLimiter: limiter } : policy;
 }

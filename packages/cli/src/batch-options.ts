@@ -18,10 +18,13 @@ export function batchPolicy(args: BatchArgs, env: NodeJS.ProcessEnv = process.en
     throw new UsageError("--retries takes a whole number of retries from 0 (never ask a think again) to 100");
   const rateText = args.rate ?? env.PATCHWORK_RATE;
   const rate = rateText === undefined || rateText === "" ? null : perMinute(String(rateText));
+  // `N/s`: at most N in any second (not 60·N bunched at the start of a minute).
+  const perSecond = rate !== null && rate % 60 === 0 && /\/\s*s(ec)?\s*$/i.test(String(rateText));
   const base = wholeNumber(env.PATCHWORK_RETRY_DELAY_MS, "$PATCHWORK_RETRY_DELAY_MS");
   return {
     ...(retries !== undefined ? { retries } : {}),
     rate,
+    ...(perSecond ? { rateWindowMs: 1000 } : {}),
     ...(base !== undefined ? { retryBaseMs: base } : {}),
   };
 }

@@ -10,6 +10,7 @@ import type { Recording } from "./recording.js";
 import type { RunArgs } from "./run-shared.js";
 import type { Terminal } from "./terminal.js";
 import { EXIT_USAGE } from "./usage-error.js";
+import { batchPolicy } from "./batch-options.js";
 
 /** The queue's URL of this run, if it has one. */
 export function queueOf(args: RunArgs, env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -27,11 +28,14 @@ export async function openFleet(
 ): Promise<{ fleet: Fleet } | { status: number }> {
   const { Fleet, FleetError, parseQueueUrl } = await import("@patchwork/fleet");
   const cassette = args.resume ?? args.record;
+  // The run's retries and rate travel with its jobs: every worker applies them (docs/fleet.md).
+  const { retries, retryBaseMs, rate, rateWindowMs } = batchPolicy(args);
   try {
     const fleet = await Fleet.open({
       address: parseQueueUrl(url),
       cwd,
       maxWorkers: args.maxWorkers ?? 8,
+      batch: { rate: rate ?? null, ...(retries !== undefined ? { retries } : {}), ...(retryBaseMs !== undefined ? { retryBaseMs } : {}), ...(rateWindowMs !== undefined ? { rateWindowMs } : {}) },
       ...(cassette !== undefined ? { run: createHash("sha256").update(resolve(cassette)).digest("hex").slice(0, 16) } : {}),
       ...(recording?.replay ? { replay: recording.replay.cassette } : {}),
     });

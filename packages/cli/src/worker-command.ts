@@ -4,7 +4,7 @@
  * signal: the first (Ctrl-C, SIGTERM) lets the running tasks finish and takes no more, the
  * second hands them back to the queue at once (another worker replays their journaled thinks).
  */
-import type { AsyncAgent } from "@patchwork/agent";
+import type { AsyncAgent, RecyclingAgent, ThinkFailure } from "@patchwork/agent";
 import { resolveAgentCommand } from "./presets.js";
 import { workingDirectory } from "./files.js";
 import type { Terminal } from "./terminal.js";
@@ -40,7 +40,7 @@ export async function workerCommand(args: WorkerArgs, term: Terminal): Promise<n
     return EXIT_USAGE;
   }
   const log = (line: string) => term.stderr(`[worker] ${line}\n`);
-  let agent: (AsyncAgent & { close(): Promise<void> }) | null = null;
+  let agent: RecyclingAgent | null = null;
   if (command !== undefined) {
     const { RecyclingAgent } = await import("@patchwork/agent");
     agent = await RecyclingAgent.start({
@@ -62,6 +62,8 @@ export async function workerCommand(args: WorkerArgs, term: Terminal): Promise<n
       agent: shared,
       concurrency: args.concurrency ?? 8,
       log,
+      // A think that fails transiently is asked again as the run's --retries say (its jobs carry them).
+      ...(agent ? { classify: (failure: ThinkFailure) => agent!.transient(failure) } : {}),
       ...(process.env.PATCHWORK_FLEET_LOCK_MS ? { lockMs: Number(process.env.PATCHWORK_FLEET_LOCK_MS) } : {}),
     });
   } catch (error) {

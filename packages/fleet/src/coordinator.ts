@@ -15,10 +15,12 @@ import { relative, resolve, sep } from "node:path";
 import { Queue, type ConnectionOptions } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Cassette, SessionInfo } from "@patchwork/interpreter";
+import { startsPerWindow, type RateLimiter } from "@patchwork/agent";
 import type { MailboxStoreFactory, RootEnd, RunEvent, TaskReports, TaskRun, TaskScheduler, TaskSchedulerFactory, ThinkNumbers } from "@patchwork/agent";
 import { checkReachable, redisOf } from "./connect.js";
 import { RedisMailboxes } from "./mailboxes.js";
-import { CANCEL_CHANNEL, PREFIX, QUEUE_NAME, cancelledKey, epochKey, jobId, journalsKey, mailboxKey, mailboxScope, mailboxesKey, reportsKey, type CancelMessage, type TaskJob, type TaskReport } from "./protocol.js";
+import { RedisRateLimiter } from "./rate.js";
+import { CANCEL_CHANNEL, PREFIX, QUEUE_NAME, cancelledKey, epochKey, jobId, journalsKey, mailboxKey, mailboxScope, mailboxesKey, reportsKey, type CancelMessage, type JobBatchPolicy, type TaskJob, type TaskReport } from "./protocol.js";
 import { sourcesOf, type SourceFiles } from "./sources.js";
 import { FleetCodes, type QueueAddress } from "./url.js";
 
@@ -32,6 +34,8 @@ export interface FleetRunOptions {
   run?: string;
   /** A resumed run's cassette: each task's job carries that task's recorded thinks. */
   replay?: Cassette;
+  /** The run's batch policy (`--retries`, `--rate`): its jobs carry it to the workers. */
+  batch?: JobBatchPolicy;
 }
 
 /** A task on the fleet, from its job's addition to its end. */
@@ -93,6 +97,14 @@ export class Fleet {
     const scope = mailboxScope(this.run, this.epoch);
     return new RedisMailboxes(this.options.address, (name) => mailboxKey(scope, name), () => mailboxesKey(scope), changed);
   };
+
+  /**
+   * The run's `--rate` counted in Redis, one count with its workers' (`batch.rateLimiter` of the
+   * run's own thinks); undefined without a rate.
+   */
+  rateLimiter(): RateLimiter | undefined {
+    return rateLimiterOf(this.redis, this.run, this.options.batch);
+  }
 
   /** The run is over: its journals go when it ended well (`keepJournal`: a resume needs them). */
   async close(options: { keepJournal: boolean }): Promise<void> {
@@ -227,6 +239,7 @@ class FleetScheduler implements TaskScheduler {
       args: run.spec.args,
       sources,
       ...(replay ? { replay } : {}),
+      ...(this.fleet.options.batch ? { batch: this.fleet.options.batch } : {}),
       ...(this.session ? { session: { id: this.session.id, timestamp: this.session.timestamp } } : {}),
     };
   }
@@ -374,4 +387,11 @@ function thinkOf(event: RunEvent): number | undefined {
       return typeof id === "number" ? id : undefined;
     }
   }
+}
+
+/** A run's rate limiter in Redis (shared by its coordinator and every worker), if it has a rate. */
+export function rateLimiterOf(redis: Redis, run: string, batch: JobBatchPolicy | undefined): RateLimiter | undefined {
+  if (!batch || batch.rate === null) return undefined;
+  const windowMs = batch.rateWindowMs ?? 60_000;
+  return new RedisRateLimiter(redis, run, startsPerWindow(batch.rate, windowMs), windowMs);
 }

@@ -26,6 +26,18 @@ export interface TaskJob {
   session?: { id: string; timestamp: string };
   /** Thinks of this task the coordinator's cassette has (a resumed run's). */
   replay?: CassetteThink[];
+  /** The run's batch policy (`--retries`, `--rate`): every worker applies it to the task's thinks. */
+  batch?: JobBatchPolicy;
+}
+
+/** What of a run's batch policy travels with its jobs (docs/fleet.md "Retries and the rate"). */
+export interface JobBatchPolicy {
+  retries?: number;
+  retryBaseMs?: number;
+  retryCapMs?: number;
+  /** Thinks per minute across the fleet (counted in Redis, `rateKey`); null: no cap. */
+  rate: number | null;
+  rateWindowMs?: number;
 }
 
 /** One report of a task, in the order its worker made them. */
@@ -44,6 +56,8 @@ export const cancelledKey = (run: string, epoch: string) => `${PREFIX}:run:${run
 export const mailboxScope = (run: string, epoch: string) => `${run}:${epoch}`;
 export const mailboxKey = (scope: string, name: string) => `${PREFIX}:run:${scope}:mailbox:${name}`;
 export const mailboxesKey = (scope: string) => `${PREFIX}:run:${scope}:mailboxes`;
+/** The run's think starts in the rate's window (rate.ts). */
+export const rateKey = (run: string) => `${PREFIX}:run:${run}:rate`;
 export const CANCEL_CHANNEL = `${PREFIX}:cancel`;
 
 /** On the cancel channel: stop these tasks (`key` absent: all of the run's epoch; `others`: all of the run's other epochs). */

@@ -4,6 +4,8 @@
  * reporting its output, events and end on its run's Redis stream in order. Each think's
  * cassette entry goes to the task's journal in Redis as soon as the think ends; a job taken
  * again (its first worker died: BullMQ's stalled-job check) replays those and asks only the rest.
+ * Its thinks run under their run's batch policy (its `--retries` and `--rate`, carried in the
+ * job: policies.ts).
  */
 import { randomBytes } from "node:crypto";
 import { hostname, tmpdir } from "node:os";
@@ -11,11 +13,12 @@ import { join } from "node:path";
 import { WaitingError, Worker, type ConnectionOptions, type Job } from "bullmq";
 import type { Redis } from "ioredis";
 import type { CassetteThink, PwEvent } from "@patchwork/interpreter";
-import { TaskHost, type AsyncAgent, type RootEnd, type RunEvent } from "@patchwork/agent";
+import { TASKS_PER_THREAD, TaskHost, type AsyncAgent, type Classify, type RootEnd, type RunEvent } from "@patchwork/agent";
 import { parse } from "@patchwork/parser";
 import { checkReachable, redisOf } from "./connect.js";
 import { TaskJournal } from "./journal.js";
 import { RedisMailboxes } from "./mailboxes.js";
+import { RunPolicies } from "./policies.js";
 import { CANCEL_CHANNEL, PREFIX, QUEUE_NAME, cancelledKey, epochKey, journalKey, mailboxKey, mailboxScope, mailboxesKey, reportsKey, type CancelMessage, type TaskJob, type TaskReport } from "./protocol.js";
 import { checkSources, localFile, localPath } from "./sources.js";
 import { FleetError, type QueueAddress } from "./url.js";
@@ -30,6 +33,8 @@ export interface FleetWorkerOptions {
   concurrency: number;
   /** One line per task (and about the process). */
   log: (line: string) => void;
+  /** Which of the agent's failures are transient (its profile's rule; default the generic one). */
+  classify?: Classify;
   /** How long a job's lock lasts without renewal: a dead worker's tasks go to another after about this (default 30 s). */
   lockMs?: number;
 }
@@ -60,8 +65,10 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
   await listenForCancels(subscriber, running, options.log);
   // One pool of evaluator threads for every task this process runs (threads reused, files parsed once).
   const tasks = taskHostOf(options);
+  // Each run's retries and rate around the agent (its jobs carry them).
+  const policies = options.agent ? new RunPolicies(redis, options.agent, options.classify, hostWorkers(options) * TASKS_PER_THREAD + 1) : null;
   const lockMs = options.lockMs ?? 30_000;
-  const worker = new Worker<TaskJob>(QUEUE_NAME, (job, token) => runJob(job, token, tasks, options, redis, running, host), {
+  const worker = new Worker<TaskJob>(QUEUE_NAME, (job, token) => runJob(job, token, { tasks, policies }, options, redis, running, host), {
     connection: { ...options.address.options, maxRetriesPerRequest: null } as ConnectionOptions,
     prefix: PREFIX,
     concurrency: options.concurrency,
@@ -131,7 +138,7 @@ function taskHostOf(options: FleetWorkerOptions): TaskHost {
   return new TaskHost({
     cwd: options.cwd,
     agent: options.agent,
-    maxWorkers: Math.max(8, options.concurrency * 2),
+    maxWorkers: hostWorkers(options),
     // The tasks' mailboxes on Redis, scoped per run (local-threads.ts names them `SCOPE\0NAME`).
     mailboxes: (changed) => {
       const split = (name: string) => {
@@ -147,6 +154,9 @@ function taskHostOf(options: FleetWorkerOptions): TaskHost {
   });
 }
 
+/** The most tasks at once on this process's threads (those its tasks delegate included). */
+const hostWorkers = (options: FleetWorkerOptions) => Math.max(8, options.concurrency * 2);
+
 /** `promise`, or nothing after `ms` (and never a rejection). */
 function bounded(promise: Promise<unknown>, ms = 5000): Promise<void> {
   return new Promise((resolve) => {
@@ -158,7 +168,7 @@ function bounded(promise: Promise<unknown>, ms = 5000): Promise<void> {
   });
 }
 
-async function runJob(job: Job<TaskJob>, token: string | undefined, tasks: TaskHost, options: FleetWorkerOptions, redis: Redis, running: Set<Running>, host: string): Promise<void> {
+async function runJob(job: Job<TaskJob>, token: string | undefined, { tasks, policies }: { tasks: TaskHost; policies: RunPolicies | null }, options: FleetWorkerOptions, redis: Redis, running: Set<Running>, host: string): Promise<void> {
   const data = job.data;
   const attempt = `${host}:${randomBytes(4).toString("hex")}`;
   const stream = reportsKey(data.run, data.epoch);
@@ -188,6 +198,11 @@ async function runJob(job: Job<TaskJob>, token: string | undefined, tasks: TaskH
   running.add(mine);
   const started = Date.now();
   let outputs = 0;
+  const onEvent = (event: RunEvent) => {
+    journal.handle(event as PwEvent);
+    report({ key: data.key, attempt, kind: "event", event });
+  };
+  const policy = policies?.take(data.run, data.epoch, data.batch, onEvent);
   try {
     const { end: ended, cancelled } = await tasks.run(
       {
@@ -197,10 +212,8 @@ async function runJob(job: Job<TaskJob>, token: string | undefined, tasks: TaskH
         ...(data.session ? { session: { ...data.session, dir: join(tmpdir(), `patchwork-session-${data.session.id}`) } } : {}),
         scope: mailboxScope(data.run, data.epoch),
         onOutput: (text) => report({ key: data.key, attempt, kind: "output", n: outputs++, text }),
-        onEvent: (event: RunEvent) => {
-          journal.handle(event as PwEvent);
-          report({ key: data.key, attempt, kind: "event", event });
-        },
+        onEvent,
+        ...(policy ? { agent: policy.agent } : {}),
         signal: controller.signal,
       },
       localFile(fileName).text,
@@ -222,6 +235,7 @@ async function runJob(job: Job<TaskJob>, token: string | undefined, tasks: TaskH
     options.log(`${ok ? "done" : "failed"} ${data.key} in ${Date.now() - started} ms${replayed}`);
   } finally {
     running.delete(mine);
+    policy?.release();
   }
   await last;
 }

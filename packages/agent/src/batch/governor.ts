@@ -2,7 +2,8 @@
  * The run's governor: decides when a think may start. Three holds, each reported as a
  * `governor` event when it begins and ends (docs/agent.md "The governor"):
  *
- * - **rate**: at most `rate` thinks start in any 60 seconds (`--rate N/min`), nested ones included;
+ * - **rate**: at most `rate` thinks start in any 60 seconds (`--rate N/min`; `N/s`: N in any
+ *   second), nested ones included, counted by a `RateLimiter` (this process's, or a fleet's in Redis);
  * - **overload**: the thinks in flight are kept under a limit that halves when a think fails
  *   with an overload of the model (once per wave: failures of thinks started before the last
  *   cut do not cut again) and grows by one for each think that succeeds (additive increase,
@@ -17,6 +18,7 @@
  */
 import type { AgentEvent } from "../types.js";
 import type { MachineProbe, MachineReading } from "./machine.js";
+import { LocalRateLimiter, startsPerWindow, type RateLimiter } from "./rate.js";
 import type { Transient } from "./transient.js";
 
 /** The clock the governor and the retries wait on (tests pass a fake one). */
@@ -40,6 +42,10 @@ export const realClock: Clock = {
 export interface GovernorOptions {
   /** Thinks that may start per minute (`--rate`); null: no cap. */
   rate: number | null;
+  /** The window the rate is counted over (default 60 s; `--rate N/s`: 1 s). */
+  rateWindowMs?: number;
+  /** Counts the starts (default this process's, `LocalRateLimiter`; a fleet's run: one in Redis). */
+  limiter?: RateLimiter;
   /** The most thinks in flight the run itself allows (its workers and program): where the limit starts and the most it grows to. */
   maxConcurrency: number;
   /** Reads the machine; null never holds for it. */
@@ -75,7 +81,7 @@ const MINUTE = 60_000;
 
 export class Governor {
   private readonly clock: Clock;
-  private readonly starts: number[] = [];
+  private readonly limiter: RateLimiter | null;
   /** Top-level thinks in flight, and those of each evaluator thread (nested ones included). */
   private inFlight = 0;
   private readonly perWorker = new Map<string, number>();
@@ -90,6 +96,8 @@ export class Governor {
 
   constructor(private readonly options: GovernorOptions) {
     this.clock = options.clock ?? realClock;
+    const windowMs = options.rateWindowMs ?? MINUTE;
+    this.limiter = options.rate === null ? null : (options.limiter ?? new LocalRateLimiter(startsPerWindow(options.rate, windowMs), windowMs));
     this.limit = Math.max(1, options.maxConcurrency);
     this.progressAt = this.clock.now();
   }
@@ -104,27 +112,51 @@ export class Governor {
     const nested = (this.perWorker.get(worker) ?? 0) > 0;
     for (;;) {
       const hold = this.holdFor(nested);
-      if (!hold) break;
-      this.hold(hold.hold);
-      await hold.wait(signal);
+      if (hold) {
+        this.hold(hold.hold);
+        await hold.wait(signal);
+        continue;
+      }
+      // Its place is taken before the rate is asked (a limiter in Redis answers later): the
+      // thinks that ask meanwhile see it in flight.
+      this.perWorker.set(worker, (this.perWorker.get(worker) ?? 0) + 1);
+      if (!nested) this.inFlight++;
+      const waitMs = await this.rateWait();
+      if (waitMs === 0) break;
+      this.release(worker, nested);
+      const { limit, windowMs } = this.limiter!;
+      const detail = `${limit} thinks started in the last ${windowMs === MINUTE ? "minute" : seconds(windowMs)} (--rate ${this.rateText()}); next in ${seconds(waitMs)}`;
+      this.hold({ reason: "rate", detail });
+      await this.clock.sleep(waitMs, signal);
     }
-    this.starts.push(this.clock.now());
-    this.perWorker.set(worker, (this.perWorker.get(worker) ?? 0) + 1);
-    if (!nested) this.inFlight++;
     this.hold(null);
     return this.ticket(worker, nested, ++this.seq);
+  }
+
+  /** 0: a start is counted now; else how long until the rate may allow one. */
+  private async rateWait(): Promise<number> {
+    if (!this.limiter) return 0;
+    const taken = this.limiter.take(this.clock.now());
+    return typeof taken === "number" ? taken : await taken;
+  }
+
+  private rateText(): string {
+    const { limit, windowMs } = this.limiter!;
+    return windowMs === 1000 ? `${limit}/s` : `${this.options.rate}/min`;
+  }
+
+  /** A place in flight given back. */
+  private release(worker: string, nested: boolean): void {
+    const left = (this.perWorker.get(worker) ?? 1) - 1;
+    if (left > 0) this.perWorker.set(worker, left);
+    else this.perWorker.delete(worker);
+    if (!nested) this.inFlight--;
+    for (const wake of [...this.waiters]) wake();
   }
 
   /** Why a think may not start now and what to wait for; null: it may. */
   private holdFor(nested: boolean): { hold: Hold; wait: (signal?: AbortSignal) => Promise<void> } | null {
     const now = this.clock.now();
-    const { rate } = this.options;
-    while (this.starts.length > 0 && this.starts[0]! <= now - MINUTE) this.starts.shift();
-    if (rate !== null && this.starts.length >= rate) {
-      const ms = this.starts[this.starts.length - rate]! + MINUTE - now;
-      const detail = `${rate} thinks started in the last minute (--rate ${rate}/min); next in ${seconds(ms)}`;
-      return { hold: { reason: "rate", detail }, wait: (signal) => this.clock.sleep(ms, signal) };
-    }
     if (nested) return null;
     const stallMs = this.options.stallMs ?? 30_000;
     let held: { hold: Hold; wait: (signal?: AbortSignal) => Promise<void> } | null = null;
@@ -165,12 +197,8 @@ export class Governor {
     const end = () => {
       if (done) return false;
       done = true;
-      const left = (this.perWorker.get(worker) ?? 1) - 1;
-      if (left > 0) this.perWorker.set(worker, left);
-      else this.perWorker.delete(worker);
-      if (!nested) this.inFlight--;
       this.progressAt = this.clock.now();
-      for (const wake of [...this.waiters]) wake();
+      this.release(worker, nested);
       return true;
     };
     return {

@@ -7,6 +7,7 @@ import type { AgentEvent, AsyncAgent } from "../types.js";
 import { DEFAULT_BACKOFF, type BackoffPolicy } from "./backoff.js";
 import { Governor, type Clock } from "./governor.js";
 import { machineProbe, type MachineProbe } from "./machine.js";
+import type { RateLimiter } from "./rate.js";
 import { RetryingAgent } from "./retrying.js";
 import type { Classify } from "./transient.js";
 
@@ -18,6 +19,10 @@ export interface BatchPolicyOptions {
   retryCapMs?: number;
   /** Thinks started per minute at most (`--rate`); default none. */
   rate?: number | null;
+  /** The window the rate is counted over (default 60 s; `--rate N/s`: 1 s). */
+  rateWindowMs?: number;
+  /** Counts the starts for the rate (default this process's; a fleet's run: Redis, shared by its machines). */
+  rateLimiter?: RateLimiter;
   /** Hold new sessions while the machine is saturated (default true), measured by `probe` (default this machine's). */
   machine?: boolean;
   probe?: MachineProbe;
@@ -39,6 +44,8 @@ export function withBatchPolicy(
   };
   const governor = new Governor({
     rate: options.rate ?? null,
+    ...(options.rateWindowMs !== undefined ? { rateWindowMs: options.rateWindowMs } : {}),
+    ...(options.rateLimiter ? { limiter: options.rateLimiter } : {}),
     maxConcurrency: context.maxConcurrency,
     probe: options.machine === false ? null : (options.probe ?? machineProbe()),
     emit: context.emit,

@@ -4,7 +4,8 @@
  * event and `self.session.usage` all read one `RunTotalsCounter` (docs/cli.md, "What a run cost").
  *
  * - `thinks`: thinks asked of the agent (`asked`, called by the budget gate as each one goes to
- *   it; a retry of the same think is not another). `replayed`: thinks answered from a cassette
+ *   it; a retry of the same think is not another), and, in a run that does not replay, a think
+ *   that ended well without passing the gate: a fleet's worker asked it (packages/fleet). `replayed`: thinks answered from a cassette
  *   (a `think-end` of a think never asked, in a run that replays). `retried`: `think-retry`
  *   events. `failed`: `think-end` events not ok.
  * - Tokens and cost: the sums of the `usage` events; null while the agent has reported none
@@ -49,6 +50,7 @@ export class RunTotalsCounter {
       case "think-end":
         if (!event.ok) this.failed++;
         else if (this.options.replay && !this.askedIds.has(event.id)) this.replayed++;
+        else if (!this.options.replay) this.askedIds.add(event.id);
         return;
       case "think-retry":
         this.retried++;

@@ -106,6 +106,7 @@ export function runTestAgentMain(argv: string[]): void {
       if (!session) throw acp.RequestError.resourceNotFound(params.sessionId);
       const text = params.prompt.map((b) => (b.type === "text" ? b.text : "")).join("");
       if (script.logPrompts) log(`prompt text: ${JSON.stringify(text)}`);
+      if (script.logPromptTimes) log(`prompt at: ${Date.now()}`);
       const nth = ++promptCount;
       firstPromptAt ??= Date.now();
       const outage = script.outage;

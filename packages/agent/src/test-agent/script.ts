@@ -98,6 +98,8 @@ export const scriptSchema = z
     logFile: z.string().optional(),
     /** Also log each prompt's text (`prompt text: "…"`, JSON), to count which thinks were asked. */
     logPrompts: z.boolean().optional(),
+    /** Also log when each prompt arrived (`prompt at: MS`, milliseconds since the epoch), to check a rate. */
+    logPromptTimes: z.boolean().optional(),
     /** Text written to stdout at start-up (makes the process not an ACP agent). */
     banner: z.string().optional(),
     prompts: z.array(entry).default([]),

@@ -11,7 +11,7 @@ import type { DelegateMode, JoinResult, SessionUsage, WorkerTask } from "@patchw
 import { ensureSessionDir } from "@patchwork/interpreter/core";
 import type { Span } from "@patchwork/parser";
 import { AgentCodes } from "../errors.js";
-import type { RunEvent } from "../types.js";
+import type { AsyncAgent, RunEvent } from "../types.js";
 import type { EvaluatorThreadAhead } from "./ahead.js";
 import type { BatchMessage } from "./outbox.js";
 import type { PoolOptions } from "./pool-options.js";
@@ -42,6 +42,8 @@ export interface TaskRoute {
   init?: Partial<WorkerInit>;
   /** Its mailboxes are apart from those of tasks of other scopes (another run's). */
   scope?: string;
+  /** Its thinks (and those of the tasks it delegates) go to this agent rather than the pool's (its run's batch policy). */
+  agent?: AsyncAgent;
 }
 
 /** A mailbox's name in the one table of this process: apart per route scope. */
@@ -409,7 +411,7 @@ export class LocalThreads implements TaskScheduler {
   /** `run` starts on `host` (a new thread got it in its init). */
   private assign(host: ThreadHost, run: TaskRun, init: WorkerInit, fresh: boolean): void {
     const route = this.groups.routeOf(run);
-    const t = new EvaluatorThread(init.taskId!, run.key, run, host, route ? { ...this.hostOptions, emit: route.emit } : this.hostOptions);
+    const t = new EvaluatorThread(init.taskId!, run.key, run, host, route ? { ...this.hostOptions, emit: route.emit, ...(route.agent ? { agent: route.agent } : {}) } : this.hostOptions);
     this.threads.add(t);
     run.state = "running";
     run.thread = t;

@@ -38,6 +38,8 @@ export interface HostedTask {
   session?: SessionInfo;
   /** Tasks of one scope (one run) share mailboxes; others do not see them. */
   scope?: string;
+  /** Its thinks go to this agent (its run's batch policy around the host's), default the host's. */
+  agent?: AsyncAgent;
   onEvent: (event: RunEvent) => void;
   onOutput: (text: string) => void;
   signal: AbortSignal;
@@ -91,6 +93,7 @@ export class TaskHost {
         // Set even when absent: a reused thread's init is updated in place.
         init: { replay: task.replay ? { cassette: task.replay } : undefined, session: task.session ?? this.init.session },
         ...(task.scope !== undefined ? { scope: task.scope } : {}),
+        ...(task.agent ? { agent: task.agent } : {}),
         ended: (end) => {
           task.signal.removeEventListener("abort", onAbort);
           resolve({ end, cancelled: false });
