@@ -112,12 +112,12 @@ export interface WorkerProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts `patchwork worker` and waits until it takes tasks. */
-export async function startWorker(url: string, options: { agent?: string; concurrency?: number; cwd?: string; env?: Record<string, string> } = {}): Promise<WorkerProcess> {
+/** Starts `patchwork worker` and waits until it takes tasks; `baseEnv`: the environment in place of this process's (the real-agent suite's scrubbed one). */
+export async function startWorker(url: string, options: { agent?: string; concurrency?: number; cwd?: string; env?: Record<string, string>; baseEnv?: Record<string, string> } = {}): Promise<WorkerProcess> {
   const args = [patchworkBin, "worker", "--queue", url, ...(options.agent ? ["--agent", options.agent] : ["--no-agent"]), "--concurrency", String(options.concurrency ?? 4)];
   const child = spawn(process.execPath, args, {
     cwd: options.cwd ?? repoRoot,
-    env: { ...process.env, PATCHWORK_FLEET_LOCK_MS: "2000", ...options.env },
+    env: { ...(options.baseEnv ?? process.env), PATCHWORK_FLEET_LOCK_MS: "2000", ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
@@ -165,12 +165,12 @@ export interface RunResult {
   ms: number;
 }
 
-/** `patchwork run ARGS…` to its end. */
-export function patchwork(args: string[], options: { cwd?: string; env?: Record<string, string>; onStart?: (child: ChildProcess) => void } = {}): Promise<RunResult> {
+/** `patchwork run ARGS…` to its end; `baseEnv` as for `startWorker`. */
+export function patchwork(args: string[], options: { cwd?: string; env?: Record<string, string>; baseEnv?: Record<string, string>; onStart?: (child: ChildProcess) => void } = {}): Promise<RunResult> {
   const started = Date.now();
   const child = spawn(process.execPath, [patchworkBin, ...args], {
     cwd: options.cwd ?? repoRoot,
-    env: { ...process.env, PATCHWORK_AGENT: "", PATCHWORK_QUEUE: "", ...options.env },
+    env: { ...(options.baseEnv ?? process.env), PATCHWORK_AGENT: "", PATCHWORK_QUEUE: "", ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   options.onStart?.(child);
