@@ -59,6 +59,14 @@ async function machine(root: string, name: string, work: string, marker: string)
   return { fake, env: { ...baseEnv(dirs, marker), ...claude.env(fake, dirs) } };
 }
 
+/** `patchwork ARGS…` in `cwd` with `env`, SIGKILLed after 90 s. */
+async function bounded(args: string[], cwd: string, env: Record<string, string>) {
+  let timer: NodeJS.Timeout | undefined;
+  const result = await patchwork(args, { cwd, baseEnv: env, onStart: (child) => (timer = setTimeout(() => child.kill("SIGKILL"), 90_000)) });
+  clearTimeout(timer);
+  return result;
+}
+
 it.runIf(runs)(runs ? title : `${title} (skipped: ${why})`, async () => {
   const load = loadavg()[0]!.toFixed(1);
   const root = mkdtempSync(join(tmpdir(), "pw-agents-fleet-"));
@@ -71,22 +79,16 @@ it.runIf(runs)(runs ? title : `${title} (skipped: ${why})`, async () => {
   const [, , coordinator, local] = machines;
   const workers: WorkerProcess[] = [];
   try {
-    // The stalled-job check at its default (30 s): a loaded machine must not give a task to a second worker.
     // The same run without the queue (on local threads): the output to match.
-    const alone = await patchwork(["run", "batch.pw", "--agent", claude.agent, "--max-workers", "6"], { cwd: work, baseEnv: local!.env });
+    const alone = await bounded(["run", "batch.pw", "--agent", claude.agent, "--max-workers", "6"], work, local!.env);
     expect(alone.status, alone.stderr).toBe(0);
     expect(alone.stdout).toBe(EXPECTED);
     expect(local!.fake.modelRequests().filter((q) => !q.model?.side)).toHaveLength(TASKS);
+    // The stalled-job check at its default (30 s): a loaded machine must not give a task to a second worker.
     for (const m of machines.slice(0, 2)) {
       workers.push(await startWorker(redis.url, { agent: claude.agent, concurrency: 3, cwd: work, baseEnv: m.env, env: { PATCHWORK_FLEET_LOCK_MS: "30000" } }));
     }
-    let timer: NodeJS.Timeout | undefined;
-    const run = await patchwork(["run", "batch.pw", "--agent", claude.agent, "--queue", redis.url, "--max-workers", "6"], {
-      cwd: work,
-      baseEnv: coordinator!.env,
-      onStart: (child) => (timer = setTimeout(() => child.kill("SIGKILL"), 120_000)),
-    });
-    clearTimeout(timer);
+    const run = await bounded(["run", "batch.pw", "--agent", claude.agent, "--queue", redis.url, "--max-workers", "6"], work, coordinator!.env);
     const logs = () => `--- stderr\n${run.stderr}\n${workers.map((w, i) => `--- worker ${i + 1}\n${w.stderr()}`).join("\n")}`;
     expect(run.status, logs()).toBe(0);
     expect(run.stdout).toBe(alone.stdout);
@@ -118,4 +120,4 @@ it.runIf(runs)(runs ? title : `${title} (skipped: ${why})`, async () => {
     // The workers' Claude Code processes ended with them.
     expect(left).toEqual([]);
   }
-}, 170_000);
+}, 240_000);
