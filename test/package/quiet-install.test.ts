@@ -1,6 +1,8 @@
 // A fresh `npm install` is quiet (issue 23): no peer-dependency conflict (esbuild is in the
 // range vite accepts) and every install script is reviewed in package.json's `allowScripts`
-// (esbuild's postinstall is denied: its platform binary comes as an optional dependency).
+// (esbuild's postinstall is denied: its platform binary comes as an optional dependency; so is
+// msgpackr-extract's, which bullmq's msgpackr only tries, falling back to JavaScript: the fleet
+// suite passes on an install made with --ignore-scripts).
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
