@@ -62,6 +62,7 @@ describe("what counts as transient", () => {
     expect(genericTransient({ code: "PW4013", message: "Internal error: [503 Service Unavailable] The model is overloaded" })?.reason).toBe("503 overloaded");
     expect(genericTransient({ code: "PW4013", message: "RESOURCE_EXHAUSTED: Please retry in 12.5s." })).toEqual({ kind: "overload", reason: "rate limited", retryAfterMs: 12_500 });
     expect(genericTransient({ code: "PW4006", message: "the think at p.pw:3:1 timed out: the agent was silent for 400 ms" })?.kind).toBe("timeout");
+    expect(genericTransient({ code: "PW4004", message: "the agent process was killed by SIGKILL" })).toEqual({ kind: "exited", reason: "the agent process exited" });
   });
 
   it("not a refusal, a total timeout, another agent error, a program error", () => {

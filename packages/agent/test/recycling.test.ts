@@ -1,5 +1,8 @@
 // The agent process is restarted between thinks after N sessions (RecyclingAgent): never in the
 // middle of a nested think, values unchanged, old processes gone, a restart abandoned on Ctrl-C.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { RunEvent } from "../dist/index.js";
 import { groupAlive, runWith, scriptedAgent } from "./helpers.js";
@@ -67,6 +70,25 @@ describe("restarting the agent process between thinks", () => {
     expect(gemini.diagnostics).toEqual([]);
     expect(gemini.output).toBe("ok\n".repeat(52));
     expect(eventsOf(gemini.events, "agent-restarting").map((e) => e.sessions)).toEqual([50]);
+  });
+
+  it("a process that dies mid-think is replaced: the think is asked again of a new process (batch retries), at most twice", async () => {
+    const marker = join(mkdtempSync(join(tmpdir(), "pw-crash-")), "crashed");
+    const once = { prompts: [{ match: "turn 2", steps: [{ crash: true, onceFile: marker }, { reply: "ok" }] }], fallback: { steps: [{ reply: "ok" }] } };
+    const batch = { retries: 5, retryBaseMs: 20, machine: false };
+    const run = await runWith(LOOP(3), "loop.pw", once, { agent: { command: scriptedAgent(once) }, batch });
+    expect(run.diagnostics).toEqual([]);
+    expect(run.output).toBe("ok\n".repeat(3));
+    const started = eventsOf(run.events, "agent-started");
+    expect(new Set(started.map((e) => e.pid)).size).toBe(2);
+    expect(eventsOf(run.events, "think-retry").map((e) => [e.attempt, e.retries, e.code])).toEqual([[1, 2, "PW4004"]]);
+    for (const { pid } of started) expect(groupAlive(pid)).toBe(false);
+    // An agent that dies at every prompt: three processes, then the think fails with PW4004.
+    const always = { prompts: [{ match: "turn", steps: [{ crash: true }] }] };
+    const failed = await runWith(LOOP(1), "loop.pw", always, { agent: { command: scriptedAgent(always) }, batch });
+    expect(failed.diagnostics.map((d) => d.code)).toEqual(["PW4004"]);
+    expect(failed.diagnostics[0]!.message).toMatch(/still failing after 2 retries/);
+    expect(eventsOf(failed.events, "agent-started")).toHaveLength(3);
   });
 
   it("Ctrl-C while the new process starts: the start is abandoned, exit 130, no process left", async () => {

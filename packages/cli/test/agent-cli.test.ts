@@ -57,11 +57,15 @@ describe("patchwork run --agent", () => {
   it("an agent that crashes mid-think gives a positioned error, exit 1, output kept", () => {
     const { command } = agentWith({ prompts: [{ steps: [{ text: "partial" }, { crash: true }] }] });
     const prog = join(tempFiles({ "p.pw": THINK }), "p.pw");
-    const r = patchwork(["run", prog, "--agent", command]);
+    // A crash is asked again of a new process (at most twice: this agent crashes every time).
+    const r = patchwork(["run", prog, "--agent", command], { env: { PATCHWORK_RETRY_DELAY_MS: "200" } });
     expect(r.status).toBe(1);
     expect(r.stdout).toBe("start\n");
-    expect(r.stderr).toMatch(/p\.pw:2:9: error\[PW4\d{3}\]/);
+    expect(r.stderr).toMatch(/p\.pw:2:9: error\[PW4004\]: the agent process was killed by SIGKILL \(still failing after 2 retries over \d+ s; --retries sets how many\)/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
+    const once = patchwork(["run", prog, "--agent", command, "--retries", "0"]);
+    expect(once.status).toBe(1);
+    expect(once.stderr).toMatch(/p\.pw:2:9: error\[PW4004\]: the agent process was killed by SIGKILL\n/);
   });
 
   it("a command that does not exist is a clear error, exit 1", () => {

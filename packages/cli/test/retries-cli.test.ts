@@ -92,6 +92,28 @@ describe("retries of transient failures", () => {
     expect(r.stderr).toMatch(/\[retrying think at batch\.pw:2 in 0\.\d s \(1\/2\): the agent was silent \(idle timeout\)\]/);
   });
 
+  it("an agent process that dies mid-think: its thinks are asked again of a new process (PW4004 is transient)", () => {
+    // doc3's first prompt kills the agent (SIGKILL) while other documents' thinks are in flight on
+    // it; the marker file (relative: the agent runs in the run's directory) lets the next process answer.
+    const crashOnce = { match: "doc3", steps: [{ sleep: 30 }, { crash: true, onceFile: "crashed.marker" }, ...answer.steps] };
+    const r = batch({ prompts: [crashOnce], fallback: answer }, ["--verbose"]);
+    expect(r.stdout).toBe(DOCS);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toMatch(/\[retrying think at batch\.pw:2 in 0\.\d s \(1\/2\): the agent process exited\]/);
+    const pids = [...r.stderr.matchAll(/\[agent \S+ started, pid (\d+)/g)].map((m) => m[1]);
+    expect(new Set(pids).size).toBe(2);
+    expect(readFileSync(join(r.dir, "crashed.marker"), "utf8").trim()).toBe(pids[0]);
+  });
+
+  it("--retries 0: an agent process that dies mid-think fails the run with PW4004, as before", () => {
+    const crashOnce = { match: "doc3", steps: [{ sleep: 30 }, { crash: true, onceFile: "crashed.marker" }, ...answer.steps] };
+    const r = batch({ prompts: [crashOnce], fallback: answer }, ["--retries", "0"]);
+    expect(r.status).toBe(1);
+    // (The think runs in a worker thread: the error names the file, as before this change.)
+    expect(r.stderr).toMatch(/batch\.pw: error\[PW4004\]: the agent process was killed by SIGKILL/);
+    expect(r.stderr).not.toMatch(/retrying/);
+  });
+
   it("usage errors: --retries and --rate take what they say", () => {
     const dir = tempFiles({ "p.pw": 'print("x")\n' });
     for (const [args, message] of [

@@ -9,6 +9,11 @@
  * closed (its group killed, its MCP endpoints stopped) before the new one starts, so the two
  * never hold memory at the same time.
  *
+ * A process that died by itself (crashed, exited) is replaced too, by the next think that
+ * comes: the batch policy asks a think that failed with PW4004 again (batch/transient.ts), and
+ * so in a new process. A replacement that fails to start fails that think only; the next one
+ * tries again (the retry count bounds how often).
+ *
  * Other uses of the process (the pass-through conversations of `patchwork acp`) go through
  * `use`, which waits for a restart under way and holds the process meanwhile: a restart then
  * also waits until none of them is under way. They are not counted: only thinks are.
@@ -92,7 +97,8 @@ export class RecyclingAgent implements AsyncAgent {
 
   async think(request: ThinkRequest, runChild: AsyncRunChild, signal: AbortSignal, context: ThinkContext): Promise<AsyncThinkReply> {
     const limit = this.restartAfterSessions;
-    if (!this.renewal && !this.closed && limit > 0 && this.current.sessionsUsed >= limit && this.inUse === 0 && this.current.idle)
+    if (!this.renewal && !this.closed && this.exited) this.renewal = this.replaceExited();
+    else if (!this.renewal && !this.closed && limit > 0 && this.current.sessionsUsed >= limit && this.inUse === 0 && this.current.idle)
       this.renewal = this.renew(limit);
     return this.use((agent) => agent.think(request, runChild, signal, context));
   }
@@ -125,6 +131,29 @@ export class RecyclingAgent implements AsyncAgent {
     }
     this.restarts++;
     this.renewal = null;
+  }
+
+  /** The current process died by itself (a restart under way or failed is not that). */
+  private get exited(): boolean {
+    return !this.renewalFailed && (this.current.process.fault !== null || !this.current.process.alive);
+  }
+
+  /**
+   * A new process in place of one that died: thinks still waiting on the dead one have failed
+   * (or fail now, as it is closed). A failed start rejects the thinks waiting for it, and the
+   * next think tries again.
+   */
+  private async replaceExited(): Promise<void> {
+    const old = this.current;
+    try {
+      await old.close();
+      this.current = await AcpAgent.start({ ...this.options, process: undefined, startSignal: this.stopping.signal });
+      this.retired.push(...old.diagnostics);
+      for (const listener of this.faultListeners) this.current.process.onFault(listener);
+      this.restarts++;
+    } finally {
+      this.renewal = null;
+    }
   }
 
   /** Whether a failed think may pass if asked again: by the agent's profile, else the generic rule (batch/transient.ts). */

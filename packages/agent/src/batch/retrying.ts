@@ -38,7 +38,34 @@ export class RetryingAgent implements AsyncAgent {
     this.random = options.random ?? Math.random;
   }
 
+  /** `do` blocks the agent asked for that are running now (of every think). */
+  private doBlocks = 0;
+
+  /**
+   * Whether a `do` block is running: an agent process that dies then ends the run (its command
+   * is killed) rather than have the think asked again while the command goes on (thread/run.ts).
+   */
+  get doBlocksRunning(): boolean {
+    return this.doBlocks > 0;
+  }
+
+  /** `runChild`, counted in `doBlocks` while it runs. */
+  private counted(runChild: AsyncRunChild): AsyncRunChild {
+    return async (index) => {
+      this.doBlocks++;
+      try {
+        return await runChild(index);
+      } finally {
+        this.doBlocks--;
+      }
+    };
+  }
+
   async think(request: ThinkRequest, runChild: AsyncRunChild, signal: AbortSignal, context: ThinkContext): Promise<AsyncThinkReply> {
+    return this.attempts(request, this.counted(runChild), signal, context);
+  }
+
+  private async attempts(request: ThinkRequest, runChild: AsyncRunChild, signal: AbortSignal, context: ThinkContext): Promise<AsyncThinkReply> {
     const { policy } = this.options;
     const started = this.clock.now();
     for (let attempt = 0; ; attempt++) {
@@ -67,7 +94,7 @@ export class RetryingAgent implements AsyncAgent {
       ...reply,
       followUp: async (message, runChild, turnSignal) => {
         try {
-          return await followUp(message, runChild, turnSignal);
+          return await followUp(message, this.counted(runChild), turnSignal);
         } catch (error) {
           const transient = this.transient(error, turnSignal);
           if (!transient) throw error;
@@ -103,6 +130,11 @@ export class RetryingAgent implements AsyncAgent {
     });
   }
 
+  /** Most retries of a think (0: none). */
+  get retries(): number {
+    return this.options.policy.retries;
+  }
+
   prepare(hint: SessionHint): void {
     this.inner.prepare?.(hint);
   }
@@ -124,7 +156,10 @@ function exhausted(error: unknown, retries: number, ms: number): unknown {
   return new AgentError(failure.code, message);
 }
 
-/** Most retries for this failure: an idle timeout (ten minutes of silence by default) at most twice. */
+/**
+ * Most retries for this failure: an idle timeout (ten minutes of silence by default) or an agent
+ * process that died (which may die again at the same prompt) at most twice.
+ */
 function retriesFor(transient: Transient, retries: number): number {
-  return transient.kind === "timeout" ? Math.min(2, retries) : retries;
+  return transient.kind === "overload" ? retries : Math.min(2, retries);
 }

@@ -1,6 +1,7 @@
 /**
  * Which failures of a think may pass if the think is asked again: an overload, a rate limit
- * or a server error of the agent's model, and the agent's silence past the idle timeout. Not
+ * or a server error of the agent's model, the agent's silence past the idle timeout, and the
+ * agent process dying (PW4004: the think is asked again of a new process, acp/recycling.ts). Not
  * transient: a refusal, a program error, a typed answer still wrong after its repair, a
  * cancelled run, anything else. What an agent reports is its own (docs/agents.md, "How each
  * agent reports an overload"): each agent profile may word its own rule
@@ -9,8 +10,11 @@
 
 /** A failure worth asking again. */
 export interface Transient {
-  /** `overload`: the model is overloaded or rate-limited (the governor lowers its concurrency); `timeout`: the idle timeout. */
-  kind: "overload" | "timeout";
+  /**
+   * `overload`: the model is overloaded or rate-limited (the governor lowers its concurrency);
+   * `timeout`: the idle timeout; `exited`: the agent process died during the think.
+   */
+  kind: "overload" | "timeout" | "exited";
   /** Short words for the progress line and the trace (`529 overloaded`, `rate limited`…). */
   reason: string;
   /** How long the agent (its model's API) asked us to wait, when it said. */
@@ -44,11 +48,12 @@ const WORDS: [RegExp, string][] = [
 ];
 
 /**
- * The generic rule: PW4006 for the idle timeout; PW4013 (the agent answered the turn with an
+ * The generic rule: PW4004 (the agent process exited during the think); PW4006 for the idle timeout; PW4013 (the agent answered the turn with an
  * error) whose message names a 429 or 5xx status, or says overloaded, rate limit, too many
  * requests, unavailable.
  */
 export function genericTransient(failure: ThinkFailure): Transient | null {
+  if (failure.code === "PW4004") return { kind: "exited", reason: "the agent process exited" };
   if (failure.code === "PW4006") return IDLE.test(failure.message) ? { kind: "timeout", reason: "the agent was silent (idle timeout)" } : null;
   if (failure.code !== "PW4013") return null;
   return overloadIn(failure.message);

@@ -4,7 +4,7 @@
  * `session/new` like a real agent does. Logs go to stderr only: stdout is the protocol.
  */
 import { spawn } from "node:child_process";
-import { appendFileSync } from "node:fs";
+import { appendFileSync, existsSync, writeFileSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { acpCaller } from "./acp-caller.js";
@@ -237,6 +237,10 @@ class Turn {
       await new Promise<void>((resolve) => this.signal.addEventListener("abort", () => resolve(), { once: true }));
       return "cancelled";
     } else if ("crash" in step) {
+      if (step.onceFile !== undefined) {
+        if (existsSync(step.onceFile)) return null;
+        writeFileSync(step.onceFile, `${process.pid}\n`);
+      }
       log("crashing as scripted");
       process.kill(process.pid, "SIGKILL");
     } else if ("exit" in step) process.exit(step.exit);

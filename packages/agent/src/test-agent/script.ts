@@ -36,7 +36,8 @@ const step = z.union([
   /** Answers the prompt with a JSON-RPC internal error (`Internal error: TEXT`, `data` as given), as Claude Code reports an API error. */
   z.object({ fail: z.string(), data: z.record(z.string(), z.unknown()).optional() }).strict(),
   z.object({ hang: z.literal(true) }).strict(),
-  z.object({ crash: z.literal(true) }).strict(),
+  /** Kills the agent process (SIGKILL); with `onceFile`, only when that file does not exist yet (it is created first): the next process goes on. */
+  z.object({ crash: z.literal(true), onceFile: z.string().optional() }).strict(),
   z.object({ exit: z.number().int() }).strict(),
   z.object({ garbage: z.string() }).strict(),
   z.object({ doAfterEnd: z.number().int(), delayMs: z.number().int().min(0).optional() }).strict(),

@@ -513,8 +513,11 @@ function evaluate(
         started = agent;
         // An agent that dies while a think is under way ends the run at once (docs/agent.md), even
         // while a `do` block of that think waits for a long command: the command's group is killed.
+        // With retries and no `do` block running, its thinks fail with PW4004 instead and are
+        // asked again of a new process (acp/recycling.ts).
         agent.onFault((fault) => {
           if (fault.code !== AgentCodes.agentExited || settled || !pool.thinking) return;
+          if (policed && policed.retries > 0 && !policed.doBlocksRunning) return;
           const think = pool.innermostThink();
           stop(fault.code, fault.message, 1, think);
         });
