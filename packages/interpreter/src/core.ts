@@ -16,7 +16,7 @@ export { shellArgv, signalStatus } from "./shell-process.js";
 export { ENV_VALUES_MAX, shellValues, type ShellValues } from "./shell-values.js";
 // The evaluator thread runtime's (@patchwork/agent): its main-thread side loads no parser.
 export { isFatalCode } from "./errors.js";
-export { newSession, ensureSessionDir, removeSessionDir } from "./workers/session.js";
+export { newSession, ensureSessionDir, removeSessionDir, NOTHING_SPENT } from "./workers/session.js";
 export { entryResultText, valueText } from "./entries.js";
 export { countThinks, countThreadbareThinks, mayThink } from "./think-sites.js";
 // What replaying a cassette needs (the CLI's `--replay` loads no parser; CassetteAgent has these modules already).

@@ -7,8 +7,8 @@
  * stay above (pool.ts): a thread's `delegate` and `join` go to them, and a task's end too.
  */
 import { availableParallelism } from "node:os";
-import type { DelegateMode, JoinResult, SessionUsage, WorkerTask } from "@patchwork/interpreter";
-import { ensureSessionDir } from "@patchwork/interpreter/core";
+import type { DelegateMode, JoinResult, WorkerTask } from "@patchwork/interpreter";
+import { ensureSessionDir, NOTHING_SPENT } from "@patchwork/interpreter/core";
 import type { Span } from "@patchwork/parser";
 import { AgentCodes } from "../errors.js";
 import type { AsyncAgent, RunEvent } from "../types.js";
@@ -20,9 +20,6 @@ import type { RootEnd, TaskReports, TaskScheduler, ThinkNumbers } from "./schedu
 import { TaskInits } from "./task-inits.js";
 import { Mailboxes, type MailboxStore } from "./mailboxes.js";
 import { EvaluatorThread, ThreadHost, type HostOptions, type TaskRun } from "./thread-host.js";
-
-/** `self.session.usage` of a run without an agent. */
-const NOTHING_SPENT: SessionUsage = { thinks: 0, inputTokens: null, outputTokens: null, cost: null };
 
 /** What the threads ask of the fork-join groups above them (pool.ts). */
 export interface GroupLogic extends TaskReports {

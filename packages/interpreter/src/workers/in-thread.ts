@@ -12,7 +12,7 @@
 import { isFatalCode, RuntimeError } from "../errors.js";
 import { toJson } from "../values.js";
 import type { DelegateMode, JoinResult, JsonValue, ReceiveResult, SessionUsage, WorkerFailure, WorkerTask, Workers } from "../ports.js";
-import { ensureSessionDir, newSession, removeSessionDir, type SessionInfo } from "./session.js";
+import { ensureSessionDir, newSession, NOTHING_SPENT, removeSessionDir, type SessionInfo } from "./session.js";
 
 /**
  * Told of task groups as they start and end and of each task (`onDelegate`), for a host that
@@ -64,7 +64,7 @@ export class InThreadWorkers implements Workers {
 
   /** No agent runtime counts here (the no-agent, scripted and cassette agents spend nothing). */
   sessionUsage(): SessionUsage {
-    return { thinks: 0, inputTokens: null, outputTokens: null, cost: null };
+    return { ...NOTHING_SPENT };
   }
 
   /** Removes the session directory if the run created it. */

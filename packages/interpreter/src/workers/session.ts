@@ -3,6 +3,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { SessionUsage } from "../ports.js";
 
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 let crypto: typeof import("node:crypto") | undefined;
@@ -47,3 +48,6 @@ export function ensureSessionDir(dir: string): string {
 export function removeSessionDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
+
+/** `self.session.usage` of a run without an agent runtime: nothing asked, nothing reported. */
+export const NOTHING_SPENT: SessionUsage = Object.freeze({ thinks: 0, inputTokens: null, outputTokens: null, cost: null });
